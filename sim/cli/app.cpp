@@ -1,0 +1,56 @@
+#include "cli/app.hpp"
+
+#include <boost/program_options/errors.hpp>
+#include <exception>
+
+#include "util/yaml_reader.hpp"
+
+namespace gpusim::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: gpusim [run] --arch ARCH.yaml --workload WORKLOAD.yaml [options]\n"
+    "       gpusim occupancy --arch ARCH.yaml --threads N --regs N [--smem BYTES] [options]\n"
+    "\n"
+    "Subcommands:\n"
+    "  run         simulate a workload on an architecture (the default)\n"
+    "  occupancy   how many blocks and warps of a kernel fit on one SM, and what limits it\n"
+    "\n"
+    "Run `gpusim SUBCOMMAND --help` for its options.\n";
+
+}  // namespace
+
+int gpusim_main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  return gpusim_main(std::vector<std::string>(argv + 1, argv + argc), out, err);
+}
+
+int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    (args.empty() ? err : out) << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    out << "gpusim 0.1.0\n";
+    return 0;
+  }
+  const std::string& first = args[0];
+  const bool named = first == "occupancy" || first == "run";
+  if (!named && first.rfind("--", 0) != 0) {
+    err << "gpusim: unknown subcommand '" << first << "'\n" << kUsage;
+    return 2;
+  }
+  const std::vector<std::string> rest(args.begin() + (named ? 1 : 0), args.end());
+  const std::string name = named ? first : "run";
+  try {
+    return name == "occupancy" ? occupancy_command(rest, out) : run_command(rest, out);
+  } catch (const util::InputError& e) {
+    err << "gpusim " << name << ": error: " << e.what() << '\n';
+  } catch (const boost::program_options::error& e) {
+    err << "gpusim " << name << ": error: " << e.what() << " (see gpusim " << name << " --help)\n";
+  } catch (const std::exception& e) {
+    err << "gpusim " << name << ": internal error: " << e.what() << '\n';
+  }
+  return 1;
+}
+
+}  // namespace gpusim::cli

@@ -1,0 +1,87 @@
+// A workload: one real CUDA kernel, its buffers and the host steps (copies and
+// launches) that run it, as read from workloads/*.yaml.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "workload/expression.hpp"
+
+namespace gpusim::workload {
+
+struct KernelSpec {
+  std::string source;  // a .cu file (resolved against the workload file's folder), or empty
+  std::string ptx;     // a .ptx file, or empty; exactly one of source and ptx is set
+  std::string entry;
+  std::optional<int> regs_per_thread;  // overrides the count ptxas reports
+};
+
+enum class ElementType { U8, I32, U32, I64, U64, F32, F64 };
+int element_size(ElementType t);
+
+struct InitSpec {
+  enum class Kind { Zero, Iota, Random, Constant, File } kind = Kind::Zero;
+  uint64_t seed = 0;     // Random
+  double constant = 0;   // Constant
+  std::string file;      // File: raw little-endian elements
+};
+
+struct Buffer {
+  std::string name;
+  ElementType type = ElementType::F32;
+  int64_t count = 0;
+  InitSpec init;
+};
+
+struct CopyStep {
+  bool to_device = true;
+  std::string buffer;
+};
+
+struct LaunchArg {
+  std::variant<std::string, int64_t, double> value;  // buffer name, integer or float literal
+};
+
+struct LaunchStep {
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::array<int64_t, 3> block{1, 1, 1};
+  int64_t shared_bytes = 0;  // dynamic shared memory
+  std::vector<LaunchArg> args;
+};
+
+struct Step {
+  std::variant<CopyStep, LaunchStep> action;
+  int stream = 0;
+  int line = 0;  // where the step is written, for messages
+};
+
+struct Check {
+  std::string buffer;
+  std::string reference;      // a named reference function, or empty
+  std::string expected_file;  // a checked-in expected output, or empty
+  double tolerance = 0;       // max relative error for floats; 0 means bit for bit
+};
+
+struct Workload {
+  std::string source_file;
+  std::string name;
+  std::string description;
+  Params params;
+  KernelSpec kernel;
+  std::vector<Buffer> buffers;
+  std::vector<Step> steps;
+  std::optional<Check> check;
+
+  const Buffer* find_buffer(const std::string& name) const;
+  int64_t threads_per_block(const LaunchStep& l) const { return l.block[0] * l.block[1] * l.block[2]; }
+};
+
+// Reads a workload; `overrides` ("name=value" from --set) replace parameter
+// defaults before any expression is evaluated. Throws util::InputError.
+Workload load_workload(const std::string& path, const std::vector<std::string>& overrides = {});
+
+}  // namespace gpusim::workload

@@ -1,0 +1,236 @@
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+
+#include "util/yaml_reader.hpp"
+#include "workload/workload.hpp"
+
+namespace gpusim::workload {
+namespace {
+
+using util::InputError;
+using util::MapReader;
+
+int line_of(const YAML::Node& n) { return n.Mark().is_null() ? 0 : n.Mark().line + 1; }
+
+// Evaluates a scalar node as an integer expression, with file:line on failure.
+int64_t eval_node(const MapReader& owner, std::string_view key, const YAML::Node& n, const Params& params,
+                  int64_t min) {
+  if (!n.IsScalar()) owner.fail(key, "expected an integer or an expression");
+  int64_t v = 0;
+  try {
+    v = evaluate(n.Scalar(), params);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(owner.file() + ":" + std::to_string(line_of(n)) + ": " + owner.key_path(key) + ": " + e.what());
+  }
+  if (v < min)
+    throw InputError(owner.file() + ":" + std::to_string(line_of(n)) + ": " + owner.key_path(key) + ": " +
+                     std::to_string(v) + " is less than " + std::to_string(min));
+  return v;
+}
+
+std::array<int64_t, 3> read_dims(MapReader& r, std::string_view key, const Params& params) {
+  const YAML::Node n = r.node(key);
+  std::array<int64_t, 3> dims{1, 1, 1};
+  if (n.IsScalar()) {
+    dims[0] = eval_node(r, key, n, params, 1);
+    return dims;
+  }
+  if (!n.IsSequence() || n.size() < 1 || n.size() > 3) r.fail(key, "expected 1 to 3 dimensions");
+  for (size_t i = 0; i < n.size(); ++i) dims[i] = eval_node(r, key, n[i], params, 1);
+  return dims;
+}
+
+Params read_params(MapReader& root, const std::vector<std::string>& overrides) {
+  Params params;
+  if (root.has("params")) {
+    MapReader p = root.map("params");
+    for (const std::string& name : p.keys()) {
+      if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+        p.fail(name, "parameter names start with a letter or '_'");
+      params[name] = p.integer(name, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+    }
+    p.finish();
+  }
+  for (const std::string& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos) throw InputError("--set '" + o + "': expected NAME=VALUE");
+    const std::string name = o.substr(0, eq);
+    auto it = params.find(name);
+    if (it == params.end()) throw InputError("--set '" + o + "': the workload has no parameter '" + name + "'");
+    try {
+      it->second = evaluate(o.substr(eq + 1), params);
+    } catch (const std::invalid_argument& e) {
+      throw InputError("--set '" + o + "': " + e.what());
+    }
+  }
+  return params;
+}
+
+KernelSpec read_kernel(MapReader k, const std::filesystem::path& dir) {
+  KernelSpec spec;
+  const bool has_source = k.has("source"), has_ptx = k.has("ptx");
+  if (has_source == has_ptx) k.fail_here("give exactly one of 'source' (a .cu file) and 'ptx'");
+  const std::string key = has_source ? "source" : "ptx";
+  const std::string file = (dir / k.string(key)).lexically_normal().string();
+  if (!std::filesystem::exists(file)) k.fail(key, "file not found: " + file);
+  (has_source ? spec.source : spec.ptx) = file;
+  spec.entry = k.string("entry");
+  if (k.has("regs_per_thread")) spec.regs_per_thread = static_cast<int>(k.integer("regs_per_thread", 0, 255));
+  k.finish();
+  return spec;
+}
+
+InitSpec read_init(MapReader& b, const std::filesystem::path& dir) {
+  InitSpec init;
+  const YAML::Node n = b.node("init");
+  if (n.IsScalar()) {
+    if (n.Scalar() == "zero") return init;
+    if (n.Scalar() == "iota") {
+      init.kind = InitSpec::Kind::Iota;
+      return init;
+    }
+    b.fail("init", "expected zero, iota, {random: {seed: N}}, {constant: X} or {file: PATH}");
+  }
+  MapReader m(n, b.file(), b.key_path("init"));
+  const auto keys = m.keys();
+  if (keys.size() != 1) m.fail_here("expected exactly one of random, constant, file");
+  if (keys[0] == "random") {
+    init.kind = InitSpec::Kind::Random;
+    MapReader r = m.map("random");
+    init.seed = static_cast<uint64_t>(r.integer("seed", 0, std::numeric_limits<int64_t>::max()));
+    r.finish();
+  } else if (keys[0] == "constant") {
+    init.kind = InitSpec::Kind::Constant;
+    init.constant = m.number("constant", -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+  } else if (keys[0] == "file") {
+    init.kind = InitSpec::Kind::File;
+    init.file = (dir / m.string("file")).lexically_normal().string();
+    if (!std::filesystem::exists(init.file)) m.fail("file", "file not found: " + init.file);
+  } else {
+    m.fail(keys[0], "expected random, constant or file");
+  }
+  m.finish();
+  return init;
+}
+
+Buffer read_buffer(MapReader b, const Params& params, const std::filesystem::path& dir) {
+  Buffer buf;
+  buf.name = b.string("name");
+  buf.type = b.choice<ElementType>("type", {{"u8", ElementType::U8}, {"i32", ElementType::I32},
+                                            {"u32", ElementType::U32}, {"i64", ElementType::I64},
+                                            {"u64", ElementType::U64}, {"f32", ElementType::F32},
+                                            {"f64", ElementType::F64}});
+  buf.count = eval_node(b, "count", b.node("count"), params, 1);
+  buf.init = read_init(b, dir);
+  b.finish();
+  return buf;
+}
+
+LaunchArg read_arg(const MapReader& owner, const YAML::Node& n, const Workload& w) {
+  if (!n.IsScalar()) owner.fail("args", "each argument is a buffer name or a number");
+  const std::string& text = n.Scalar();
+  if (w.find_buffer(text)) return {text};
+  if (text.find_first_of(".eE") != std::string::npos && !w.params.contains(text)) {
+    char* end = nullptr;
+    const double d = std::strtod(text.c_str(), &end);
+    if (*end == '\0') return {d};
+  }
+  return {eval_node(owner, "args", n, w.params, std::numeric_limits<int64_t>::min())};
+}
+
+Step read_step(const YAML::Node& node, const std::string& file, size_t index, const Workload& w) {
+  MapReader s(node, file, "steps[" + std::to_string(index) + "]");
+  Step step;
+  step.line = line_of(node);
+  if (s.has("stream")) step.stream = static_cast<int>(s.integer("stream", 0, 1024));
+  if (s.has("copy") == s.has("launch")) s.fail_here("each step is exactly one of 'copy' and 'launch'");
+  if (s.has("copy")) {
+    MapReader c = s.map("copy");
+    CopyStep copy;
+    if (c.has("to_device") == c.has("to_host")) c.fail_here("give exactly one of 'to_device' and 'to_host'");
+    copy.to_device = c.has("to_device");
+    const std::string key = copy.to_device ? "to_device" : "to_host";
+    copy.buffer = c.string(key);
+    if (!w.find_buffer(copy.buffer)) c.fail(key, "no buffer named '" + copy.buffer + "'");
+    c.finish();
+    step.action = copy;
+  } else {
+    MapReader l = s.map("launch");
+    LaunchStep launch;
+    launch.grid = read_dims(l, "grid", w.params);
+    launch.block = read_dims(l, "block", w.params);
+    if (l.has("shared_bytes")) launch.shared_bytes = eval_node(l, "shared_bytes", l.node("shared_bytes"), w.params, 0);
+    const YAML::Node args = l.node("args");
+    if (!args.IsSequence()) l.fail("args", "expected a list");
+    for (const auto& a : args) launch.args.push_back(read_arg(l, a, w));
+    l.finish();
+    step.action = launch;
+  }
+  s.finish();
+  return step;
+}
+
+}  // namespace
+
+int element_size(ElementType t) {
+  switch (t) {
+    case ElementType::U8: return 1;
+    case ElementType::I32:
+    case ElementType::U32:
+    case ElementType::F32: return 4;
+    case ElementType::I64:
+    case ElementType::U64:
+    case ElementType::F64: return 8;
+  }
+  return 0;
+}
+
+const Buffer* Workload::find_buffer(const std::string& buffer_name) const {
+  for (const Buffer& b : buffers)
+    if (b.name == buffer_name) return &b;
+  return nullptr;
+}
+
+Workload load_workload(const std::string& path, const std::vector<std::string>& overrides) {
+  MapReader root(util::load_yaml_file(path), path);
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  Workload w;
+  w.source_file = path;
+  w.name = root.string("name");
+  if (root.has("description")) w.description = root.string("description");
+  w.params = read_params(root, overrides);
+  w.kernel = read_kernel(root.map("kernel"), dir);
+
+  const YAML::Node buffers = root.node("buffers");
+  if (!buffers.IsSequence()) root.fail("buffers", "expected a list");
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer b = read_buffer(MapReader(buffers[i], path, "buffers[" + std::to_string(i) + "]"), w.params, dir);
+    if (w.find_buffer(b.name))
+      throw InputError(path + ":" + std::to_string(line_of(buffers[i])) + ": buffers: duplicate name '" + b.name + "'");
+    w.buffers.push_back(std::move(b));
+  }
+
+  const YAML::Node steps = root.node("steps");
+  if (!steps.IsSequence() || steps.size() == 0) root.fail("steps", "expected a non-empty list");
+  for (size_t i = 0; i < steps.size(); ++i) w.steps.push_back(read_step(steps[i], path, i, w));
+
+  if (root.has("check")) {
+    MapReader c = root.map("check");
+    Check check;
+    check.buffer = c.string("buffer");
+    if (!w.find_buffer(check.buffer)) c.fail("buffer", "no buffer named '" + check.buffer + "'");
+    if (c.has("reference") == c.has("expected_file")) c.fail_here("give exactly one of 'reference' and 'expected_file'");
+    if (c.has("reference")) check.reference = c.string("reference");
+    else check.expected_file = (dir / c.string("expected_file")).lexically_normal().string();
+    if (c.has("tolerance")) check.tolerance = c.number("tolerance", 0, 1);
+    c.finish();
+    w.check = check;
+  }
+  root.finish();
+  return w;
+}
+
+}  // namespace gpusim::workload
