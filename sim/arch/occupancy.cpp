@@ -96,23 +96,31 @@ OccupancyResult compute_occupancy(const ArchConfig& arch, const KernelResources&
   OccupancyResult r;
   r.kernel = k;
   r.max_warps_per_sm = arch.limits.max_warps_per_sm;
-  if (const std::string bad = invalid_request(arch, k); !bad.empty()) {
-    r.none_fit_reason = bad;
+  // Nothing can be computed for non-positive sizes; everything else is computed, and a
+  // resource over its per-block limit simply allows 0 blocks (as cuda_occupancy.h does).
+  if (k.threads_per_block <= 0 || k.registers_per_thread < 0 || k.shared_bytes_per_block < 0) {
+    r.none_fit_reason = invalid_request(arch, k);
     return r;
   }
   r.warps_per_block = static_cast<int>(div_up(k.threads_per_block, arch.warp_size));
 
-  r.limit_warps = arch.limits.max_warps_per_sm / r.warps_per_block;
+  r.limit_warps = k.threads_per_block > arch.limits.max_threads_per_block
+                      ? 0
+                      : arch.limits.max_warps_per_sm / r.warps_per_block;
   r.limit_blocks = arch.limits.max_blocks_per_sm;
 
   const RegisterLimit regs = register_limit(arch, k.registers_per_thread, r.warps_per_block);
-  r.limit_registers = regs.blocks;
+  r.limit_registers = k.registers_per_thread > arch.registers.max_per_thread ? 0 : regs.blocks;
   r.registers_per_block = static_cast<int>(regs.allocated_per_block);
 
   const SharedMemory& sm = arch.shared_memory;
   r.shared_bytes_per_block = round_up(k.shared_bytes_per_block + sm.reserved_per_block, sm.allocation_unit);
-  r.limit_shared_memory = r.shared_bytes_per_block == 0 ? kUnlimited
-                                                        : static_cast<int>(sm.per_sm / r.shared_bytes_per_block);
+  if (k.shared_bytes_per_block > sm.max_per_block_optin)
+    r.limit_shared_memory = 0;
+  else if (r.shared_bytes_per_block == 0)
+    r.limit_shared_memory = kUnlimited;
+  else
+    r.limit_shared_memory = static_cast<int>(sm.per_sm / r.shared_bytes_per_block);
 
   r.active_blocks = std::min({r.limit_warps, r.limit_blocks, r.limit_registers, r.limit_shared_memory});
   r.active_warps = r.active_blocks * r.warps_per_block;
@@ -127,10 +135,13 @@ OccupancyResult compute_occupancy(const ArchConfig& arch, const KernelResources&
     if (blocks == r.active_blocks) r.limiters.push_back(which);
   if (r.active_blocks == 0) {
     r.limiter = Limiter::NoneFit;
-    r.none_fit_reason = r.limit_registers == 0 ? "registers: " + regs.why_zero
-                                               : "shared memory: a block needs " +
-                                                     std::to_string(r.shared_bytes_per_block) + " bytes, more than the " +
-                                                     std::to_string(sm.per_sm) + " per SM";
+    if (const std::string bad = invalid_request(arch, k); !bad.empty())
+      r.none_fit_reason = bad;
+    else if (r.limit_registers == 0)
+      r.none_fit_reason = "registers: " + regs.why_zero;
+    else
+      r.none_fit_reason = "shared memory: a block needs " + std::to_string(r.shared_bytes_per_block) +
+                          " bytes, more than the " + std::to_string(sm.per_sm) + " per SM";
   } else {
     r.limiter = r.limiters.front();
   }

@@ -49,8 +49,8 @@ struct OccupancyResult {
 // limit, negative values). Returns an empty string when the request is valid.
 std::string invalid_request(const ArchConfig& arch, const KernelResources& k);
 
-// cudaOccupancyMaxActiveBlocksPerMultiprocessor and friends. A request that
-// invalid_request() rejects yields active_blocks == 0 with the reason.
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor and friends. A resource over its
+// per-block limit allows 0 blocks; active_blocks == 0 comes with the reason.
 OccupancyResult compute_occupancy(const ArchConfig& arch, const KernelResources& k);
 
 // cudaOccupancyMaxPotentialBlockSize: the block size (a multiple of the warp size, or

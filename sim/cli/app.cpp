@@ -36,7 +36,7 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
   const std::string& first = args[0];
   const bool named = first == "occupancy" || first == "run";
   if (!named && first.rfind("--", 0) != 0) {
-    err << "gpusim: unknown subcommand '" << first << "'\n" << kUsage;
+    err << "gpusim: unknown subcommand '" << first << "' (see gpusim --help)\n";
     return 2;
   }
   const std::vector<std::string> rest(args.begin() + (named ? 1 : 0), args.end());
