@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The README's second command, and CI's: install what is missing, build with -Werror and
+# run every test; then build the tests with AddressSanitizer + UndefinedBehaviorSanitizer
+# and run them again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+echo "== Release build, all tests"
+scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DGPUSIM_BUILD_TESTS=ON -DGPUSIM_WERROR=ON
+ctest --test-dir build --output-on-failure -j "$(nproc)"
+
+echo "== ASan + UBSan build, all tests"
+scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_BUILD_TESTS=ON -DGPUSIM_WERROR=ON \
+  -DGPUSIM_SANITIZE=ON
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)"
