@@ -153,7 +153,8 @@ int occupancy_command(const std::vector<std::string>& args, std::ostream& out) {
     const int ranges = threads.is_range + regs.is_range + smem.is_range;
     if (ranges > 1) throw util::InputError("--plot: give at most one of --threads, --regs, --smem as a range");
     plot(a, sweep ? grid(a, threads, regs, smem) : graphs_around(a, first), first, plot_file);
-    if (format == Format::Text) out << "\nPlot written to " << plot_file << '\n';
+    if (format == Format::Text)
+      out << "\nPlot written to " << plot_file << " (data: " << std::filesystem::path(plot_file).replace_extension(".csv").string() << ")\n";
   }
   return 0;
 }
