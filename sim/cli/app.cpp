@@ -3,6 +3,7 @@
 #include <boost/program_options/errors.hpp>
 #include <exception>
 
+#include "exec/exec_error.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::cli {
@@ -43,6 +44,8 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
   const std::string name = named ? first : "run";
   try {
     return name == "occupancy" ? occupancy_command(rest, out) : run_command(rest, out);
+  } catch (const exec::ExecError& e) {
+    err << "gpusim " << name << ": error: " << e.what() << '\n';
   } catch (const util::InputError& e) {
     err << "gpusim " << name << ": error: " << e.what() << '\n';
   } catch (const boost::program_options::error& e) {

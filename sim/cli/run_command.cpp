@@ -5,6 +5,8 @@
 
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
+#include "driver/functional_run.hpp"
+#include "frontend/kernel_loader.hpp"
 #include "stats/json_writer.hpp"
 #include "stats/occupancy_report.hpp"
 #include "util/yaml_reader.hpp"
@@ -46,6 +48,49 @@ LaunchReport report_launch(const arch::ArchConfig& a, const workload::Workload& 
   return r;
 }
 
+int functional(const arch::ArchConfig& a, const workload::Workload& w, const frontend::LoadedKernel& kernel,
+               uint64_t max_instructions, bool json, std::ostream& out) {
+  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, *kernel.program, max_instructions);
+  uint64_t warp_total = 0, thread_total = 0;
+  for (const auto& l : run.launches) {
+    warp_total += l.stats.warp_instructions;
+    thread_total += l.stats.thread_instructions;
+  }
+  const auto efficiency = [&](uint64_t threads, uint64_t warps) {
+    return warps ? static_cast<double>(threads) / (static_cast<double>(warps) * 32.0) : 0.0;
+  };
+  const double rate = run.seconds > 0 ? static_cast<double>(warp_total) / run.seconds : 0;
+  if (json) {
+    stats::JsonWriter j(out);
+    j.begin_object().field("workload", w.name).field("arch", a.gpu.name).field("mode", "functional");
+    j.key("kernels").begin_array();
+    for (const auto& l : run.launches)
+      j.begin_object().field("name", w.kernel.entry).field("blocks", l.grid[0] * l.grid[1] * l.grid[2])
+          .field("warp_instructions", static_cast<int64_t>(l.stats.warp_instructions))
+          .field("thread_instructions", static_cast<int64_t>(l.stats.thread_instructions))
+          .field("simt_efficiency", efficiency(l.stats.thread_instructions, l.stats.warp_instructions))
+          .end_object();
+    j.end_array();
+    j.field("warp_instructions_per_second", rate);
+    if (run.check) j.key("check").begin_object().field("passed", run.check->passed).field("detail", run.check->detail).end_object();
+    j.end_object();
+  } else {
+    out << "gpusim --functional: workload '" << w.name << "', kernel " << w.kernel.entry << " (" << kernel.ptx_path
+        << ", " << kernel.ptx_origin << ")\n";
+    for (size_t i = 0; i < run.launches.size(); ++i) {
+      const auto& l = run.launches[i];
+      out << "  launch " << i + 1 << ": " << w.kernel.entry << "<<<" << dims(l.grid) << ", " << dims(l.block)
+          << ">>>  " << l.stats.warp_instructions << " warp instructions, " << l.stats.thread_instructions
+          << " thread instructions, SIMT efficiency " << 100.0 * efficiency(l.stats.thread_instructions, l.stats.warp_instructions)
+          << "%\n";
+    }
+    out << "  total: " << warp_total << " warp instructions in " << run.seconds << " s ("
+        << rate / 1e6 << " M warp instructions/s)\n";
+    if (run.check) out << "  check " << w.check->buffer << ": " << (run.check->passed ? "PASSED" : "FAILED") << " — " << run.check->detail << "\n";
+  }
+  return run.check && !run.check->passed ? 3 : 0;
+}
+
 }  // namespace
 
 int run_command(const std::vector<std::string>& args, std::ostream& out) {
@@ -53,12 +98,15 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
   std::string arch_file, workload_file, format = "text";
   std::vector<std::string> sets;
   int regs_override = -1;
+  uint64_t max_instructions = 2'000'000'000;
   opts.add_options()
       ("help,h", "show this help")
       ("arch", po::value(&arch_file)->required(), "architecture file (configs/*.yaml)")
       ("workload", po::value(&workload_file)->required(), "workload file (workloads/*.yaml)")
       ("set", po::value(&sets)->composing(), "override a workload parameter: NAME=VALUE (repeatable)")
       ("regs", po::value(&regs_override), "registers per thread, overriding the workload and ptxas")
+      ("functional", "run the kernels functionally: check the results, count warp instructions")
+      ("max-instructions", po::value(&max_instructions), "warp instructions one launch may execute (default 2e9)")
       ("format", po::value(&format), "text (default) or json");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -71,12 +119,21 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
 
   const arch::ArchConfig a = arch::load_arch_config(arch_file);
   const workload::Workload w = workload::load_workload(workload_file, sets);
+  const frontend::LoadedKernel kernel =
+      frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
+  if (vm.count("functional")) return functional(a, w, kernel, max_instructions, format == "json", out);
+
   int regs = regs_override;
-  if (regs < 0) {
-    if (!w.kernel.regs_per_thread)
-      throw util::InputError(workload_file + ": kernel.regs_per_thread: not given; set it or pass --regs "
-                             "(register counts from ptxas arrive with the PTX frontend)");
+  std::string regs_origin = "--regs";
+  if (regs < 0 && w.kernel.regs_per_thread) {
     regs = *w.kernel.regs_per_thread;
+    regs_origin = "the workload's regs_per_thread";
+  } else if (regs < 0 && kernel.registers) {
+    regs = *kernel.registers;
+    regs_origin = kernel.registers_origin;
+  } else if (regs < 0) {
+    throw util::InputError(workload_file + ": no register count: ptxas is not available and the workload gives no "
+                           "kernel.regs_per_thread; pass --regs");
   }
 
   std::vector<LaunchReport> reports;
@@ -100,7 +157,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
 
   out << "gpusim: workload '" << w.name << "' on " << a.gpu.name << " (" << a.gpu.sm_count << " SMs, "
       << a.gpu.core_clock_mhz << " MHz)\n";
-  out << "Kernel " << w.kernel.entry << " from " << (w.kernel.source.empty() ? w.kernel.ptx : w.kernel.source) << "\n";
+  out << "Kernel " << w.kernel.entry << " from " << (w.kernel.source.empty() ? w.kernel.ptx : w.kernel.source) << " ("
+      << kernel.program->code.size() << " PTX instructions, " << regs << " registers from " << regs_origin << ")\n";
   out << "Note: the timing model is not built yet; this run reports each launch's occupancy and waves.\n";
   for (size_t i = 0; i < reports.size(); ++i) {
     const LaunchReport& r = reports[i];

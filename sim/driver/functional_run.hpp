@@ -1,0 +1,39 @@
+// Runs a workload functionally: buffers into a device memory image, copy and launch
+// steps in order (each launch executed warp by warp), then the workload's check.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/block_runner.hpp"
+#include "exec/device_memory.hpp"
+#include "frontend/kernel_loader.hpp"
+#include "reference/references.hpp"
+#include "workload/workload.hpp"
+
+namespace gpusim::driver {
+
+struct LaunchRecord {
+  std::array<int64_t, 3> grid{}, block{};
+  exec::FunctionalStats stats;
+};
+
+struct FunctionalRun {
+  std::vector<LaunchRecord> launches;
+  std::optional<reference::CheckResult> check;
+  reference::Buffers host;  // host copies of every buffer after the last step
+  double seconds = 0;       // wall time of the launches
+};
+
+// Builds the parameter buffer of one launch from the workload's arguments; throws
+// util::InputError naming the workload line on a mismatch.
+std::vector<uint8_t> pack_params(const kernel::Program& program, const workload::Workload& w,
+                                 const workload::LaunchStep& launch, const exec::DeviceMemory& memory, int line);
+
+FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
+                             uint64_t max_warp_instructions);
+
+}  // namespace gpusim::driver

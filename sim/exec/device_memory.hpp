@@ -1,0 +1,36 @@
+// The device memory image: the workload's buffers and the module's variables, each a
+// region of the global address space. Every access is bounds-checked.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpusim::exec {
+
+class DeviceMemory {
+ public:
+  struct Region {
+    std::string name;
+    uint64_t base = 0;
+    std::vector<uint8_t> bytes;
+  };
+
+  // Places a region of `size` bytes at the next 256-byte boundary past `floor` (leaving
+  // a guard gap after the previous region) and returns its base address.
+  uint64_t allocate(const std::string& name, uint64_t size, uint64_t floor);
+  // Places a region at a fixed address (module variables).
+  void map(const std::string& name, uint64_t base, std::vector<uint8_t> bytes);
+
+  // Host pointer for [address, address + size), or nullptr when it is not inside one region.
+  uint8_t* translate(uint64_t address, uint64_t size);
+  const Region* find(const std::string& name) const;
+  Region* find(const std::string& name);
+  // Describes where `address` falls, for error messages.
+  std::string describe(uint64_t address) const;
+
+ private:
+  std::vector<Region> regions_;  // sorted by base
+};
+
+}  // namespace gpusim::exec

@@ -1,0 +1,177 @@
+#include "exec/executor.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+namespace gpusim::exec {
+
+using kernel::Opcode;
+using kernel::SpecialReg;
+
+Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch)
+    : program_(program), memory_(memory), launch_(launch) {}
+
+BlockState Executor::make_block(uint64_t linear) const {
+  BlockState b;
+  b.linear_index = static_cast<uint32_t>(linear);
+  b.index = {static_cast<uint32_t>(linear % launch_.grid[0]),
+             static_cast<uint32_t>(linear / launch_.grid[0] % launch_.grid[1]),
+             static_cast<uint32_t>(linear / (uint64_t{launch_.grid[0]} * launch_.grid[1]))};
+  b.shared.assign(program_.dynamic_shared_offset + launch_.dynamic_shared_bytes, 0);
+  return b;
+}
+
+WarpState Executor::make_warp(const BlockState&, uint32_t warp_in_block) const {
+  WarpState w;
+  w.warp_in_block = warp_in_block;
+  const uint32_t threads = launch_.threads_per_block();
+  const uint32_t first = warp_in_block * kWarpSize;
+  const uint32_t lanes = std::min<uint32_t>(kWarpSize, threads - first);
+  w.valid_mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1);
+  w.stack.push_back({0, -1, w.valid_mask});
+  w.regs.assign(program_.reg_names.size() * kWarpSize, 0);
+  w.defined.assign(program_.reg_names.size(), 0);
+  w.local.assign(size_t{program_.local_bytes} * kWarpSize, 0);
+  return w;
+}
+
+void Executor::fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const {
+  const uint32_t tid = w.warp_in_block * kWarpSize + lane;
+  const auto& blk = launch_.block;
+  const int32_t pc = w.stack.empty() ? -1 : w.stack.back().pc;
+  const int line = pc >= 0 && pc < static_cast<int32_t>(program_.code.size()) ? program_.code[pc].line : 0;
+  const char* op = pc >= 0 && pc < static_cast<int32_t>(program_.code.size()) ? kernel::opcode_name(program_.code[pc].op) : "?";
+  char where[256];
+  std::snprintf(where, sizeof where, "kernel %s, pc %d (%s:%d, %s), block (%u,%u,%u), thread (%u,%u,%u): ",
+                program_.name.c_str(), pc, program_.file.c_str(), line, op, b.index[0], b.index[1], b.index[2],
+                tid % blk[0], tid / blk[0] % blk[1], tid / (blk[0] * blk[1]));
+  throw ExecError(where + what);
+}
+
+void Executor::undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const {
+  fault(w, b, lane, "register " + program_.reg_names[reg] + " is read before it is written");
+}
+
+uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s, uint32_t lane) const {
+  const uint32_t tid = w.warp_in_block * kWarpSize + lane;
+  const auto& blk = launch_.block;
+  switch (s) {
+    case SpecialReg::TidX: return tid % blk[0];
+    case SpecialReg::TidY: return tid / blk[0] % blk[1];
+    case SpecialReg::TidZ: return tid / (blk[0] * blk[1]);
+    case SpecialReg::NtidX: return blk[0];
+    case SpecialReg::NtidY: return blk[1];
+    case SpecialReg::NtidZ: return blk[2];
+    case SpecialReg::CtaidX: return b.index[0];
+    case SpecialReg::CtaidY: return b.index[1];
+    case SpecialReg::CtaidZ: return b.index[2];
+    case SpecialReg::NctaidX: return launch_.grid[0];
+    case SpecialReg::NctaidY: return launch_.grid[1];
+    case SpecialReg::NctaidZ: return launch_.grid[2];
+    case SpecialReg::LaneId: return lane;
+    case SpecialReg::WarpId: return w.warp_in_block;
+    case SpecialReg::NWarpId: return launch_.warps_per_block();
+    case SpecialReg::SmId: return sm_id_;
+    case SpecialReg::NSmId: return sm_id_ + 1;
+    case SpecialReg::Clock: return clock_ & 0xFFFFFFFFu;
+    case SpecialReg::Clock64: return clock_;
+    case SpecialReg::GlobalTimer: return clock_;  // nanoseconds only where the timing model sets a clock
+    case SpecialReg::LanemaskEq: return 1u << lane;
+    case SpecialReg::LanemaskLt: return (1u << lane) - 1;
+    case SpecialReg::LanemaskLe: return lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1;
+    case SpecialReg::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
+    case SpecialReg::LanemaskGe: return ~((1u << lane) - 1);
+  }
+  return 0;
+}
+
+uint32_t Executor::guard_mask(WarpState& w, const BlockState& b, const Instruction& in, uint32_t active) const {
+  if (in.guard == kernel::kNoReg) return active;
+  uint32_t mask = 0;
+  for_each_lane(active, [&](uint32_t lane) {
+    if (!(w.defined[in.guard] >> lane & 1u)) undefined_register(w, b, in.guard, lane);
+    const bool p = w.regs[in.guard * kWarpSize + lane] & 1u;
+    if (p != in.guard_negated) mask |= 1u << lane;
+  });
+  return mask;
+}
+
+void Executor::branch(WarpState& w, const Instruction& in, uint32_t active, uint32_t taken) {
+  SimtEntry& top = w.stack.back();
+  const int32_t target = static_cast<int32_t>(in.src[0].imm);
+  if (taken == active) {
+    top.pc = target;
+  } else if (taken == 0) {
+    ++top.pc;
+  } else {
+    // Diverge: this entry waits at the reconvergence point; both paths run to it.
+    const int32_t fallthrough = top.pc + 1;
+    const int32_t rpc = in.reconverge_pc;
+    top.pc = rpc;
+    w.stack.push_back({fallthrough, rpc, active & ~taken});
+    w.stack.push_back({target, rpc, taken});
+  }
+}
+
+void Executor::exit_lanes(WarpState& w, uint32_t lanes) {
+  w.exited |= lanes;
+  for (SimtEntry& e : w.stack) e.mask &= ~lanes;
+}
+
+StepResult Executor::step(WarpState& w, BlockState& b) {
+  // Reconverge: pop entries that reached their reconvergence point or have no lanes left.
+  while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().reconverge_pc || w.active_mask() == 0))
+    w.stack.pop_back();
+  StepResult r;
+  if (w.stack.empty()) {
+    r.status = StepStatus::Exited;
+    return r;
+  }
+  SimtEntry& top = w.stack.back();
+  if (top.pc >= static_cast<int32_t>(program_.code.size())) {  // fell off the end: implicit exit
+    exit_lanes(w, top.mask);
+    return step(w, b);
+  }
+  const Instruction& in = program_.code[top.pc];
+  const uint32_t active = w.active_mask();
+  const uint32_t mask = guard_mask(w, b, in, active);
+  r.instruction = &in;
+  r.active_mask = mask;
+
+  switch (in.op) {
+    case Opcode::Bra: branch(w, in, active, mask); return r;
+    case Opcode::Ret:
+    case Opcode::Exit:
+      exit_lanes(w, mask);
+      if (mask != active) ++w.stack.back().pc;
+      while (!w.stack.empty() && w.active_mask() == 0) w.stack.pop_back();
+      if (w.stack.empty()) r.status = StepStatus::Exited;
+      return r;
+    case Opcode::Bar:
+      ++top.pc;
+      if (mask == 0) return r;
+      r.status = StepStatus::Barrier;
+      r.barrier_id = static_cast<uint32_t>(read(w, b, in.src[0], static_cast<uint32_t>(std::countr_zero(mask))));
+      r.barrier_threads =
+          in.num_src > 1 ? static_cast<uint32_t>(read(w, b, in.src[1], static_cast<uint32_t>(std::countr_zero(mask)))) : 0;
+      r.barrier_waits = in.mode == static_cast<uint8_t>(kernel::BarMode::Sync);
+      if (r.barrier_id >= 16) fault(w, b, static_cast<uint32_t>(std::countr_zero(mask)), "barrier id " + std::to_string(r.barrier_id) + " is over 15");
+      return r;
+    case Opcode::Membar: break;
+    case Opcode::Setp: setp(w, b, in, mask); break;
+    case Opcode::Mov: move(w, b, in, mask); break;
+    case Opcode::Cvt:
+    case Opcode::Cvta: convert(w, b, in, mask); break;
+    case Opcode::Ld:
+    case Opcode::St: load_store(w, b, in, mask); break;
+    case Opcode::Atom:
+    case Opcode::Red: atomic(w, b, in, mask); break;
+    case Opcode::Shfl: shuffle(w, b, in, mask); break;
+    case Opcode::Vote: vote(w, b, in, mask); break;
+    default: alu(w, b, in, mask); break;
+  }
+  ++w.stack.back().pc;
+  return r;
+}
+
+}  // namespace gpusim::exec

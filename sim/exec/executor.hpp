@@ -1,0 +1,122 @@
+// Functional semantics of the decoded IR: executes one warp instruction at a time on
+// the warp's active lanes, computing results, addresses and branch outcomes. Knows
+// nothing about cycles; the timing model drives it (execute at issue).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/device_memory.hpp"
+#include "exec/exec_error.hpp"
+#include "exec/warp_state.hpp"
+#include "kernel/ir.hpp"
+
+namespace gpusim::exec {
+
+struct LaunchConfig {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out per Program::params
+  uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
+  uint32_t warps_per_block() const { return (threads_per_block() + kWarpSize - 1) / kWarpSize; }
+  uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
+};
+
+enum class StepStatus { Ok, Barrier, Exited };
+
+// What one step did, for the caller (the block runner now, the timing model later).
+struct StepResult {
+  StepStatus status = StepStatus::Ok;
+  const kernel::Instruction* instruction = nullptr;
+  uint32_t active_mask = 0;     // lanes that executed (guard applied)
+  uint32_t barrier_id = 0;      // Barrier
+  uint32_t barrier_threads = 0; // Barrier: expected threads, 0 for the whole block
+  bool barrier_waits = true;    // false for bar.arrive
+};
+
+class Executor {
+ public:
+  Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch);
+
+  BlockState make_block(uint64_t linear_index) const;
+  WarpState make_warp(const BlockState& block, uint32_t warp_in_block) const;
+
+  // Executes the instruction at the warp's PC (after reconverging) and advances it.
+  StepResult step(WarpState& w, BlockState& b);
+
+  // Clock readings for %clock/%clock64 and %smid, set by whoever drives execution.
+  void set_clock(uint64_t c) { clock_ = c; }
+  void set_sm_id(uint32_t sm) { sm_id_ = sm; }
+
+  [[noreturn]] void fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const;
+  const kernel::Program& program() const { return program_; }
+
+ private:
+  using Instruction = kernel::Instruction;
+  using Operand = kernel::Operand;
+
+  // Operand access for one lane; values are raw bits, interpreted by the instruction type.
+  uint64_t read(WarpState& w, const BlockState& b, const Operand& o, uint32_t lane) const {
+    switch (o.kind) {
+      case Operand::Kind::Reg: {
+        if (!(w.defined[o.reg] >> lane & 1u)) undefined_register(w, b, o.reg, lane);
+        const uint64_t v = w.regs[o.reg * kWarpSize + lane];
+        return o.negate ? (v ^ 1u) : v;
+      }
+      case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm);
+      case Operand::Kind::Special: return special(w, b, o.special, lane);
+      default: return 0;
+    }
+  }
+  uint64_t read_reg(WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const {
+    Operand o;
+    o.kind = Operand::Kind::Reg;
+    o.reg = reg;
+    return read(w, b, o, lane);
+  }
+  void write(WarpState& w, uint32_t reg, uint32_t lane, uint64_t v) const {
+    w.regs[reg * kWarpSize + lane] = v;
+    w.defined[reg] |= 1u << lane;
+  }
+  [[noreturn]] void undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const;
+  uint64_t special(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint32_t lane) const;
+  uint32_t guard_mask(WarpState& w, const BlockState& b, const Instruction& in, uint32_t active) const;
+
+  void branch(WarpState& w, const Instruction& in, uint32_t active, uint32_t taken);
+  void exit_lanes(WarpState& w, uint32_t lanes);
+
+  // Per-family semantics (alu.cpp, memory_ops.cpp).
+  void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void setp(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void convert(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void move(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void load_store(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
+  void atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
+  void shuffle(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void vote(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+
+  // Host pointer for a lane's access of `size` bytes in `space`; faults when out of bounds.
+  uint8_t* address(WarpState& w, BlockState& b, kernel::StateSpace space, uint64_t addr, uint32_t size, uint32_t lane,
+                   const char* what);
+
+  const kernel::Program& program_;
+  DeviceMemory& memory_;
+  const LaunchConfig& launch_;
+  uint64_t clock_ = 0;
+  uint32_t sm_id_ = 0;
+};
+
+template <typename F>
+inline void for_each_lane(uint32_t mask, F&& f) {
+  while (mask) {
+    const uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
+    mask &= mask - 1;
+    f(lane);
+  }
+}
+
+}  // namespace gpusim::exec

@@ -1,0 +1,203 @@
+// Loads, stores, atomics and the warp-wide shuffle and vote.
+#include <cstdio>
+#include <cstring>
+
+#include "exec/executor.hpp"
+#include "exec/value.hpp"
+
+namespace gpusim::exec {
+
+using kernel::AtomOp;
+using kernel::DataType;
+using kernel::Opcode;
+using kernel::Operand;
+using kernel::StateSpace;
+
+namespace {
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+const char* space_name(StateSpace s) {
+  switch (s) {
+    case StateSpace::Global: return "global";
+    case StateSpace::Shared: return "shared";
+    case StateSpace::Local: return "local";
+    case StateSpace::Const: return "const";
+    case StateSpace::Param: return "param";
+    case StateSpace::Generic: return "generic";
+  }
+  return "";
+}
+
+uint64_t load_bits(const uint8_t* p, uint32_t size) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, size);  // little-endian host, as the device
+  return v;
+}
+
+void store_bits(uint8_t* p, uint64_t v, uint32_t size) { std::memcpy(p, &v, size); }
+
+// The value a load of type t leaves in its register (sub-word signed loads sign-extend).
+uint64_t loaded_value(uint64_t raw, DataType t) {
+  return kernel::is_signed(t) ? static_cast<uint64_t>(sign_extend(raw, kernel::type_bits(t))) : raw;
+}
+
+}  // namespace
+
+uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64_t addr, uint32_t size, uint32_t lane,
+                           const char* what) {
+  if (size > 1 && addr % size != 0)
+    fault(w, b, lane, std::string("misaligned ") + space_name(space) + " " + what + " of " + std::to_string(size) +
+                          " bytes at " + hex(addr));
+  if (space == StateSpace::Generic) {
+    if (addr >= kernel::kSharedWindow && addr < kernel::kSharedWindow + kernel::kWindowSize) {
+      space = StateSpace::Shared;
+      addr -= kernel::kSharedWindow;
+    } else if (addr >= kernel::kLocalWindow && addr < kernel::kLocalWindow + kernel::kWindowSize) {
+      space = StateSpace::Local;
+      addr -= kernel::kLocalWindow;
+    } else {
+      space = StateSpace::Global;
+    }
+  }
+  const auto out_of_bounds = [&](uint64_t limit) -> uint8_t* {
+    fault(w, b, lane, std::string("out-of-bounds ") + space_name(space) + " " + what + " of " + std::to_string(size) +
+                          " bytes at " + hex(addr) + " (the " + space_name(space) + " space has " +
+                          std::to_string(limit) + " bytes)");
+  };
+  switch (space) {
+    case StateSpace::Param:
+      if (addr + size > launch_.params.size()) return out_of_bounds(launch_.params.size());
+      return const_cast<uint8_t*>(launch_.params.data()) + addr;
+    case StateSpace::Shared:
+      if (addr + size > b.shared.size()) return out_of_bounds(b.shared.size());
+      return b.shared.data() + addr;
+    case StateSpace::Local:
+      if (addr + size > program_.local_bytes) return out_of_bounds(program_.local_bytes);
+      return w.local.data() + size_t{lane} * program_.local_bytes + addr;
+    default: {
+      uint8_t* p = memory_.translate(addr, size);
+      if (!p)
+        fault(w, b, lane, std::string("out-of-bounds ") + space_name(space) + " " + what + " of " +
+                              std::to_string(size) + " bytes at " + hex(addr) + " (" + memory_.describe(addr) + ")");
+      return p;
+    }
+  }
+}
+
+void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
+  const uint32_t size = static_cast<uint32_t>(kernel::type_bits(in.type) / 8);
+  const Operand& addr_op = in.src[0];
+  const bool is_load = in.op == Opcode::Ld;
+  const Operand& data = is_load ? in.dst : in.src[1];
+  const uint32_t count = data.kind == Operand::Kind::Vec ? data.count : 1;
+  for_each_lane(mask, [&](uint32_t lane) {
+    const uint64_t base = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
+                          static_cast<uint64_t>(addr_op.imm);
+    uint8_t* p = address(w, b, in.space, base, size * count, lane, is_load ? "load" : "store");
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t reg = data.kind == Operand::Kind::Vec ? data.regs[i] : data.reg;
+      if (is_load) {
+        if (reg != kernel::kNoReg) write(w, reg, lane, loaded_value(load_bits(p + i * size, size), in.type));
+      } else {
+        uint64_t v;
+        if (data.kind == Operand::Kind::Vec) {
+          v = read_reg(w, b, reg, lane);
+        } else {
+          v = read(w, b, data, lane);
+        }
+        store_bits(p + i * size, v, size);
+      }
+    }
+  });
+}
+
+void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
+  const DataType t = in.type;
+  const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
+  const AtomOp op = static_cast<AtomOp>(in.mode);
+  const bool returns = in.op == Opcode::Atom;
+  const Operand& addr_op = in.src[0];
+  // Lanes apply their updates one after another, in lane order.
+  for_each_lane(mask, [&](uint32_t lane) {
+    const uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
+                       static_cast<uint64_t>(addr_op.imm);
+    uint8_t* p = address(w, b, in.space, a, size, lane, "atomic");
+    const uint64_t old = load_bits(p, size);
+    const uint64_t v = read(w, b, in.src[1], lane);
+    const int bits = kernel::type_bits(t);
+    uint64_t next = old;
+    const int64_t so = as_int(old, t), sv = as_int(v, t);
+    const uint64_t uo = low_bits(old, bits), uv = low_bits(v, bits);
+    switch (op) {
+      case AtomOp::Add:
+        if (t == DataType::F32) next = from_f32(as_f32(old) + as_f32(v));
+        else if (t == DataType::F64) next = from_f64(as_f64(old) + as_f64(v));
+        else next = uo + uv;
+        break;
+      case AtomOp::Min: next = kernel::is_signed(t) ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv); break;
+      case AtomOp::Max: next = kernel::is_signed(t) ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv); break;
+      case AtomOp::Inc: next = uo >= uv ? 0 : uo + 1; break;
+      case AtomOp::Dec: next = (uo == 0 || uo > uv) ? uv : uo - 1; break;
+      case AtomOp::And: next = uo & uv; break;
+      case AtomOp::Or: next = uo | uv; break;
+      case AtomOp::Xor: next = uo ^ uv; break;
+      case AtomOp::Exch: next = uv; break;
+      case AtomOp::Cas: next = uo == uv ? low_bits(read(w, b, in.src[2], lane), bits) : uo; break;
+    }
+    store_bits(p, low_bits(next, bits), size);
+    if (returns) write(w, in.dst.reg, lane, loaded_value(uo, t));
+  });
+}
+
+void Executor::shuffle(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
+  // PTX ISA shfl.sync: c packs the clamp value (bits 4:0) and the segment mask (bits 12:8).
+  uint64_t value[kWarpSize];
+  uint32_t have = 0;
+  for_each_lane(mask, [&](uint32_t lane) {
+    value[lane] = read(w, b, in.src[0], lane);
+    have |= 1u << lane;
+  });
+  const auto mode = static_cast<kernel::ShflMode>(in.mode);
+  for_each_lane(mask, [&](uint32_t lane) {
+    const uint32_t bval = static_cast<uint32_t>(read(w, b, in.src[1], lane)) & 31u;
+    const uint32_t c = static_cast<uint32_t>(read(w, b, in.src[2], lane));
+    const uint32_t clamp = c & 31u, segmask = (c >> 8) & 31u;
+    const uint32_t max_lane = (lane & segmask) | (clamp & ~segmask);
+    const uint32_t min_lane = lane & segmask;
+    int32_t j = 0;
+    bool valid = false;
+    switch (mode) {
+      case kernel::ShflMode::Up: j = static_cast<int32_t>(lane) - static_cast<int32_t>(bval); valid = j >= static_cast<int32_t>(max_lane); break;
+      case kernel::ShflMode::Down: j = static_cast<int32_t>(lane + bval); valid = j <= static_cast<int32_t>(max_lane); break;
+      case kernel::ShflMode::Bfly: j = static_cast<int32_t>(lane ^ bval); valid = j <= static_cast<int32_t>(max_lane); break;
+      case kernel::ShflMode::Idx: j = static_cast<int32_t>(min_lane | (bval & ~segmask)); valid = j <= static_cast<int32_t>(max_lane); break;
+    }
+    if (!valid) j = static_cast<int32_t>(lane);
+    if (!(have >> j & 1u))
+      fault(w, b, lane, "shfl reads lane " + std::to_string(j) + ", which is not taking part in the shuffle");
+    write(w, in.dst.reg, lane, low_bits(value[j], 32));
+    if (in.dst2.kind == Operand::Kind::Reg) write(w, in.dst2.reg, lane, valid);
+  });
+}
+
+void Executor::vote(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
+  uint32_t ballot = 0;
+  for_each_lane(mask, [&](uint32_t lane) {
+    if (read(w, b, in.src[0], lane) & 1u) ballot |= 1u << lane;
+  });
+  uint64_t result = 0;
+  switch (static_cast<kernel::VoteMode>(in.mode)) {
+    case kernel::VoteMode::Ballot: result = ballot; break;
+    case kernel::VoteMode::All: result = ballot == mask; break;
+    case kernel::VoteMode::Any: result = ballot != 0; break;
+    case kernel::VoteMode::Uni: result = ballot == 0 || ballot == mask; break;
+  }
+  for_each_lane(mask, [&](uint32_t lane) { write(w, in.dst.reg, lane, result); });
+}
+
+}  // namespace gpusim::exec

@@ -1,0 +1,35 @@
+// Raw register bits and their typed views: registers hold 64 bits, and each
+// instruction reads them as its own type.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "kernel/ir.hpp"
+
+namespace gpusim::exec {
+
+inline uint64_t low_bits(uint64_t v, int bits) { return bits >= 64 ? v : v & ((uint64_t{1} << bits) - 1); }
+
+inline int64_t sign_extend(uint64_t v, int bits) {
+  if (bits >= 64) return static_cast<int64_t>(v);
+  const uint64_t m = uint64_t{1} << (bits - 1);
+  v = low_bits(v, bits);
+  return static_cast<int64_t>((v ^ m) - m);
+}
+
+inline float as_f32(uint64_t v) { return std::bit_cast<float>(static_cast<uint32_t>(v)); }
+inline double as_f64(uint64_t v) { return std::bit_cast<double>(v); }
+inline uint64_t from_f32(float f) { return std::bit_cast<uint32_t>(f); }
+inline uint64_t from_f64(double d) { return std::bit_cast<uint64_t>(d); }
+
+// A register value of type t as a signed or unsigned 64-bit integer.
+inline int64_t as_int(uint64_t v, kernel::DataType t) {
+  const int bits = kernel::type_bits(t);
+  return kernel::is_signed(t) ? sign_extend(v, bits) : static_cast<int64_t>(low_bits(v, bits));
+}
+
+inline float flush_f32(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
+
+}  // namespace gpusim::exec

@@ -1,0 +1,181 @@
+#include "frontend/kernel_loader.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "frontend/ptx_parser.hpp"
+#include "util/yaml_reader.hpp"
+
+namespace gpusim::frontend {
+namespace fs = std::filesystem;
+using util::InputError;
+
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+uint64_t fnv1a(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string toolkit_binary(const std::string& name) {
+  const char* home = std::getenv("CUDA_HOME");
+  const fs::path p = fs::path(home ? home : "/usr/local/cuda") / "bin" / name;
+  return fs::exists(p) ? p.string() : "";
+}
+
+// Runs argv, capturing stdout and stderr together; returns the exit status.
+int run(const std::vector<std::string>& argv, std::string& output) {
+  std::string cmd;
+  for (const std::string& a : argv) {
+    cmd += "'";
+    for (char c : a) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    cmd += "' ";
+  }
+  cmd += "2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+fs::path cache_dir() {
+  if (const char* dir = std::getenv("GPUSIM_CACHE_DIR")) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME")) return fs::path(xdg) / "gpusim";
+  if (const char* home = std::getenv("HOME")) return fs::path(home) / ".cache" / "gpusim";
+  return fs::temp_directory_path() / "gpusim-cache";
+}
+
+// Writes through a temporary name so that concurrent runs never read half a file.
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp" + std::to_string(getpid());
+  std::ofstream(tmp, std::ios::binary) << text;
+  fs::rename(tmp, path);
+}
+
+std::string compile_to_ptx(const std::string& source, std::string& origin) {
+  const std::string nvcc = toolkit_binary("nvcc");
+  const fs::path checked_in = fs::path(source).replace_extension(".ptx");
+  if (nvcc.empty()) {
+    if (!fs::exists(checked_in))
+      throw InputError(source + ": nvcc not found (set CUDA_HOME) and no checked-in " + checked_in.string());
+    origin = "checked-in";
+    return checked_in.string();
+  }
+  const std::vector<std::string> flags = {"-ptx", "-O3", "-arch=compute_" + std::to_string(kPtxTarget)};
+  std::string version;
+  run({nvcc, "--version"}, version);
+  uint64_t key = fnv1a(read_all(source));
+  key = fnv1a(version, key);
+  for (const std::string& f : flags) key = fnv1a(f, key);
+  const fs::path dir = cache_dir();
+  char name[64];
+  std::snprintf(name, sizeof name, "-%016llx.ptx", static_cast<unsigned long long>(key));
+  const fs::path cached = dir / (fs::path(source).stem().string() + name);
+  if (fs::exists(cached)) {
+    origin = "nvcc (cached)";
+    return cached.string();
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path out = cached.string() + ".build" + std::to_string(getpid());
+  std::vector<std::string> argv = {nvcc};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {source, "-o", out.string()});
+  std::string log;
+  if (run(argv, log) != 0) {
+    fs::remove(out, ec);
+    throw InputError(source + ": nvcc failed:\n" + log);
+  }
+  fs::rename(out, cached, ec);
+  if (ec) throw InputError(cached.string() + ": cannot write the PTX cache: " + ec.message());
+  origin = "nvcc";
+  return cached.string();
+}
+
+std::optional<int> registers_from_ptxas(const std::string& ptx, const std::string& entry, int sm) {
+  const std::string ptxas = toolkit_binary("ptxas");
+  if (ptxas.empty()) return std::nullopt;
+  const fs::path cached = ptx + ".sm" + std::to_string(sm) + ".regs";
+  std::string log;
+  if (fs::exists(cached)) {
+    log = read_all(cached.string());
+  } else {
+    if (run({ptxas, "-arch=sm_" + std::to_string(sm), "-v", ptx, "-o", "/dev/null"}, log) != 0)
+      throw InputError(ptx + ": ptxas failed:\n" + log);
+    if (ptx.rfind(cache_dir().string(), 0) == 0) write_atomically(cached, log);  // never into the repository
+  }
+  // "Compiling entry function 'NAME' for 'sm_90'" is followed by "Used N registers".
+  std::istringstream in(log);
+  std::string line;
+  bool in_entry = false;
+  while (std::getline(in, line)) {
+    if (line.find("Compiling entry function") != std::string::npos) in_entry = line.find("'" + entry + "'") != std::string::npos;
+    const auto used = line.find("Used ");
+    if (in_entry && used != std::string::npos) return std::atoi(line.c_str() + used + 5);
+  }
+  return std::nullopt;
+}
+
+// The checked-in table beside the source: lines "sm_90 ENTRY REGISTERS".
+std::optional<int> registers_from_table(const std::string& source, const std::string& entry, int sm) {
+  std::ifstream in(fs::path(source).replace_extension(".regs"));
+  std::string target, name;
+  int regs;
+  while (in >> target >> name >> regs)
+    if (target == "sm_" + std::to_string(sm) && name == entry) return regs;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int ptxas_target(const arch::ComputeCapability& cc) {
+  const int sm = cc.major * 10 + cc.minor;
+  return sm < kPtxTarget ? kPtxTarget : sm;
+}
+
+LoadedKernel load_kernel(const std::string& source, const std::string& ptx, const std::string& entry,
+                         const arch::ComputeCapability& cc) {
+  LoadedKernel k;
+  if (!source.empty()) {
+    k.ptx_path = compile_to_ptx(source, k.ptx_origin);
+  } else {
+    k.ptx_path = ptx;
+    k.ptx_origin = "given";
+  }
+  k.module = parse_ptx_file(k.ptx_path);
+  k.program = k.module.find(entry);
+  if (!k.program) {
+    std::string names;
+    for (const auto& p : k.module.kernels) {
+      if (!names.empty()) names.append(", ");
+      names.append(p.name);
+    }
+    throw InputError(k.ptx_path + ": no kernel entry '" + entry + "' (found: " + names + ")");
+  }
+  const int sm = ptxas_target(cc);
+  if ((k.registers = registers_from_ptxas(k.ptx_path, entry, sm))) {
+    k.registers_origin = "ptxas sm_" + std::to_string(sm);
+  } else if (!source.empty() && (k.registers = registers_from_table(source, entry, sm))) {
+    k.registers_origin = "checked-in sm_" + std::to_string(sm);
+  }
+  return k;
+}
+
+}  // namespace gpusim::frontend

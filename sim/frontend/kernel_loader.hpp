@@ -1,0 +1,36 @@
+// Finds the PTX for a workload's kernel and its register count. A .cu is compiled with
+// the CUDA toolkit's nvcc into a cache keyed by content (PTX target compute_75, fixed so
+// that every machine simulates the same code); without nvcc the checked-in .ptx beside
+// the source is used. Registers per thread come from ptxas for the supported target
+// nearest the architecture, or from the checked-in .regs table without ptxas.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "arch/arch_config.hpp"
+#include "kernel/ir.hpp"
+
+namespace gpusim::frontend {
+
+constexpr int kPtxTarget = 75;  // sm_75: the oldest target CUDA 13 supports
+
+struct LoadedKernel {
+  kernel::Module module;
+  const kernel::Program* program = nullptr;
+  std::string ptx_path;
+  std::string ptx_origin;  // "nvcc (cached)", "nvcc", "checked-in", "given"
+  std::optional<int> registers;
+  std::string registers_origin;  // "ptxas sm_90", "checked-in sm_90", ...
+};
+
+// The SASS target ptxas uses for an architecture: its own when supported, else the
+// nearest supported one (sm_75 for anything older).
+int ptxas_target(const arch::ComputeCapability& cc);
+
+// `source` (.cu) or `ptx` as in the workload; throws util::InputError when neither the
+// toolkit nor a checked-in file can provide the PTX, or the entry is missing.
+LoadedKernel load_kernel(const std::string& source, const std::string& ptx, const std::string& entry,
+                         const arch::ComputeCapability& cc);
+
+}  // namespace gpusim::frontend

@@ -1,0 +1,192 @@
+#include "frontend/ptx_opcode.hpp"
+
+#include <sstream>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace gpusim::frontend {
+
+using namespace gpusim::kernel;
+
+namespace {
+
+const std::unordered_map<std::string_view, Opcode>& opcodes() {
+  static const std::unordered_map<std::string_view, Opcode> m = {
+      {"add", Opcode::Add},   {"sub", Opcode::Sub},     {"mul", Opcode::Mul},     {"mad", Opcode::Mad},
+      {"fma", Opcode::Fma},   {"div", Opcode::Div},     {"rem", Opcode::Rem},     {"min", Opcode::Min},
+      {"max", Opcode::Max},   {"abs", Opcode::Abs},     {"neg", Opcode::Neg},     {"and", Opcode::And},
+      {"or", Opcode::Or},     {"xor", Opcode::Xor},     {"not", Opcode::Not},     {"cnot", Opcode::Cnot},
+      {"shl", Opcode::Shl},   {"shr", Opcode::Shr},     {"popc", Opcode::Popc},   {"clz", Opcode::Clz},
+      {"brev", Opcode::Brev}, {"bfe", Opcode::Bfe},     {"bfi", Opcode::Bfi},     {"setp", Opcode::Setp},
+      {"selp", Opcode::Selp}, {"mov", Opcode::Mov},     {"cvt", Opcode::Cvt},     {"cvta", Opcode::Cvta},
+      {"ld", Opcode::Ld},     {"ldu", Opcode::Ld},      {"st", Opcode::St},       {"atom", Opcode::Atom},
+      {"red", Opcode::Red},   {"bar", Opcode::Bar},     {"barrier", Opcode::Bar}, {"membar", Opcode::Membar},
+      {"fence", Opcode::Membar}, {"bra", Opcode::Bra},  {"ret", Opcode::Ret},     {"exit", Opcode::Exit},
+      {"shfl", Opcode::Shfl}, {"vote", Opcode::Vote},   {"ex2", Opcode::Ex2},     {"lg2", Opcode::Lg2},
+      {"sqrt", Opcode::Sqrt}, {"rsqrt", Opcode::Rsqrt}, {"rcp", Opcode::Rcp},     {"sin", Opcode::Sin},
+      {"cos", Opcode::Cos},   {"copysign", Opcode::Copysign},
+  };
+  return m;
+}
+
+const std::unordered_map<std::string_view, CmpOp>& compare_ops() {
+  static const std::unordered_map<std::string_view, CmpOp> m = {
+      {"eq", CmpOp::Eq},   {"ne", CmpOp::Ne},   {"lt", CmpOp::Lt},   {"le", CmpOp::Le},   {"gt", CmpOp::Gt},
+      {"ge", CmpOp::Ge},   {"lo", CmpOp::Lo},   {"ls", CmpOp::Ls},   {"hi", CmpOp::Hi},   {"hs", CmpOp::Hs},
+      {"equ", CmpOp::Equ}, {"neu", CmpOp::Neu}, {"ltu", CmpOp::Ltu}, {"leu", CmpOp::Leu}, {"gtu", CmpOp::Gtu},
+      {"geu", CmpOp::Geu}, {"num", CmpOp::Num}, {"nan", CmpOp::Nan}};
+  return m;
+}
+
+const std::unordered_map<std::string_view, AtomOp>& atom_ops() {
+  static const std::unordered_map<std::string_view, AtomOp> m = {
+      {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc}, {"dec", AtomOp::Dec},
+      {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
+  return m;
+}
+
+const std::unordered_map<std::string_view, Rounding>& roundings() {
+  static const std::unordered_map<std::string_view, Rounding> m = {
+      {"rn", Rounding::Rn},   {"rz", Rounding::Rz},   {"rm", Rounding::Rm},   {"rp", Rounding::Rp},
+      {"rni", Rounding::Rni}, {"rzi", Rounding::Rzi}, {"rmi", Rounding::Rmi}, {"rpi", Rounding::Rpi}};
+  return m;
+}
+
+// Modifiers that change nothing functionally here (caching, ordering, scope, alignment).
+bool ignorable(std::string_view m) {
+  static const std::string_view kIgnored[] = {"nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed",
+                                              "acquire", "release", "acq_rel", "sc", "gpu", "cta", "sys", "gl",
+                                              "aligned", "full", "approx", "uni_target", "weak", "cluster"};
+  for (std::string_view k : kIgnored)
+    if (m == k) return true;
+  return m.find("::") != std::string_view::npos;  // L1::no_allocate, L2::128B, ...
+}
+
+std::vector<std::string> split_dots(const std::string& word) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(word);
+  while (std::getline(in, part, '.')) parts.push_back(part);
+  return parts;
+}
+
+}  // namespace
+
+DataType parse_type(const std::string& s) {
+  static const std::unordered_map<std::string_view, DataType> m = {
+      {"pred", DataType::Pred}, {"b8", DataType::B8},   {"b16", DataType::B16}, {"b32", DataType::B32},
+      {"b64", DataType::B64},   {"u8", DataType::U8},   {"u16", DataType::U16}, {"u32", DataType::U32},
+      {"u64", DataType::U64},   {"s8", DataType::S8},   {"s16", DataType::S16}, {"s32", DataType::S32},
+      {"s64", DataType::S64},   {"f16", DataType::F16}, {"f32", DataType::F32}, {"f64", DataType::F64}};
+  const auto it = m.find(s);
+  return it == m.end() ? DataType::None : it->second;
+}
+
+std::string decode_opcode(const std::string& word, Instruction& in) {
+  const std::vector<std::string> parts = split_dots(word);
+  const auto op = opcodes().find(parts[0]);
+  if (op == opcodes().end()) return "'" + parts[0] + "' is not supported";
+  in.op = op->second;
+  if (in.op == Opcode::Mul || in.op == Opcode::Mad) in.mode = static_cast<uint8_t>(MulMode::Lo);
+  bool have_type = false;
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string& m = parts[i];
+    if (const DataType t = parse_type(m); t != DataType::None) {
+      // cvt.DST.SRC and the like: the first type is the operation's, the second the source's.
+      if (!have_type) in.type = t;
+      else in.type2 = t;
+      have_type = true;
+      continue;
+    }
+    if (m == "global") { in.space = StateSpace::Global; continue; }
+    if (m == "shared") { in.space = StateSpace::Shared; continue; }
+    if (m == "local") { in.space = StateSpace::Local; continue; }
+    if (m == "const") { in.space = StateSpace::Const; continue; }
+    if (m == "param") { in.space = StateSpace::Param; continue; }
+    if (m == "v2" || m == "v4") { in.vec = static_cast<uint8_t>(m[1] - '0'); continue; }
+    if (m == "ftz") { in.ftz = true; continue; }
+    if (m == "sat") { in.sat = true; continue; }
+    if (const auto r = roundings().find(m); r != roundings().end()) { in.rounding = r->second; continue; }
+    switch (in.op) {
+      case Opcode::Mul:
+      case Opcode::Mad:
+        if (m == "lo") { in.mode = static_cast<uint8_t>(MulMode::Lo); continue; }
+        if (m == "hi") { in.mode = static_cast<uint8_t>(MulMode::Hi); continue; }
+        if (m == "wide") { in.mode = static_cast<uint8_t>(MulMode::Wide); continue; }
+        break;
+      case Opcode::Setp:
+        if (const auto c = compare_ops().find(m); c != compare_ops().end() && !have_type) {
+          in.mode = static_cast<uint8_t>(c->second);
+          continue;
+        }
+        if (m == "and") { in.bool_op = BoolOp::And; continue; }
+        if (m == "or") { in.bool_op = BoolOp::Or; continue; }
+        if (m == "xor") { in.bool_op = BoolOp::Xor; continue; }
+        break;
+      case Opcode::Atom:
+      case Opcode::Red:
+        if (const auto a = atom_ops().find(m); a != atom_ops().end()) {
+          in.mode = static_cast<uint8_t>(a->second);
+          continue;
+        }
+        break;
+      case Opcode::Bar:
+        if (m == "sync") { in.mode = static_cast<uint8_t>(BarMode::Sync); continue; }
+        if (m == "arrive") { in.mode = static_cast<uint8_t>(BarMode::Arrive); continue; }
+        break;
+      case Opcode::Bra:
+        if (m == "uni") { in.uniform = true; continue; }
+        break;
+      case Opcode::Cvta:
+        if (m == "to") { in.mode = 1; continue; }  // cvta.to.SPACE: generic -> space
+        break;
+      case Opcode::Shfl:
+        if (m == "sync") continue;
+        if (m == "up") { in.mode = static_cast<uint8_t>(ShflMode::Up); continue; }
+        if (m == "down") { in.mode = static_cast<uint8_t>(ShflMode::Down); continue; }
+        if (m == "bfly") { in.mode = static_cast<uint8_t>(ShflMode::Bfly); continue; }
+        if (m == "idx") { in.mode = static_cast<uint8_t>(ShflMode::Idx); continue; }
+        break;
+      case Opcode::Vote:
+        if (m == "sync") continue;
+        if (m == "all") { in.mode = static_cast<uint8_t>(VoteMode::All); continue; }
+        if (m == "any") { in.mode = static_cast<uint8_t>(VoteMode::Any); continue; }
+        if (m == "uni") { in.mode = static_cast<uint8_t>(VoteMode::Uni); continue; }
+        if (m == "ballot") { in.mode = static_cast<uint8_t>(VoteMode::Ballot); continue; }
+        break;
+      default:
+        break;
+    }
+    if (ignorable(m)) continue;
+    return "modifier '." + m + "' of '" + parts[0] + "' is not supported";
+  }
+  if (in.op == Opcode::Cvta && in.type == DataType::None) return "cvta needs a type";
+  if ((in.op == Opcode::Atom || in.op == Opcode::Red) && in.type == DataType::None) return "atom needs a type";
+  if (in.op == Opcode::Ld && parts[0] == "ldu" && in.space == StateSpace::Generic) in.space = StateSpace::Global;
+  return "";
+}
+
+OperandShape operand_shape(const Instruction& in) {
+  switch (in.op) {
+    case Opcode::Mad: case Opcode::Fma: case Opcode::Bfe: case Opcode::Selp: return {3, 3, true};
+    case Opcode::Bfi: return {4, 4, true};
+    case Opcode::Abs: case Opcode::Neg: case Opcode::Not: case Opcode::Cnot: case Opcode::Popc: case Opcode::Clz:
+    case Opcode::Brev: case Opcode::Mov: case Opcode::Cvt: case Opcode::Cvta: case Opcode::Ex2: case Opcode::Lg2:
+    case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Rcp: case Opcode::Sin: case Opcode::Cos:
+      return {1, 1, true};
+    case Opcode::Setp: return {2, 3, true};
+    case Opcode::Ld: return {1, 1, true};
+    case Opcode::St: return {2, 2, false};  // address, value
+    case Opcode::Atom: return {2, 3, true};  // address, value[, value for cas]
+    case Opcode::Red: return {2, 2, false};
+    case Opcode::Bar: return {1, 2, false};
+    case Opcode::Membar: case Opcode::Ret: case Opcode::Exit: return {0, 0, false};
+    case Opcode::Bra: return {1, 1, false};
+    case Opcode::Shfl: return {4, 4, true};  // value, lane, clamp, membermask
+    case Opcode::Vote: return {1, 2, true};  // predicate[, membermask]
+    default: return {2, 2, true};
+  }
+}
+
+}  // namespace gpusim::frontend

@@ -1,0 +1,136 @@
+// The decoded instruction IR: PTX is parsed once into these compact structs (opcode
+// enums, typed operands, register indices, resolved branch targets), so the
+// execution path never touches strings or maps.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpusim::kernel {
+
+enum class Opcode : uint8_t {
+  Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg,
+  And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi,
+  Setp, Selp, Mov, Cvt, Cvta,
+  Ld, St, Atom, Red,
+  Bar, Membar, Bra, Ret, Exit,
+  Shfl, Vote,
+  Ex2, Lg2, Sqrt, Rsqrt, Rcp, Sin, Cos, Copysign,
+};
+
+const char* opcode_name(Opcode op);
+
+enum class DataType : uint8_t { None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64 };
+
+int type_bits(DataType t);
+bool is_float(DataType t);
+bool is_signed(DataType t);
+const char* type_name(DataType t);
+
+enum class StateSpace : uint8_t { Generic, Global, Shared, Local, Const, Param };
+
+// Per-opcode variant, in Instruction::mode.
+enum class MulMode : uint8_t { Lo, Hi, Wide };
+enum class CmpOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+enum class BarMode : uint8_t { Sync, Arrive };
+
+enum class SpecialReg : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+  LaneId, WarpId, NWarpId, SmId, NSmId, Clock, Clock64, GlobalTimer,
+  LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+};
+
+constexpr uint32_t kNoReg = 0xFFFFFFFFu;
+
+struct Operand {
+  enum class Kind : uint8_t { None, Reg, Imm, Special, Addr, Vec, Label };
+  Kind kind = Kind::None;
+  bool negate = false;          // "!%p" predicate source
+  uint8_t count = 0;            // Vec: number of registers
+  SpecialReg special = SpecialReg::TidX;
+  uint32_t reg = kNoReg;        // Reg; Addr base register (kNoReg: absolute)
+  std::array<uint32_t, 4> regs{kNoReg, kNoReg, kNoReg, kNoReg};  // Vec (kNoReg: "_" sink)
+  int64_t imm = 0;              // Imm: raw bits in the instruction's type; Addr: offset; Label: target pc
+};
+
+struct Instruction {
+  Opcode op = Opcode::Mov;
+  DataType type = DataType::None;   // operation type
+  DataType type2 = DataType::None;  // cvt: source type; setp/selp: none
+  StateSpace space = StateSpace::Generic;
+  uint8_t mode = 0;                 // MulMode, CmpOp, AtomOp, ShflMode, VoteMode, BarMode or cvta direction
+  BoolOp bool_op = BoolOp::None;    // setp combine
+  Rounding rounding = Rounding::None;
+  bool ftz = false;
+  bool sat = false;
+  bool uniform = false;             // bra.uni
+  uint8_t vec = 1;                  // ld/st vector width
+  uint8_t num_src = 0;
+  uint32_t guard = kNoReg;          // predicate register guarding the instruction
+  bool guard_negated = false;
+  Operand dst;
+  Operand dst2;                     // setp's second result (p|q)
+  std::array<Operand, 4> src{};
+  int32_t reconverge_pc = -1;       // bra: immediate post-dominator (program size = exit)
+  int32_t line = 0;                 // PTX source line
+};
+
+struct Param {
+  std::string name;
+  DataType type = DataType::None;
+  uint32_t offset = 0;  // in the kernel's parameter buffer
+  uint32_t size = 0;
+};
+
+struct Program {
+  std::string name;            // entry name
+  std::string file;            // PTX file
+  std::vector<Instruction> code;
+  std::vector<std::string> reg_names;  // for messages only
+  std::vector<Param> params;
+  uint32_t param_bytes = 0;
+  uint32_t static_shared_bytes = 0;    // static .shared variables, laid out from 0
+  uint32_t dynamic_shared_offset = 0;  // where `.extern .shared` arrays start
+  uint32_t local_bytes = 0;            // per-thread .local variables
+  bool uses_dynamic_shared = false;
+};
+
+}  // namespace gpusim::kernel
+
+namespace gpusim::kernel {
+
+// Fixed windows of the generic address space (cvta moves addresses between them).
+constexpr uint64_t kModuleGlobalBase = 0x0800'0000ull;   // module .global/.const variables
+constexpr uint64_t kGlobalHeapBase = 0x1000'0000ull;     // workload buffers
+constexpr uint64_t kLocalWindow = 0x7E00'0000'0000ull;   // generic view of .local
+constexpr uint64_t kSharedWindow = 0x7F00'0000'0000ull;  // generic view of .shared
+constexpr uint64_t kWindowSize = 0x0100'0000'0000ull;
+
+struct ModuleVariable {
+  std::string name;
+  StateSpace space = StateSpace::Global;
+  uint64_t address = 0;  // absolute, from kModuleGlobalBase
+  uint64_t size = 0;
+  std::vector<uint8_t> init;  // initial bytes (zero when empty)
+};
+
+struct Module {
+  std::string file;
+  std::vector<Program> kernels;
+  std::vector<ModuleVariable> variables;
+
+  const Program* find(const std::string& entry) const {
+    for (const Program& p : kernels)
+      if (p.name == entry) return &p;
+    return nullptr;
+  }
+};
+
+}  // namespace gpusim::kernel

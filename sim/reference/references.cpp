@@ -1,0 +1,242 @@
+#include "reference/references.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "util/yaml_reader.hpp"
+
+namespace gpusim::reference {
+namespace {
+
+using workload::Workload;
+
+template <typename T>
+std::vector<T> as(const Buffers& b, const std::string& name) {
+  const auto it = b.find(name);
+  if (it == b.end()) throw util::InputError("reference: the workload has no buffer '" + name + "'");
+  std::vector<T> out(it->second.size() / sizeof(T));
+  std::memcpy(out.data(), it->second.data(), out.size() * sizeof(T));
+  return out;
+}
+
+template <typename T>
+std::vector<uint8_t> bytes(const std::vector<T>& v) {
+  std::vector<uint8_t> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+int64_t param(const Workload& w, const std::string& name) {
+  const auto it = w.params.find(name);
+  if (it == w.params.end()) throw util::InputError(w.source_file + ": the reference needs parameter '" + name + "'");
+  return it->second;
+}
+
+std::vector<uint8_t> vecadd(const Workload& w, const Buffers& in) {
+  const auto a = as<float>(in, "a"), b = as<float>(in, "b");
+  std::vector<float> c(static_cast<size_t>(param(w, "n")));
+  for (size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+  return bytes(c);
+}
+
+std::vector<uint8_t> stencil5(const Workload& w, const Buffers& in) {
+  const auto x = as<float>(in, "in");
+  const int64_t nx = param(w, "nx"), ny = param(w, "ny");
+  std::vector<float> y(x.size());
+  for (int64_t j = 0; j < ny; ++j)
+    for (int64_t i = 0; i < nx; ++i) {
+      const int64_t k = j * nx + i;
+      if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) y[k] = x[k];
+      else y[k] = 0.2f * ((((x[k] + x[k - 1]) + x[k + 1]) + x[k - nx]) + x[k + nx]);
+    }
+  return bytes(y);
+}
+
+// One partial sum per block of `block` elements (summed in double; checked with a tolerance).
+std::vector<uint8_t> block_sums(const Workload& w, const Buffers& in) {
+  const auto x = as<float>(in, "in");
+  const int64_t n = param(w, "n"), block = param(w, "block");
+  std::vector<float> out(static_cast<size_t>((n + block - 1) / block));
+  for (size_t b = 0; b < out.size(); ++b) {
+    double s = 0;
+    for (int64_t i = static_cast<int64_t>(b) * block; i < std::min<int64_t>(n, static_cast<int64_t>(b + 1) * block); ++i) s += x[i];
+    out[b] = static_cast<float>(s);
+  }
+  return bytes(out);
+}
+
+std::vector<uint8_t> histogram256(const Workload& w, const Buffers& in) {
+  const auto data = as<uint8_t>(in, "data");
+  std::vector<uint32_t> bins(256, 0);
+  for (int64_t i = 0; i < param(w, "n"); ++i) ++bins[data[i]];
+  return bytes(bins);
+}
+
+std::vector<uint8_t> transpose(const Workload& w, const Buffers& in) {
+  const auto a = as<float>(in, "in");
+  const int64_t n = param(w, "n");
+  std::vector<float> t(a.size());
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = 0; c < n; ++c) t[c * n + r] = a[r * n + c];
+  return bytes(t);
+}
+
+// Exclusive prefix sum within each segment of 2 x block elements.
+std::vector<uint8_t> block_scan(const Workload& w, const Buffers& in) {
+  const auto x = as<uint32_t>(in, "in");
+  const int64_t seg = 2 * param(w, "block");
+  std::vector<uint32_t> out(x.size());
+  for (size_t s = 0; s < x.size(); s += static_cast<size_t>(seg)) {
+    uint32_t acc = 0;
+    for (size_t i = s; i < s + static_cast<size_t>(seg) && i < x.size(); ++i) {
+      out[i] = acc;
+      acc += x[i];
+    }
+  }
+  return bytes(out);
+}
+
+std::vector<uint8_t> matmul(const Workload& w, const Buffers& in) {
+  const auto a = as<float>(in, "a"), b = as<float>(in, "b");
+  const int64_t n = param(w, "n");
+  std::vector<float> c(static_cast<size_t>(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < n; ++k) s += static_cast<double>(a[i * n + k]) * b[k * n + j];
+      c[i * n + j] = static_cast<float>(s);
+    }
+  return bytes(c);
+}
+
+std::vector<uint8_t> warp_reduce(const Workload& w, const Buffers& in) {
+  const auto x = as<int32_t>(in, "in");
+  const int64_t n = param(w, "n");
+  std::vector<int32_t> out(static_cast<size_t>(2 * n / 32));
+  for (int64_t wi = 0; wi < n / 32; ++wi) {
+    int32_t sum = 0, positive = 0;
+    for (int64_t l = 0; l < 32; ++l) {
+      sum += x[wi * 32 + l];
+      positive += x[wi * 32 + l] > 0;
+    }
+    out[2 * wi] = sum;
+    out[2 * wi + 1] = positive;
+  }
+  return bytes(out);
+}
+
+float work_a(float x) {
+  for (int k = 0; k < 16; ++k) x = std::fma(x, 1.0001f, 0.5f);
+  return x;
+}
+float work_b(float x) {
+  for (int k = 0; k < 16; ++k) x = std::fma(x, 0.9999f, -0.25f);
+  return x;
+}
+
+std::vector<uint8_t> branch(const Workload& w, const Buffers& in, int64_t group) {
+  const auto x = as<float>(in, "in");
+  std::vector<float> out(static_cast<size_t>(param(w, "n")));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = (static_cast<int64_t>(i) / group) % 2 == 0 ? work_a(x[i]) : work_b(x[i]);
+  return bytes(out);
+}
+
+std::vector<uint8_t> math_funcs(const Workload& w, const Buffers& in) {
+  const auto x = as<float>(in, "x");
+  const int64_t n = param(w, "n");
+  std::vector<float> out(static_cast<size_t>(6 * n));
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    out[6 * i + 0] = std::exp(v);
+    out[6 * i + 1] = std::sqrt(std::fabs(v));
+    out[6 * i + 2] = 1.0f / std::sqrt(std::fabs(v) + 1.0f);
+    out[6 * i + 3] = std::sin(v);
+    out[6 * i + 4] = std::fmax(v, 0.5f) / (std::fabs(v) + 1.0f);
+    out[6 * i + 5] = static_cast<float>(static_cast<int>(v * 100.0f) % 7);
+  }
+  return bytes(out);
+}
+
+const std::map<std::string, ReferenceFn>& registry() {
+  static const std::map<std::string, ReferenceFn> r = {
+      {"vecadd", vecadd},
+      {"stencil5", stencil5},
+      {"block_sums", block_sums},
+      {"histogram256", histogram256},
+      {"transpose", transpose},
+      {"block_scan", block_scan},
+      {"matmul", matmul},
+      {"warp_reduce", warp_reduce},
+      {"branch_by_thread", [](const Workload& w, const Buffers& in) { return branch(w, in, 1); }},
+      {"branch_by_warp", [](const Workload& w, const Buffers& in) { return branch(w, in, 32); }},
+      {"math_funcs", math_funcs},
+  };
+  return r;
+}
+
+template <typename T>
+CheckResult compare_typed(const std::vector<uint8_t>& got_bytes, const std::vector<uint8_t>& want_bytes, double tol) {
+  CheckResult r;
+  const size_t n = want_bytes.size() / sizeof(T);
+  std::vector<T> got(n), want(n);
+  std::memcpy(got.data(), got_bytes.data(), n * sizeof(T));
+  std::memcpy(want.data(), want_bytes.data(), n * sizeof(T));
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i) {
+    bool equal;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double diff = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
+      const double scale = std::max(1.0, std::fabs(static_cast<double>(want[i])));
+      equal = tol == 0 ? std::memcmp(&got[i], &want[i], sizeof(T)) == 0 : diff <= tol * scale;
+      if (!std::isnan(diff)) worst = std::max(worst, diff / scale);
+    } else {
+      equal = got[i] == want[i];
+    }
+    if (!equal && r.mismatches++ == 0)
+      r.detail = "element " + std::to_string(i) + ": got " + std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+  }
+  r.passed = r.mismatches == 0;
+  if (r.passed) {
+    r.detail = std::to_string(n) + " elements match";
+    if constexpr (std::is_floating_point_v<T>)
+      if (tol > 0) r.detail += " (max relative error " + std::to_string(worst) + ", tolerance " + std::to_string(tol) + ")";
+  } else {
+    r.detail = std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ; first: " + r.detail;
+  }
+  return r;
+}
+
+}  // namespace
+
+const ReferenceFn* find_reference(const std::string& name) {
+  const auto it = registry().find(name);
+  return it == registry().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> reference_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, fn] : registry()) names.push_back(name);
+  return names;
+}
+
+CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, workload::ElementType type,
+                            double tolerance) {
+  if (got.size() != want.size()) {
+    CheckResult r;
+    r.detail = "size differs: " + std::to_string(got.size()) + " bytes, expected " + std::to_string(want.size());
+    return r;
+  }
+  using workload::ElementType;
+  switch (type) {
+    case ElementType::U8: return compare_typed<uint8_t>(got, want, tolerance);
+    case ElementType::I32: return compare_typed<int32_t>(got, want, tolerance);
+    case ElementType::U32: return compare_typed<uint32_t>(got, want, tolerance);
+    case ElementType::I64: return compare_typed<int64_t>(got, want, tolerance);
+    case ElementType::U64: return compare_typed<uint64_t>(got, want, tolerance);
+    case ElementType::F32: return compare_typed<float>(got, want, tolerance);
+    case ElementType::F64: return compare_typed<double>(got, want, tolerance);
+  }
+  return {};
+}
+
+}  // namespace gpusim::reference

@@ -1,0 +1,33 @@
+// Reference implementations that ship with the bundled workloads: plain C++ that
+// computes what a workload's `check` buffer must hold, from the initial buffers.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "workload/workload.hpp"
+
+namespace gpusim::reference {
+
+using Buffers = std::map<std::string, std::vector<uint8_t>>;
+using ReferenceFn = std::function<std::vector<uint8_t>(const workload::Workload&, const Buffers& initial)>;
+
+// nullptr when no reference has that name.
+const ReferenceFn* find_reference(const std::string& name);
+std::vector<std::string> reference_names();
+
+struct CheckResult {
+  bool passed = false;
+  int64_t mismatches = 0;
+  std::string detail;  // the first mismatch, or a summary when passed
+};
+
+// Compares element by element: integers exactly, floats within `tolerance` relative
+// error (|got - want| <= tolerance * max(1, |want|)); 0 means bit for bit.
+CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+                            workload::ElementType type, double tolerance);
+
+}  // namespace gpusim::reference

@@ -1,0 +1,17 @@
+// A workload buffer's initial contents, as the bytes the host would copy.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "workload/workload.hpp"
+
+namespace gpusim::workload {
+
+// zero; iota (element i holds i); random: floats uniform in [-1, 1), signed integers in
+// [-1000, 1000), unsigned integers in [0, 1000), u8 in [0, 256), from a fixed generator
+// (splitmix64) so every machine gets the same data; constant; or a raw file.
+// Throws util::InputError when a file's size does not match.
+std::vector<uint8_t> initial_bytes(const Buffer& b);
+
+}  // namespace gpusim::workload
