@@ -130,7 +130,7 @@ float work_a(float x) {
   return x;
 }
 float work_b(float x) {
-  for (int k = 0; k < 16; ++k) x = std::fma(x, 0.9999f, -0.25f);
+  for (int k = 0; k < 16; ++k) x = std::fma(x, 0.9999f, -0.25f) * (x * 0.5f);
   return x;
 }
 

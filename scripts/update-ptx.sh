@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Regenerates the checked-in PTX (validate/kernels/*.ptx, target compute_75, as gpusim
+# compiles) and register tables (*.regs: "sm_XX ENTRY REGISTERS" from ptxas) that let a
+# machine without the CUDA toolkit simulate the bundled kernels. Run after editing a .cu.
+set -euo pipefail
+cd "$(dirname "$0")/../validate/kernels"
+CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
+for cu in *.cu; do
+  ptx="${cu%.cu}.ptx"
+  "$CUDA_HOME/bin/nvcc" -ptx -O3 -arch=compute_75 "$cu" -o "$ptx"
+  regs="${cu%.cu}.regs"
+  : > "$regs"
+  for sm in 75 80 90; do
+    "$CUDA_HOME/bin/ptxas" -arch=sm_$sm -v "$ptx" -o /dev/null 2>&1 |
+      awk -v sm="sm_$sm" '/Compiling entry function/ { gsub(/\x27/, "", $7); entry = $7 }
+                          /Used [0-9]+ registers/ { for (i = 1; i <= NF; i++) if ($i == "Used") print sm, entry, $(i + 1) }' >> "$regs"
+  done
+done
