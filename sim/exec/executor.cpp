@@ -136,7 +136,8 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
   const uint32_t active = w.active_mask();
   const uint32_t mask = guard_mask(w, b, in, active);
   r.instruction = &in;
-  r.active_mask = mask;
+  r.active_mask = active;
+  r.executed_mask = mask;
 
   switch (in.op) {
     case Opcode::Bra: branch(w, in, active, mask); return r;

@@ -32,7 +32,8 @@ enum class StepStatus { Ok, Barrier, Exited };
 struct StepResult {
   StepStatus status = StepStatus::Ok;
   const kernel::Instruction* instruction = nullptr;
-  uint32_t active_mask = 0;     // lanes that executed (guard applied)
+  uint32_t active_mask = 0;     // lanes active on the SIMT path (what SIMT efficiency counts)
+  uint32_t executed_mask = 0;   // of those, lanes whose guard predicate held
   uint32_t barrier_id = 0;      // Barrier
   uint32_t barrier_threads = 0; // Barrier: expected threads, 0 for the whole block
   bool barrier_waits = true;    // false for bar.arrive

@@ -86,7 +86,7 @@ DataType parse_type(const std::string& s) {
 std::string decode_opcode(const std::string& word, Instruction& in) {
   const std::vector<std::string> parts = split_dots(word);
   const auto op = opcodes().find(parts[0]);
-  if (op == opcodes().end()) return "'" + parts[0] + "' is not supported";
+  if (op == opcodes().end()) return "unknown instruction '" + parts[0] + "'";
   in.op = op->second;
   if (in.op == Opcode::Mul || in.op == Opcode::Mad) in.mode = static_cast<uint8_t>(MulMode::Lo);
   bool have_type = false;
@@ -159,7 +159,7 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         break;
     }
     if (ignorable(m)) continue;
-    return "modifier '." + m + "' of '" + parts[0] + "' is not supported";
+    return "modifier '." + m + "' of '" + parts[0] + "'";
   }
   if (in.op == Opcode::Cvta && in.type == DataType::None) return "cvta needs a type";
   if ((in.op == Opcode::Atom || in.op == Opcode::Red) && in.type == DataType::None) return "atom needs a type";

@@ -428,7 +428,8 @@ class Parser {
       return o;
     }
     const auto sym = symbols_.find(v.text);
-    if (sym == symbols_.end()) fail(v, "unknown register or symbol '" + v.text + "'");
+    if (sym == symbols_.end())
+      fail(v, v.text[0] == '%' ? "undeclared register '" + v.text + "'" : "unknown symbol '" + v.text + "'");
     o.kind = Operand::Kind::Imm;  // a variable's address (offset in its window for shared/local)
     o.imm = static_cast<int64_t>(symbol_address(sym->second));
     return o;
@@ -445,7 +446,7 @@ class Parser {
     }
     const Token& op = next();
     if (op.kind != Token::Kind::Word) fail(op, "expected an instruction, found '" + op.text + "'");
-    if (const std::string why = decode_opcode(op.text, in); !why.empty()) fail(op, op.text + ": " + why + " (not supported)");
+    if (const std::string why = decode_opcode(op.text, in); !why.empty()) fail(op, op.text + ": " + why + ": not supported");
     const OperandShape shape = operand_shape(in);
     std::vector<Operand> ops;
     const std::string bra_label = in.op == Opcode::Bra ? peek().text : "";
@@ -474,7 +475,7 @@ class Parser {
   }
 
   void validate(const Instruction& in, const Token& at) const {
-    const auto bad = [&](const std::string& why) { fail(at, at.text + ": " + why + " (not supported)"); };
+    const auto bad = [&](const std::string& why) { fail(at, at.text + ": " + why + ": not supported"); };
     if (in.op == Opcode::Ld && in.dst.kind != Operand::Kind::Reg && in.dst.kind != Operand::Kind::Vec)
       bad("destination must be a register");
     if ((in.op == Opcode::Ld || in.op == Opcode::Atom) && in.src[0].kind != Operand::Kind::Addr) bad("expected [address]");

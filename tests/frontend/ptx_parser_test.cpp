@@ -1,0 +1,119 @@
+#include "frontend/ptx_parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "util/yaml_reader.hpp"
+
+namespace gpusim::frontend {
+namespace {
+
+using namespace gpusim::kernel;
+
+const char* kPtx = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+
+.global .align 4 .u32 counter = 7;
+
+.visible .entry k(
+	.param .u64 k_param_0,
+	.param .u32 k_param_1
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<4>;
+	.reg .f32 	%f<3>;
+	.reg .b64 	%rd<3>;
+	.shared .align 4 .b8 tile[100];
+	.extern .shared .align 16 .b8 dyn[];
+
+	ld.param.u64 	%rd1, [k_param_0];
+	ld.param.u32 	%r1, [k_param_1];
+	mov.u32 	%r2, %tid.x;   // a comment
+	setp.ge.s32 	%p1, %r2, %r1;
+	@%p1 bra 	$L__BB0_2;
+	mov.f32 	%f1, 0f3F800000;
+	mov.u32 	%r3, dyn;
+	ld.global.nc.v2.f32 	{%f1, %f2}, [%rd1+-8];
+$L__BB0_2:
+	ret;
+}
+)";
+
+TEST(PtxParser, DecodesAnEntry) {
+  const Module m = parse_ptx(kPtx, "t.ptx");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  const Program& p = m.kernels[0];
+  EXPECT_EQ(p.name, "k");
+  ASSERT_EQ(p.params.size(), 2u);
+  EXPECT_EQ(p.params[1].offset, 8u);
+  EXPECT_EQ(p.param_bytes, 12u);
+  EXPECT_EQ(p.reg_names.size(), 2u + 4u + 3u + 3u);
+  EXPECT_EQ(p.static_shared_bytes, 100u);
+  EXPECT_EQ(p.dynamic_shared_offset, 112u);  // after the static array, 16-byte aligned
+  EXPECT_TRUE(p.uses_dynamic_shared);
+  ASSERT_EQ(p.code.size(), 9u);
+
+  const Instruction& setp = p.code[3];
+  EXPECT_EQ(setp.op, Opcode::Setp);
+  EXPECT_EQ(static_cast<CmpOp>(setp.mode), CmpOp::Ge);
+  EXPECT_EQ(setp.type, DataType::S32);
+  const Instruction& bra = p.code[4];
+  EXPECT_EQ(bra.op, Opcode::Bra);
+  EXPECT_NE(bra.guard, kNoReg);
+  EXPECT_EQ(bra.src[0].imm, 8);          // the label resolves to the ret
+  EXPECT_EQ(bra.reconverge_pc, 8);       // and the branch reconverges there
+  EXPECT_EQ(std::bit_cast<float>(static_cast<uint32_t>(p.code[5].src[0].imm)), 1.0f);
+  EXPECT_EQ(p.code[6].src[0].imm, 112);  // a dynamic shared array's address
+  const Instruction& ld = p.code[7];
+  EXPECT_EQ(ld.space, StateSpace::Global);
+  EXPECT_EQ(ld.vec, 2);
+  EXPECT_EQ(ld.dst.kind, Operand::Kind::Vec);
+  EXPECT_EQ(ld.dst.count, 2);
+  EXPECT_EQ(ld.src[0].imm, -8);
+  EXPECT_EQ(p.code[2].src[0].kind, Operand::Kind::Special);
+  EXPECT_EQ(p.code[2].line, 22);
+
+  ASSERT_EQ(m.variables.size(), 1u);
+  EXPECT_EQ(m.variables[0].init, (std::vector<uint8_t>{7, 0, 0, 0}));
+}
+
+std::string parse_error(const std::string& body) {
+  const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>;\n" + body + "\n}\n";
+  try {
+    parse_ptx(text, "bad.ptx");
+  } catch (const util::InputError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+TEST(PtxParser, MalformedInputNamesFileLineAndInstruction) {
+  EXPECT_EQ(parse_error("frob.b32 %r1, %r2;"), "bad.ptx:7: frob.b32: unknown instruction 'frob': not supported");
+  EXPECT_EQ(parse_error("add.s32 %r1, %r2, %r9;"), "bad.ptx:7: undeclared register '%r9'");
+  EXPECT_EQ(parse_error("bra $L__nowhere;"), "bad.ptx:7: unknown label '$L__nowhere'");
+  EXPECT_EQ(parse_error("add.s32 %r1, %r2;"), "bad.ptx:7: add.s32: expected 3 operands, found 2");
+  EXPECT_EQ(parse_error("ld.global.zz.u32 %r1, [%r2];"), "bad.ptx:7: ld.global.zz.u32: modifier '.zz' of 'ld': not supported");
+  EXPECT_EQ(parse_error("add.f16 %r1, %r2, %r2;"), "bad.ptx:7: add.f16: half precision: not supported");
+  EXPECT_NE(parse_error("mov.u32 %r1, 5").find("expected ';'"), std::string::npos);
+  EXPECT_THROW(parse_ptx(".version 9.0\n.func foo() { ret; }\n", "f.ptx"), util::InputError);
+}
+
+TEST(PtxParser, EveryBundledKernelParses) {
+  for (const char* name : {"vecadd", "stencil", "reduce", "histogram", "transpose", "scan", "matmul", "warp_reduce",
+                           "divergence", "math"}) {
+    const Module m = parse_ptx_file(std::string(GPUSIM_SOURCE_DIR) + "/validate/kernels/" + name + ".ptx");
+    EXPECT_FALSE(m.kernels.empty()) << name;
+    for (const Program& p : m.kernels)
+      for (const Instruction& in : p.code)
+        if (in.op == Opcode::Bra) {
+          EXPECT_GE(in.reconverge_pc, 0) << name;
+        }
+  }
+}
+
+}  // namespace
+}  // namespace gpusim::frontend
