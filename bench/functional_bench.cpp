@@ -1,0 +1,35 @@
+// Functional-mode speed: simulated warp instructions per second on bundled workloads
+// (parse and setup excluded). Run from the build folder: ./bench/gpusim_bench
+#include <benchmark/benchmark.h>
+
+#include "arch/arch_loader.hpp"
+#include "driver/functional_run.hpp"
+#include "frontend/kernel_loader.hpp"
+#include "workload/workload.hpp"
+
+namespace {
+
+void functional(benchmark::State& state, const char* name) {
+  const std::string root = GPUSIM_SOURCE_DIR;
+  const auto arch = gpusim::arch::load_arch_config(root + "/configs/kepler.yaml");
+  const auto w = gpusim::workload::load_workload(root + "/workloads/" + name + ".yaml");
+  const auto k = gpusim::frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, arch.gpu.compute_capability);
+  uint64_t warp_instructions = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    const auto run = gpusim::driver::run_functional(w, k.module, *k.program, 4'000'000'000);
+    for (const auto& l : run.launches) warp_instructions += l.stats.warp_instructions;
+    seconds += run.seconds;
+    if (!run.check || !run.check->passed) state.SkipWithError("check failed");
+  }
+  state.counters["warp_instructions"] = static_cast<double>(warp_instructions) / static_cast<double>(state.iterations());
+  state.counters["warp_instr_per_s"] = seconds > 0 ? static_cast<double>(warp_instructions) / seconds : 0;
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(functional, stencil, "stencil")->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(functional, reduce_divergent, "reduce_divergent")->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(functional, matmul, "matmul")->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+BENCHMARK_MAIN();
