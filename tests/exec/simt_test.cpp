@@ -123,6 +123,26 @@ TEST(Simt, BarrierOrdersSharedMemoryAcrossWarps) {
   for (uint32_t i = 0; i < 256; ++i) EXPECT_EQ(r.out[i], (i % 128 + 1) % 128) << i;
 }
 
+TEST(Simt, CountedBarrierWaitsOnlyForItsThreads) {
+  // Warps 0 and 1 sync on barrier 1 for 64 threads; warp 2 never joins, yet they proceed.
+  // Warp 2 signals barrier 2 with bar.arrive (no wait) that warp 0 waits on with 64 threads.
+  const Result r = run(R"(
+  setp.ge.u32 %p1, %r1, 64;
+  @%p1 bra THIRD;
+  bar.sync 1, 64;
+  setp.ge.u32 %p2, %r1, 32;
+  @%p2 bra STORE;
+  bar.sync 2, 64;
+STORE:
+  st.global.u32 [%rd3], 7;
+  ret;
+THIRD:
+  bar.arrive 2, 64;
+  st.global.u32 [%rd3], 9;
+  ret;)", 96);
+  for (uint32_t t = 0; t < 96; ++t) EXPECT_EQ(r.out[t], t < 64 ? 7u : 9u) << t;
+}
+
 TEST(Simt, ShuffleDownAndBallot) {
   const Result r = run(R"(
   shfl.sync.down.b32 %r5|%p1, %r1, 3, 31, -1;
