@@ -17,32 +17,6 @@ using kernel::Rounding;
 
 namespace {
 
-template <typename F>
-F float_op(Opcode op, F a, F b, F c, bool& handled) {
-  handled = true;
-  switch (op) {
-    case Opcode::Add: return a + b;
-    case Opcode::Sub: return a - b;
-    case Opcode::Mul: return a * b;
-    case Opcode::Mad:
-    case Opcode::Fma: return std::fma(a, b, c);
-    case Opcode::Div: return a / b;
-    case Opcode::Min: return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
-    case Opcode::Max: return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b);
-    case Opcode::Abs: return std::fabs(a);
-    case Opcode::Neg: return -a;
-    case Opcode::Sqrt: return std::sqrt(a);
-    case Opcode::Rsqrt: return F(1) / std::sqrt(a);
-    case Opcode::Rcp: return F(1) / a;
-    case Opcode::Ex2: return std::exp2(a);
-    case Opcode::Lg2: return std::log2(a);
-    case Opcode::Sin: return std::sin(a);
-    case Opcode::Cos: return std::cos(a);
-    case Opcode::Copysign: return std::copysign(b, a);
-    default: handled = false; return F(0);
-  }
-}
-
 uint64_t bit_reverse(uint64_t v, int bits) {
   uint64_t r = 0;
   for (int i = 0; i < bits; ++i) r |= ((v >> i) & 1u) << (bits - 1 - i);
@@ -125,135 +99,218 @@ double round_float(double v, Rounding r) {
 
 }  // namespace
 
+namespace {
+
+// Applies fn to every lane of mask: one instantiation per operation, so the opcode
+// switch runs once per warp instruction, not once per lane.
+template <typename F, typename Fn>
+void float_lanes(uint32_t mask, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out, bool ftz,
+                 bool sat, Fn fn) {
+  for_each_lane(mask, [&](uint32_t l) {
+    F x, y, z;
+    if constexpr (sizeof(F) == 4) {
+      x = as_f32(a[l]), y = as_f32(b[l]), z = as_f32(c[l]);
+      if (ftz) x = flush_f32(x), y = flush_f32(y), z = flush_f32(z);
+    } else {
+      x = as_f64(a[l]), y = as_f64(b[l]), z = as_f64(c[l]);
+    }
+    F v = fn(x, y, z);
+    if constexpr (sizeof(F) == 4) {
+      if (ftz) v = flush_f32(v);
+    }
+    if (sat) v = std::isnan(v) ? F(0) : std::clamp(v, F(0), F(1));
+    if constexpr (sizeof(F) == 4) out[l] = from_f32(v);
+    else out[l] = from_f64(v);
+  });
+}
+
+template <typename Fn>
+void int_lanes(uint32_t mask, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out, Fn fn) {
+  for_each_lane(mask, [&](uint32_t l) { out[l] = fn(a[l], b[l], c[l]); });
+}
+
+template <typename F>
+bool float_alu(Opcode op, uint32_t mask, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out,
+               bool ftz, bool sat) {
+  const auto run = [&](auto fn) { float_lanes<F>(mask, a, b, c, out, ftz, sat, fn); };
+  switch (op) {
+    case Opcode::Add: run([](F x, F y, F) { return x + y; }); return true;
+    case Opcode::Sub: run([](F x, F y, F) { return x - y; }); return true;
+    case Opcode::Mul: run([](F x, F y, F) { return x * y; }); return true;
+    case Opcode::Mad:
+    case Opcode::Fma: run([](F x, F y, F z) { return std::fma(x, y, z); }); return true;
+    case Opcode::Div: run([](F x, F y, F) { return x / y; }); return true;
+    case Opcode::Min: run([](F x, F y, F) { return std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y); }); return true;
+    case Opcode::Max: run([](F x, F y, F) { return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y); }); return true;
+    case Opcode::Abs: run([](F x, F, F) { return std::fabs(x); }); return true;
+    case Opcode::Neg: run([](F x, F, F) { return -x; }); return true;
+    case Opcode::Sqrt: run([](F x, F, F) { return std::sqrt(x); }); return true;
+    case Opcode::Rsqrt: run([](F x, F, F) { return F(1) / std::sqrt(x); }); return true;
+    case Opcode::Rcp: run([](F x, F, F) { return F(1) / x; }); return true;
+    case Opcode::Ex2: run([](F x, F, F) { return std::exp2(x); }); return true;
+    case Opcode::Lg2: run([](F x, F, F) { return std::log2(x); }); return true;
+    case Opcode::Sin: run([](F x, F, F) { return std::sin(x); }); return true;
+    case Opcode::Cos: run([](F x, F, F) { return std::cos(x); }); return true;
+    case Opcode::Copysign: run([](F x, F y, F) { return std::copysign(y, x); }); return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
+  uint64_t ra[kWarpSize], rb[kWarpSize], rc[kWarpSize], out[kWarpSize];
+  if (in.num_src > 0) gather(w, b, in.src[0], mask, ra);
+  if (in.num_src > 1) gather(w, b, in.src[1], mask, rb);
+  if (in.num_src > 2) gather(w, b, in.src[2], mask, rc);
   const DataType t = in.type;
   const int bits = kernel::type_bits(t);
-  const uint32_t d = in.dst.reg;
+  const auto unsupported = [&] {
+    fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)),
+          std::string(kernel::opcode_name(in.op)) + "." + kernel::type_name(t) + " is not supported");
+  };
+
   if (in.op == Opcode::Selp) {  // d = c ? a : b, any type
-    for_each_lane(mask, [&](uint32_t lane) {
-      const bool c = read(w, b, in.src[2], lane) & 1u;
-      write(w, d, lane, low_bits(read(w, b, in.src[c ? 0 : 1], lane), bits));
-    });
+    int_lanes(mask, ra, rb, rc, out, [bits](uint64_t x, uint64_t y, uint64_t p) { return low_bits(p & 1u ? x : y, bits); });
+    scatter(w, in.dst.reg, mask, out);
     return;
   }
-  if (kernel::is_float(t)) {
-    for_each_lane(mask, [&](uint32_t lane) {
-      const uint64_t ra = in.num_src > 0 ? read(w, b, in.src[0], lane) : 0;
-      const uint64_t rb = in.num_src > 1 ? read(w, b, in.src[1], lane) : 0;
-      const uint64_t rc = in.num_src > 2 ? read(w, b, in.src[2], lane) : 0;
-      bool ok = false;
-      uint64_t out;
-      if (t == DataType::F32) {
-        float a = as_f32(ra), bb = as_f32(rb), c = as_f32(rc);
-        if (in.ftz) a = flush_f32(a), bb = flush_f32(bb), c = flush_f32(c);
-        float v = float_op<float>(in.op, a, bb, c, ok);
-        if (in.ftz) v = flush_f32(v);
-        if (in.sat) v = std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 1.0f);
-        out = from_f32(v);
-      } else {
-        double v = float_op<double>(in.op, as_f64(ra), as_f64(rb), as_f64(rc), ok);
-        if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-        out = from_f64(v);
-      }
-      if (!ok) fault(w, b, lane, std::string(kernel::opcode_name(in.op)) + "." + kernel::type_name(t) + " is not supported");
-      write(w, d, lane, out);
-    });
+  if (t == DataType::F32 || t == DataType::F64) {
+    const bool ok = t == DataType::F32 ? float_alu<float>(in.op, mask, ra, rb, rc, out, in.ftz, in.sat)
+                                       : float_alu<double>(in.op, mask, ra, rb, rc, out, false, in.sat);
+    if (!ok) unsupported();
+    scatter(w, in.dst.reg, mask, out);
     return;
   }
+  if (kernel::is_float(t)) unsupported();
 
   const bool is_signed = kernel::is_signed(t);
   const MulMode mul = static_cast<MulMode>(in.mode);
-  for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t ra = in.num_src > 0 ? read(w, b, in.src[0], lane) : 0;
-    const uint64_t rb = in.num_src > 1 ? read(w, b, in.src[1], lane) : 0;
-    const uint64_t rc = in.num_src > 2 ? read(w, b, in.src[2], lane) : 0;
-    const int64_t sa = as_int(ra, t), sb = as_int(rb, t);
-    const uint64_t ua = low_bits(ra, bits), ub = low_bits(rb, bits);
-    uint64_t out = 0;
-    int out_bits = bits;
-    switch (in.op) {
-      case Opcode::Add: out = ua + ub; break;
-      case Opcode::Sub: out = ua - ub; break;
-      case Opcode::Mul:
-      case Opcode::Mad: {
-        const __int128 p = is_signed ? static_cast<__int128>(sa) * sb
-                                     : static_cast<__int128>(static_cast<unsigned __int128>(ua) * ub);
-        if (mul == MulMode::Wide) {
-          out_bits = 2 * bits;
-          out = static_cast<uint64_t>(p);
-        } else if (mul == MulMode::Hi) {
-          out = static_cast<uint64_t>(p >> bits);
-        } else {
-          out = static_cast<uint64_t>(p);
-        }
-        if (in.op == Opcode::Mad) out += rc;
-        break;
-      }
-      case Opcode::Div:
-      case Opcode::Rem: {
-        if (ub == 0) fault(w, b, lane, std::string("integer ") + (in.op == Opcode::Div ? "division" : "remainder") + " by zero");
+  const auto run = [&](auto fn) { int_lanes(mask, ra, rb, rc, out, fn); };
+  const auto sx = [bits](uint64_t v) { return sign_extend(v, bits); };
+  const auto ux = [bits](uint64_t v) { return low_bits(v, bits); };
+  int out_bits = bits;
+  switch (in.op) {
+    case Opcode::Add: run([](uint64_t x, uint64_t y, uint64_t) { return x + y; }); break;
+    case Opcode::Sub: run([](uint64_t x, uint64_t y, uint64_t) { return x - y; }); break;
+    case Opcode::Mul:
+    case Opcode::Mad: {
+      const bool mad = in.op == Opcode::Mad;
+      const int shift = mul == MulMode::Hi ? bits : 0;
+      if (mul == MulMode::Wide) out_bits = 2 * bits;
+      if (is_signed)
+        run([&](uint64_t x, uint64_t y, uint64_t z) {
+          const __int128 p = static_cast<__int128>(sx(x)) * sx(y);
+          return static_cast<uint64_t>(p >> shift) + (mad ? z : 0);
+        });
+      else
+        run([&](uint64_t x, uint64_t y, uint64_t z) {
+          const unsigned __int128 p = static_cast<unsigned __int128>(ux(x)) * ux(y);
+          return static_cast<uint64_t>(p >> shift) + (mad ? z : 0);
+        });
+      break;
+    }
+    case Opcode::Div:
+    case Opcode::Rem: {
+      const bool div = in.op == Opcode::Div;
+      for_each_lane(mask, [&](uint32_t lane) {
+        const uint64_t ua = ux(ra[lane]), ub = ux(rb[lane]);
+        if (ub == 0) fault(w, b, lane, std::string("integer ") + (div ? "division" : "remainder") + " by zero");
         if (is_signed) {
+          const int64_t sa = sx(ra[lane]), sb = sx(rb[lane]);
           const bool overflow = bits == 64 && sa == std::numeric_limits<int64_t>::min() && sb == -1;
-          out = static_cast<uint64_t>(in.op == Opcode::Div ? (overflow ? sa : sa / sb) : (overflow ? 0 : sa % sb));
+          out[lane] = static_cast<uint64_t>(div ? (overflow ? sa : sa / sb) : (overflow ? 0 : sa % sb));
         } else {
-          out = in.op == Opcode::Div ? ua / ub : ua % ub;
+          out[lane] = div ? ua / ub : ua % ub;
         }
-        break;
-      }
-      case Opcode::Min: out = is_signed ? static_cast<uint64_t>(std::min(sa, sb)) : std::min(ua, ub); break;
-      case Opcode::Max: out = is_signed ? static_cast<uint64_t>(std::max(sa, sb)) : std::max(ua, ub); break;
-      case Opcode::Abs: out = static_cast<uint64_t>(sa < 0 ? -static_cast<uint64_t>(sa) : static_cast<uint64_t>(sa)); break;
-      case Opcode::Neg: out = -ua; break;
-      case Opcode::And: out = ra & rb; break;
-      case Opcode::Or: out = ra | rb; break;
-      case Opcode::Xor: out = ra ^ rb; break;
-      case Opcode::Not: out = t == DataType::Pred ? (~ra & 1u) : ~ra; break;
-      case Opcode::Cnot: out = ua == 0 ? 1 : 0; break;
-      case Opcode::Shl: {
-        const uint64_t n = low_bits(rb, 32);
-        out = n >= static_cast<uint64_t>(bits) ? 0 : ua << n;
-        break;
-      }
-      case Opcode::Shr: {
-        const uint64_t n = low_bits(rb, 32);
-        if (is_signed) out = static_cast<uint64_t>(sa >> std::min<uint64_t>(n, static_cast<uint64_t>(bits - 1)));
-        else out = n >= static_cast<uint64_t>(bits) ? 0 : ua >> n;
-        break;
-      }
-      case Opcode::Popc: out = static_cast<uint64_t>(std::popcount(ua)); out_bits = 32; break;
-      case Opcode::Clz: out = static_cast<uint64_t>(std::countl_zero(ua) - (64 - bits)); out_bits = 32; break;
-      case Opcode::Brev: out = bit_reverse(ua, bits); break;
-      case Opcode::Bfe: {
-        const uint64_t pos = rb & 0xFF, len = rc & 0xFF;
-        if (len == 0) { out = 0; break; }
+      });
+      break;
+    }
+    case Opcode::Min:
+      if (is_signed) run([&](uint64_t x, uint64_t y, uint64_t) { return static_cast<uint64_t>(std::min(sx(x), sx(y))); });
+      else run([&](uint64_t x, uint64_t y, uint64_t) { return std::min(ux(x), ux(y)); });
+      break;
+    case Opcode::Max:
+      if (is_signed) run([&](uint64_t x, uint64_t y, uint64_t) { return static_cast<uint64_t>(std::max(sx(x), sx(y))); });
+      else run([&](uint64_t x, uint64_t y, uint64_t) { return std::max(ux(x), ux(y)); });
+      break;
+    case Opcode::Abs:
+      run([&](uint64_t x, uint64_t, uint64_t) {
+        const int64_t v = sx(x);
+        return v < 0 ? -static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+      });
+      break;
+    case Opcode::Neg: run([](uint64_t x, uint64_t, uint64_t) { return -x; }); break;
+    case Opcode::And: run([](uint64_t x, uint64_t y, uint64_t) { return x & y; }); break;
+    case Opcode::Or: run([](uint64_t x, uint64_t y, uint64_t) { return x | y; }); break;
+    case Opcode::Xor: run([](uint64_t x, uint64_t y, uint64_t) { return x ^ y; }); break;
+    case Opcode::Not: run([](uint64_t x, uint64_t, uint64_t) { return ~x; }); break;
+    case Opcode::Cnot: run([&](uint64_t x, uint64_t, uint64_t) { return uint64_t{ux(x) == 0}; }); break;
+    case Opcode::Shl:
+      run([&](uint64_t x, uint64_t y, uint64_t) {
+        const uint64_t n = low_bits(y, 32);
+        return n >= static_cast<uint64_t>(bits) ? 0 : ux(x) << n;
+      });
+      break;
+    case Opcode::Shr:
+      if (is_signed)
+        run([&](uint64_t x, uint64_t y, uint64_t) {
+          return static_cast<uint64_t>(sx(x) >> std::min<uint64_t>(low_bits(y, 32), static_cast<uint64_t>(bits - 1)));
+        });
+      else
+        run([&](uint64_t x, uint64_t y, uint64_t) {
+          const uint64_t n = low_bits(y, 32);
+          return n >= static_cast<uint64_t>(bits) ? 0 : ux(x) >> n;
+        });
+      break;
+    case Opcode::Popc: out_bits = 32; run([&](uint64_t x, uint64_t, uint64_t) { return static_cast<uint64_t>(std::popcount(ux(x))); }); break;
+    case Opcode::Clz:
+      out_bits = 32;
+      run([&](uint64_t x, uint64_t, uint64_t) { return static_cast<uint64_t>(std::countl_zero(ux(x)) - (64 - bits)); });
+      break;
+    case Opcode::Brev: run([&](uint64_t x, uint64_t, uint64_t) { return bit_reverse(ux(x), bits); }); break;
+    case Opcode::Bfe:
+      run([&](uint64_t x, uint64_t y, uint64_t z) -> uint64_t {
+        const uint64_t pos = y & 0xFF, len = z & 0xFF, ua = ux(x);
+        if (len == 0) return 0;
         const uint64_t field = pos >= static_cast<uint64_t>(bits) ? 0 : ua >> pos;
         const uint64_t take = std::min<uint64_t>(len, 64);
-        out = low_bits(field, static_cast<int>(take));
-        const bool sign = is_signed && (pos + len - 1 < static_cast<uint64_t>(bits) ? (ua >> (pos + len - 1)) & 1u
-                                                                                     : (ua >> (bits - 1)) & 1u);
-        if (sign && take < 64) out |= ~uint64_t{0} << take;
-        break;
-      }
-      case Opcode::Bfi: {
-        const uint64_t rd = read(w, b, in.src[3], lane);
-        const uint64_t pos = rc & 0xFF, len = rd & 0xFF;
-        out = ub;
+        uint64_t v = low_bits(field, static_cast<int>(take));
+        const uint64_t sign_pos = std::min<uint64_t>(pos + len - 1, static_cast<uint64_t>(bits - 1));
+        if (is_signed && ((ua >> sign_pos) & 1u) && take < 64) v |= ~uint64_t{0} << take;
+        return v;
+      });
+      break;
+    case Opcode::Bfi: {
+      uint64_t rd[kWarpSize];
+      gather(w, b, in.src[3], mask, rd);
+      for_each_lane(mask, [&](uint32_t l) {
+        const uint64_t pos = rc[l] & 0xFF, len = rd[l] & 0xFF;
+        uint64_t v = rb[l];
         for (uint64_t i = 0; i < len && pos + i < static_cast<uint64_t>(bits); ++i) {
           const uint64_t bit = uint64_t{1} << (pos + i);
-          out = (out & ~bit) | (((ra >> i) & 1u) << (pos + i));
+          v = (v & ~bit) | (((ra[l] >> i) & 1u) << (pos + i));
         }
-        break;
-      }
-      default:
-        fault(w, b, lane, std::string(kernel::opcode_name(in.op)) + "." + kernel::type_name(t) + " is not supported");
+        out[l] = v;
+      });
+      break;
     }
-    if (in.sat && is_signed && (in.op == Opcode::Add || in.op == Opcode::Sub)) {
-      const __int128 exact = in.op == Opcode::Add ? static_cast<__int128>(sa) + sb : static_cast<__int128>(sa) - sb;
-      const __int128 lo = -(static_cast<__int128>(1) << (bits - 1)), hi = (static_cast<__int128>(1) << (bits - 1)) - 1;
-      out = static_cast<uint64_t>(static_cast<int64_t>(std::clamp(exact, lo, hi)));
-    }
-    write(w, d, lane, t == DataType::Pred ? (out & 1u) : low_bits(out, out_bits));
-  });
+    default: unsupported();
+  }
+  if (in.sat && is_signed && (in.op == Opcode::Add || in.op == Opcode::Sub)) {
+    const __int128 lo = -(static_cast<__int128>(1) << (bits - 1)), hi = (static_cast<__int128>(1) << (bits - 1)) - 1;
+    for_each_lane(mask, [&](uint32_t l) {
+      const __int128 exact = in.op == Opcode::Add ? static_cast<__int128>(sx(ra[l])) + sx(rb[l])
+                                                  : static_cast<__int128>(sx(ra[l])) - sx(rb[l]);
+      out[l] = static_cast<uint64_t>(static_cast<int64_t>(std::clamp(exact, lo, hi)));
+    });
+  }
+  if (t == DataType::Pred) {
+    for_each_lane(mask, [&](uint32_t l) { out[l] &= 1u; });
+  } else if (out_bits < 64) {
+    for_each_lane(mask, [&](uint32_t l) { out[l] = low_bits(out[l], out_bits); });
+  }
+  scatter(w, in.dst.reg, mask, out);
 }
 
 void Executor::setp(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {

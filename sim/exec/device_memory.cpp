@@ -29,15 +29,21 @@ void DeviceMemory::map(const std::string& name, uint64_t base, std::vector<uint8
   const auto pos = std::upper_bound(regions_.begin(), regions_.end(), base,
                                     [](uint64_t b, const Region& x) { return b < x.base; });
   regions_.insert(pos, std::move(r));
+  last_hit_ = 0;
 }
 
 uint8_t* DeviceMemory::translate(uint64_t address, uint64_t size) {
+  if (last_hit_ < regions_.size()) {
+    Region& r = regions_[last_hit_];
+    if (address >= r.base && address - r.base + size <= r.bytes.size()) return r.bytes.data() + (address - r.base);
+  }
   auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
                              [](uint64_t a, const Region& x) { return a < x.base; });
   if (it == regions_.begin()) return nullptr;
   Region& r = *std::prev(it);
   const uint64_t offset = address - r.base;
   if (offset + size > r.bytes.size() || offset + size < offset) return nullptr;
+  last_hit_ = static_cast<size_t>(std::prev(it) - regions_.begin());
   return r.bytes.data() + offset;
 }
 

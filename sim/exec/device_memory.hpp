@@ -31,6 +31,7 @@ class DeviceMemory {
 
  private:
   std::vector<Region> regions_;  // sorted by base
+  size_t last_hit_ = 0;          // accesses run in long streaks within one buffer
 };
 
 }  // namespace gpusim::exec

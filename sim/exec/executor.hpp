@@ -3,6 +3,7 @@
 // nothing about cycles; the timing model drives it (execute at issue).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -15,6 +16,15 @@
 #include "kernel/ir.hpp"
 
 namespace gpusim::exec {
+
+template <typename F>
+inline void for_each_lane(uint32_t mask, F&& f) {
+  while (mask) {
+    const uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
+    mask &= mask - 1;
+    f(lane);
+  }
+}
 
 struct LaunchConfig {
   std::array<uint32_t, 3> grid{1, 1, 1};
@@ -84,6 +94,33 @@ class Executor {
     w.defined[reg] |= 1u << lane;
   }
   [[noreturn]] void undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const;
+
+  // Whole-warp operand access: one check and one copy per operand, not per lane.
+  void gather(WarpState& w, const BlockState& b, const Operand& o, uint32_t mask, uint64_t* out) const {
+    if (o.kind == Operand::Kind::Reg) {
+      const uint32_t missing = mask & ~w.defined[o.reg];
+      if (missing) undefined_register(w, b, o.reg, static_cast<uint32_t>(std::countr_zero(missing)));
+      const uint64_t* src = &w.regs[o.reg * kWarpSize];
+      if (o.negate) {
+        for (int l = 0; l < kWarpSize; ++l) out[l] = src[l] ^ 1u;
+      } else {
+        std::copy(src, src + kWarpSize, out);
+      }
+    } else if (o.kind == Operand::Kind::Imm) {
+      std::fill(out, out + kWarpSize, static_cast<uint64_t>(o.imm));
+    } else {
+      for_each_lane(mask, [&](uint32_t lane) { out[lane] = read(w, b, o, lane); });
+    }
+  }
+  void scatter(WarpState& w, uint32_t reg, uint32_t mask, const uint64_t* values) const {
+    uint64_t* dst = &w.regs[reg * kWarpSize];
+    if (mask == 0xFFFFFFFFu) {
+      std::copy(values, values + kWarpSize, dst);
+    } else {
+      for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+    }
+    w.defined[reg] |= mask;
+  }
   uint64_t special(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint32_t lane) const;
   uint32_t guard_mask(WarpState& w, const BlockState& b, const Instruction& in, uint32_t active) const;
 
@@ -110,14 +147,5 @@ class Executor {
   uint64_t clock_ = 0;
   uint32_t sm_id_ = 0;
 };
-
-template <typename F>
-inline void for_each_lane(uint32_t mask, F&& f) {
-  while (mask) {
-    const uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
-    mask &= mask - 1;
-    f(lane);
-  }
-}
 
 }  // namespace gpusim::exec

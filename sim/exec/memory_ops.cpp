@@ -95,25 +95,58 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   const bool is_load = in.op == Opcode::Ld;
   const Operand& data = is_load ? in.dst : in.src[1];
   const uint32_t count = data.kind == Operand::Kind::Vec ? data.count : 1;
+  uint64_t bases[kWarpSize] = {};
+  if (addr_op.reg != kernel::kNoReg) {
+    Operand reg;
+    reg.kind = Operand::Kind::Reg;
+    reg.reg = addr_op.reg;
+    gather(w, b, reg, mask, bases);
+  }
+  uint8_t* host[kWarpSize];
+  const uint32_t bytes = size * count;
+  const bool shared = in.space == StateSpace::Shared;
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t base = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
-                          static_cast<uint64_t>(addr_op.imm);
-    uint8_t* p = address(w, b, in.space, base, size * count, lane, is_load ? "load" : "store");
-    for (uint32_t i = 0; i < count; ++i) {
-      const uint32_t reg = data.kind == Operand::Kind::Vec ? data.regs[i] : data.reg;
-      if (is_load) {
-        if (reg != kernel::kNoReg) write(w, reg, lane, loaded_value(load_bits(p + i * size, size), in.type));
-      } else {
-        uint64_t v;
-        if (data.kind == Operand::Kind::Vec) {
-          v = read_reg(w, b, reg, lane);
-        } else {
-          v = read(w, b, data, lane);
-        }
-        store_bits(p + i * size, v, size);
-      }
-    }
+    const uint64_t a = bases[lane] + static_cast<uint64_t>(addr_op.imm);
+    // Fast path: an aligned, in-bounds shared access; everything else goes through address().
+    if (shared && a + bytes <= b.shared.size() && a % bytes == 0) host[lane] = b.shared.data() + a;
+    else host[lane] = address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
   });
+  const bool sign = kernel::is_signed(in.type);
+  const int bits = kernel::type_bits(in.type);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t reg = data.kind == Operand::Kind::Vec ? data.regs[i] : data.reg;
+    const uint32_t offset = i * size;
+    if (is_load) {
+      if (reg == kernel::kNoReg) continue;
+      uint64_t values[kWarpSize];
+      const auto load = [&](auto word) {
+        using T = decltype(word);
+        for_each_lane(mask, [&](uint32_t lane) {
+          T v;
+          std::memcpy(&v, host[lane] + offset, sizeof(T));
+          values[lane] = sign ? static_cast<uint64_t>(sign_extend(v, bits)) : static_cast<uint64_t>(v);
+        });
+      };
+      switch (size) {
+        case 1: load(uint8_t{}); break;
+        case 2: load(uint16_t{}); break;
+        case 4: load(uint32_t{}); break;
+        default: load(uint64_t{}); break;
+      }
+      scatter(w, reg, mask, values);
+    } else {
+      uint64_t values[kWarpSize];
+      if (data.kind == Operand::Kind::Vec) {
+        Operand r;
+        r.kind = Operand::Kind::Reg;
+        r.reg = reg;
+        gather(w, b, r, mask, values);
+      } else {
+        gather(w, b, data, mask, values);
+      }
+      for_each_lane(mask, [&](uint32_t lane) { store_bits(host[lane] + offset, values[lane], size); });
+    }
+  }
 }
 
 void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
