@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpusim::arch {
 
@@ -79,6 +80,12 @@ struct Scheduling {
   SchedulerPolicy policy = SchedulerPolicy::LooseRoundRobin;
 };
 
+struct BlockScheduling {
+  std::vector<int> sm_order;      // the order blocks are offered to SMs (a permutation of 0..sm_count-1)
+  int kernel_launch_cycles = 0;   // GPU-wide, before the first block
+  int block_launch_cycles = 0;    // per block, from assignment to its warps' first issue
+};
+
 // Results per clock per SM for each class (the CUDA guide's throughput table).
 struct ExecutionUnits {
   int fp32 = 0;
@@ -148,6 +155,7 @@ struct ArchConfig {
   Registers registers;
   SharedMemory shared_memory;
   Scheduling scheduling;
+  BlockScheduling block_scheduler;
   ExecutionUnits units;
   Latencies latencies;
   Memory memory;

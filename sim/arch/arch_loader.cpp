@@ -116,6 +116,44 @@ Scheduling read_scheduling(MapReader r) {
   return s;
 }
 
+BlockScheduling read_block_scheduler(MapReader r, int sm_count) {
+  BlockScheduling b;
+  const YAML::Node order = r.node("sm_order");
+  if (order.IsScalar() && order.Scalar() == "ascending") {
+    for (int i = 0; i < sm_count; ++i) b.sm_order.push_back(i);
+  } else {
+    const auto list = r.integer_list("sm_order", static_cast<size_t>(sm_count), 0, sm_count - 1);
+    std::vector<bool> seen(static_cast<size_t>(sm_count), false);
+    for (int64_t v : list) {
+      if (seen[static_cast<size_t>(v)]) r.fail("sm_order", "SM " + std::to_string(v) + " appears twice");
+      seen[static_cast<size_t>(v)] = true;
+      b.sm_order.push_back(static_cast<int>(v));
+    }
+  }
+  b.kernel_launch_cycles = as_int(r.integer("kernel_launch_cycles", 0, 100'000'000));
+  b.block_launch_cycles = as_int(r.integer("block_launch_cycles", 0, 100'000'000));
+  r.finish();
+  return b;
+}
+
+// Replaces the value at a dotted path ("memory.dram.latency") that must already exist.
+void apply_override(YAML::Node root, const std::string& path, const std::string& text) {
+  const std::string where = "--set '" + path + "=" + text + "': ";
+  std::vector<std::string> keys;
+  size_t start = 0;
+  for (size_t dot; (dot = path.find('.', start)) != std::string::npos; start = dot + 1)
+    keys.push_back(path.substr(start, dot - start));
+  keys.push_back(path.substr(start));
+  std::vector<YAML::Node> chain{root};
+  for (size_t i = 0; i + 1 < keys.size(); ++i) {
+    YAML::Node next = chain.back()[keys[i]];
+    if (!next || !next.IsMap()) throw util::InputError(where + "the architecture file has no section '" + keys[i] + "'");
+    chain.push_back(next);
+  }
+  if (!chain.back()[keys.back()]) throw util::InputError(where + "the architecture file has no key '" + path + "'");
+  chain.back()[keys.back()] = YAML::Load(text);
+}
+
 ExecutionUnits read_units(MapReader r) {
   ExecutionUnits u;
   u.fp32 = as_int(r.integer("fp32", 1, 4096));
@@ -214,8 +252,14 @@ void check_cross_fields(MapReader& root, const ArchConfig& c) {
 
 }  // namespace
 
-ArchConfig load_arch_config(const std::string& path) {
-  MapReader root(util::load_yaml_file(path), path);
+ArchConfig load_arch_config(const std::string& path, const std::vector<std::string>& overrides) {
+  YAML::Node doc = util::load_yaml_file(path);
+  for (const std::string& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos) throw util::InputError("--set '" + o + "': expected SECTION.KEY=VALUE");
+    apply_override(doc, o.substr(0, eq), o.substr(eq + 1));
+  }
+  MapReader root(doc, path);
   ArchConfig c;
   c.source_file = path;
   c.gpu = read_gpu(root.map("gpu"));
@@ -225,6 +269,7 @@ ArchConfig load_arch_config(const std::string& path) {
   c.registers = read_registers(root.map("registers"));
   c.shared_memory = read_shared_memory(root.map("shared_memory"));
   c.scheduling = read_scheduling(root.map("scheduling"));
+  c.block_scheduler = read_block_scheduler(root.map("block_scheduler"), c.gpu.sm_count);
   c.units = read_units(root.map("execution_units"));
   c.latencies = read_latencies(root.map("latencies"), c.units);
   c.memory = read_memory(root.map("memory"));

@@ -4,12 +4,15 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "arch/arch_config.hpp"
 
 namespace gpusim::arch {
 
-// Throws util::InputError ("file:line: key: reason") on any problem.
-ArchConfig load_arch_config(const std::string& path);
+// Throws util::InputError ("file:line: key: reason") on any problem. Each override
+// "section.key=value" (from --set) replaces an existing value before validation, so
+// an override is checked exactly like the file.
+ArchConfig load_arch_config(const std::string& path, const std::vector<std::string>& overrides = {});
 
 }  // namespace gpusim::arch

@@ -1,118 +1,24 @@
 #include "driver/functional_run.hpp"
 
 #include <chrono>
-#include <cstring>
-#include <variant>
 
-#include "util/yaml_reader.hpp"
-#include "workload/buffer_data.hpp"
+#include "driver/workload_session.hpp"
 
 namespace gpusim::driver {
-namespace {
-
-using util::InputError;
-
-std::string where(const workload::Workload& w, int line) { return w.source_file + ":" + std::to_string(line) + ": "; }
-
-void put(std::vector<uint8_t>& out, uint32_t offset, const void* src, uint32_t size) {
-  std::memcpy(out.data() + offset, src, size);
-}
-
-}  // namespace
-
-std::vector<uint8_t> pack_params(const kernel::Program& program, const workload::Workload& w,
-                                 const workload::LaunchStep& launch, const exec::DeviceMemory& memory, int line) {
-  if (launch.args.size() != program.params.size())
-    throw InputError(where(w, line) + "launch: " + program.name + " takes " + std::to_string(program.params.size()) +
-                     " arguments, the workload gives " + std::to_string(launch.args.size()));
-  std::vector<uint8_t> out(program.param_bytes, 0);
-  for (size_t i = 0; i < launch.args.size(); ++i) {
-    const kernel::Param& p = program.params[i];
-    const auto& v = launch.args[i].value;
-    const std::string which = "launch: argument " + std::to_string(i + 1) + " (" + p.name + ")";
-    if (const auto* name = std::get_if<std::string>(&v)) {
-      if (p.size != 8) throw InputError(where(w, line) + which + ": buffer '" + *name + "' passed to a " + std::to_string(p.size) + "-byte parameter");
-      const uint64_t base = memory.find(*name)->base;
-      put(out, p.offset, &base, 8);
-    } else if (const auto* d = std::get_if<double>(&v)) {
-      if (p.type == kernel::DataType::F64) put(out, p.offset, d, 8);
-      else if (p.size == 4) {
-        const float f = static_cast<float>(*d);
-        put(out, p.offset, &f, 4);
-      } else {
-        throw InputError(where(w, line) + which + ": a float literal for a " + kernel::type_name(p.type) + " parameter");
-      }
-    } else {
-      const int64_t n = std::get<int64_t>(v);
-      if (p.size == 4) {
-        if (n < INT32_MIN || n > UINT32_MAX) throw InputError(where(w, line) + which + ": " + std::to_string(n) + " does not fit 32 bits");
-        const uint32_t u = static_cast<uint32_t>(n);
-        put(out, p.offset, &u, 4);
-      } else if (p.size == 8) {
-        put(out, p.offset, &n, 8);
-      } else {
-        throw InputError(where(w, line) + which + ": an integer for a " + std::to_string(p.size) + "-byte parameter");
-      }
-    }
-  }
-  return out;
-}
 
 FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
                              uint64_t max_warp_instructions) {
   FunctionalRun run;
-  exec::DeviceMemory memory;
-  for (const kernel::ModuleVariable& v : module.variables) {
-    std::vector<uint8_t> bytes(v.size, 0);
-    std::copy(v.init.begin(), v.init.end(), bytes.begin());
-    memory.map(v.name, v.address, std::move(bytes));
-  }
-  reference::Buffers initial;
-  for (const workload::Buffer& b : w.buffers) {
-    initial[b.name] = workload::initial_bytes(b);
-    memory.allocate(b.name, initial[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
-  }
-  run.host = initial;
-
-  for (const workload::Step& step : w.steps) {
-    if (const auto* copy = std::get_if<workload::CopyStep>(&step.action)) {
-      auto* region = memory.find(copy->buffer);
-      auto& host = run.host[copy->buffer];
-      if (copy->to_device) region->bytes = host;
-      else host = region->bytes;
-      continue;
-    }
-    const auto& launch = std::get<workload::LaunchStep>(step.action);
-    exec::LaunchConfig config;
-    for (int i = 0; i < 3; ++i) {
-      config.grid[i] = static_cast<uint32_t>(launch.grid[i]);
-      config.block[i] = static_cast<uint32_t>(launch.block[i]);
-    }
-    config.dynamic_shared_bytes = static_cast<uint32_t>(launch.shared_bytes);
-    if (program.uses_dynamic_shared && launch.shared_bytes == 0)
-      throw InputError(where(w, step.line) + "launch: " + program.name +
-                       " declares dynamic shared memory (extern __shared__) but shared_bytes is 0");
-    config.params = pack_params(program, w, launch, memory, step.line);
+  WorkloadSession session(w, module, program);
+  session.run([&](const workload::Step&, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    LaunchRecord record{launch.grid, launch.block, exec::run_functional(program, memory, config, max_warp_instructions)};
+    LaunchRecord record{launch.grid, launch.block,
+                        exec::run_functional(program, session.memory(), config, max_warp_instructions)};
     run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.launches.push_back(record);
-  }
-
-  if (w.check) {
-    const workload::Buffer* b = w.find_buffer(w.check->buffer);
-    std::vector<uint8_t> want;
-    if (!w.check->reference.empty()) {
-      const reference::ReferenceFn* fn = reference::find_reference(w.check->reference);
-      if (!fn) throw InputError(w.source_file + ": check.reference: no reference named '" + w.check->reference + "'");
-      want = (*fn)(w, initial);
-    } else {
-      workload::Buffer expected = *b;
-      expected.init = {workload::InitSpec::Kind::File, 0, 0, w.check->expected_file};
-      want = workload::initial_bytes(expected);
-    }
-    run.check = reference::compare_buffers(run.host[b->name], want, b->type, w.check->tolerance);
-  }
+  });
+  run.check = session.check();
+  run.host = session.host();
   return run;
 }
 

@@ -28,11 +28,6 @@ struct FunctionalRun {
   double seconds = 0;       // wall time of the launches
 };
 
-// Builds the parameter buffer of one launch from the workload's arguments; throws
-// util::InputError naming the workload line on a mismatch.
-std::vector<uint8_t> pack_params(const kernel::Program& program, const workload::Workload& w,
-                                 const workload::LaunchStep& launch, const exec::DeviceMemory& memory, int line);
-
 FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
                              uint64_t max_warp_instructions);
 

@@ -118,10 +118,17 @@ void Executor::exit_lanes(WarpState& w, uint32_t lanes) {
   for (SimtEntry& e : w.stack) e.mask &= ~lanes;
 }
 
-StepResult Executor::step(WarpState& w, BlockState& b) {
+int32_t Executor::peek(WarpState& w) const {
   // Reconverge: pop entries that reached their reconvergence point or have no lanes left.
   while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().reconverge_pc || w.active_mask() == 0))
     w.stack.pop_back();
+  if (w.stack.empty()) return -1;
+  const int32_t pc = w.stack.back().pc;
+  return pc < static_cast<int32_t>(program_.code.size()) ? pc : static_cast<int32_t>(program_.code.size()) - 1;
+}
+
+StepResult Executor::step(WarpState& w, BlockState& b) {
+  peek(w);
   StepResult r;
   if (w.stack.empty()) {
     r.status = StepStatus::Exited;
@@ -164,9 +171,17 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
     case Opcode::Cvt:
     case Opcode::Cvta: convert(w, b, in, mask); break;
     case Opcode::Ld:
-    case Opcode::St: load_store(w, b, in, mask); break;
+    case Opcode::St:
+      last_space_ = in.space;
+      load_store(w, b, in, mask);
+      r.memory_space = last_space_;
+      break;
     case Opcode::Atom:
-    case Opcode::Red: atomic(w, b, in, mask); break;
+    case Opcode::Red:
+      last_space_ = in.space;
+      atomic(w, b, in, mask);
+      r.memory_space = last_space_;
+      break;
     case Opcode::Shfl: shuffle(w, b, in, mask); break;
     case Opcode::Vote: vote(w, b, in, mask); break;
     default: alu(w, b, in, mask); break;

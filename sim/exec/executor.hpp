@@ -47,6 +47,7 @@ struct StepResult {
   uint32_t barrier_id = 0;      // Barrier
   uint32_t barrier_threads = 0; // Barrier: expected threads, 0 for the whole block
   bool barrier_waits = true;    // false for bar.arrive
+  kernel::StateSpace memory_space = kernel::StateSpace::Generic;  // ld/st/atom: the space it resolved to
 };
 
 class Executor {
@@ -59,12 +60,17 @@ class Executor {
   // Executes the instruction at the warp's PC (after reconverging) and advances it.
   StepResult step(WarpState& w, BlockState& b);
 
+  // Reconverges (pops finished SIMT entries) and returns the PC of the warp's next
+  // instruction, or -1 when every lane has exited. Changes no program-visible state.
+  int32_t peek(WarpState& w) const;
+
   // Clock readings for %clock/%clock64 and %smid, set by whoever drives execution.
   void set_clock(uint64_t c) { clock_ = c; }
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
 
   [[noreturn]] void fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const;
   const kernel::Program& program() const { return program_; }
+  uint32_t warps_per_block() const { return launch_.warps_per_block(); }
 
  private:
   using Instruction = kernel::Instruction;
@@ -146,6 +152,7 @@ class Executor {
   const LaunchConfig& launch_;
   uint64_t clock_ = 0;
   uint32_t sm_id_ = 0;
+  kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
 };
 
 }  // namespace gpusim::exec

@@ -64,6 +64,7 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
       space = StateSpace::Global;
     }
   }
+  last_space_ = space;
   const auto out_of_bounds = [&](uint64_t limit) -> uint8_t* {
     fault(w, b, lane, std::string("out-of-bounds ") + space_name(space) + " " + what + " of " + std::to_string(size) +
                           " bytes at " + hex(addr) + " (the " + space_name(space) + " space has " +

@@ -1,0 +1,114 @@
+#include "core/instruction_class.hpp"
+
+#include <algorithm>
+
+namespace gpusim::core {
+
+using kernel::DataType;
+using kernel::Opcode;
+using kernel::Operand;
+
+const char* unit_name(Unit u) {
+  switch (u) {
+    case Unit::Fp32: return "fp32";
+    case Unit::Int32: return "int32";
+    case Unit::Fp64: return "fp64";
+    case Unit::Sfu: return "sfu";
+    case Unit::LoadStore: return "load_store";
+    case Unit::Branch: return "branch";
+    case Unit::Count: break;
+  }
+  return "?";
+}
+
+namespace {
+
+Unit unit_of(const kernel::Instruction& in) {
+  switch (in.op) {
+    case Opcode::Ld: case Opcode::St: case Opcode::Atom: case Opcode::Red: case Opcode::Shfl:
+      return Unit::LoadStore;
+    case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Bar: case Opcode::Membar:
+      return Unit::Branch;
+    case Opcode::Ex2: case Opcode::Lg2: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Rcp: case Opcode::Sin:
+    case Opcode::Cos:
+      return in.type == DataType::F64 ? Unit::Fp64 : Unit::Sfu;
+    case Opcode::Div:
+      if (in.type == DataType::F32) return Unit::Sfu;  // a reciprocal and refinement on the SFU path
+      break;
+    default: break;
+  }
+  const DataType t = in.op == Opcode::Cvt ? std::max(in.type, in.type2) : in.type;
+  if (t == DataType::F64) return Unit::Fp64;
+  if (t == DataType::F32 || t == DataType::F16) return Unit::Fp32;
+  return Unit::Int32;
+}
+
+int lanes_of(Unit u, const arch::ExecutionUnits& units) {
+  switch (u) {
+    case Unit::Fp32: return units.fp32;
+    case Unit::Int32: return units.int32;
+    case Unit::Fp64: return units.fp64;
+    case Unit::Sfu: return units.sfu;
+    case Unit::LoadStore: return units.load_store;
+    default: return 0;
+  }
+}
+
+int latency_of(Unit u, const arch::Latencies& l) {
+  switch (u) {
+    case Unit::Fp32: return l.fp32;
+    case Unit::Int32: return l.int32;
+    case Unit::Fp64: return l.fp64;
+    case Unit::Sfu: return l.sfu;
+    default: return 1;
+  }
+}
+
+template <size_t N>
+void add_reg(std::array<uint32_t, N>& list, size_t& n, uint32_t reg) {
+  if (reg == kernel::kNoReg || n == N) return;
+  if (std::find(list.begin(), list.begin() + static_cast<long>(n), reg) != list.begin() + static_cast<long>(n)) return;
+  list[n++] = reg;
+}
+
+template <size_t N>
+void add_operand(std::array<uint32_t, N>& list, size_t& n, const Operand& o) {
+  if (o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) add_reg(list, n, o.reg);
+  if (o.kind == Operand::Kind::Vec)
+    for (int i = 0; i < o.count; ++i) add_reg(list, n, o.regs[i]);
+}
+
+}  // namespace
+
+std::vector<InstructionTiming> classify_program(const kernel::Program& program, const arch::ArchConfig& arch) {
+  std::vector<InstructionTiming> out;
+  out.reserve(program.code.size());
+  const int schedulers = arch.scheduling.warp_schedulers_per_sm;
+  for (const kernel::Instruction& in : program.code) {
+    InstructionTiming t;
+    t.unit = unit_of(in);
+    t.is_memory = t.unit == Unit::LoadStore;
+    t.is_barrier = in.op == Opcode::Bar;
+    t.is_control = t.unit == Unit::Branch;
+    if (t.unit == Unit::Fp64 && arch.units.fp64 == 0) t.unit = Unit::Fp32;  // no FP64 unit: emulated on FP32 (CC 1.0)
+    const int lanes = lanes_of(t.unit, arch.units);
+    // A warp instruction occupies its unit for warp_size / (lanes per scheduler) cycles.
+    t.occupancy = lanes == 0 ? kUnitTicks
+                             : static_cast<uint32_t>((int64_t{arch.warp_size} * schedulers * kUnitTicks + lanes - 1) / lanes);
+    t.latency = static_cast<uint16_t>(t.is_control ? 1 : latency_of(t.unit, arch.latencies));
+    t.reads.fill(kernel::kNoReg);
+    t.writes.fill(kernel::kNoReg);
+    size_t nr = 0, nw = 0;
+    if (in.guard != kernel::kNoReg) add_reg(t.reads, nr, in.guard);
+    const bool dst_is_address = in.op == Opcode::St || in.op == Opcode::Red;
+    for (int i = 0; i < in.num_src; ++i) add_operand(t.reads, nr, in.src[i]);
+    if (!dst_is_address) {
+      add_operand(t.writes, nw, in.dst);
+      if (in.dst2.kind == Operand::Kind::Reg) add_reg(t.writes, nw, in.dst2.reg);
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace gpusim::core

@@ -1,0 +1,36 @@
+// Which execution unit an instruction occupies, for how long, and how soon its result
+// is ready: the bridge from the IR to the architecture's units and latencies.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "arch/arch_config.hpp"
+#include "kernel/ir.hpp"
+
+namespace gpusim::core {
+
+// Unit busy time is counted in 1/64 cycles, so that a scheduler with 48 FP32 lanes
+// (Kepler) accepts 1.5 warp instructions per cycle and one with 8 lanes (G80) one per 4.
+constexpr uint32_t kUnitTicks = 64;
+
+enum class Unit : uint8_t { Fp32, Int32, Fp64, Sfu, LoadStore, Branch, Count };
+constexpr int kUnitCount = static_cast<int>(Unit::Count);
+const char* unit_name(Unit u);
+
+struct InstructionTiming {
+  Unit unit = Unit::Int32;
+  uint16_t latency = 1;        // cycles until the result can be read (memory: decided at issue)
+  uint32_t occupancy = kUnitTicks;  // unit time one warp instruction takes, in 1/kUnitTicks cycles
+  bool is_memory = false;      // latency comes from the memory model
+  bool is_barrier = false;
+  bool is_control = false;     // branches, exits: never dual-issued behind another instruction
+  std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
+  std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
+};
+
+// Precomputed timing for every instruction of a program on one architecture.
+std::vector<InstructionTiming> classify_program(const kernel::Program& program, const arch::ArchConfig& arch);
+
+}  // namespace gpusim::core

@@ -1,0 +1,64 @@
+// What a timed kernel launch produced: the counters reports are written from.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpusim::core {
+
+// Why a scheduler did not issue in a cycle; each such cycle is charged to exactly one.
+enum class Stall : uint8_t {
+  Idle,              // no warp resident on this scheduler
+  BlockLaunch,       // warps assigned but their block is still launching
+  Dependency,        // the next instruction waits for an arithmetic result
+  Memory,            // it waits for a load
+  Barrier,           // the warp waits at bar.sync
+  ExecutionUnitBusy, // its unit is still busy with an earlier warp instruction
+  Count
+};
+constexpr int kStallCount = static_cast<int>(Stall::Count);
+const char* stall_name(Stall s);
+
+struct SmStats {
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  uint64_t issue_cycles = 0;         // scheduler-cycles with at least one issue
+  uint64_t active_cycles = 0;        // cycles with at least one resident warp
+  uint64_t warp_cycles = 0;          // resident warps summed over cycles
+  uint64_t blocks = 0;
+  uint64_t busy_until = 0;           // the cycle its last block retired
+  std::array<uint64_t, kStallCount> stalls{};
+};
+
+struct BlockSlice {  // for the trace
+  uint32_t sm = 0;
+  uint64_t block = 0;
+  uint64_t start = 0, end = 0;
+};
+
+struct WarpSlice {
+  uint32_t sm = 0, slot = 0;
+  uint64_t block = 0;
+  uint32_t warp = 0;
+  uint64_t start = 0, end = 0;
+};
+
+struct LaunchStats {
+  uint64_t cycles = 0;
+  uint64_t blocks = 0;
+  int blocks_per_sm = 0;      // theoretical, from the occupancy calculator
+  double theoretical_occupancy = 0;
+  int schedulers_per_sm = 0;
+  int issue_width = 0;
+  int max_warps_per_sm = 0;
+  uint64_t tail_cycles = 0;   // from the first SM running out of work to the end
+  std::vector<SmStats> per_sm;
+  std::vector<BlockSlice> blocks_trace;
+  std::vector<WarpSlice> warps_trace;
+
+  SmStats total() const;
+};
+
+}  // namespace gpusim::core

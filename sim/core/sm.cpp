@@ -1,0 +1,274 @@
+#include "core/sm.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace gpusim::core {
+
+Sm::Sm(uint32_t id, const arch::ArchConfig& arch, const kernel::Program& program,
+       const std::vector<InstructionTiming>& timing, exec::Executor& executor, memory::MemoryModel& memory,
+       bool trace_warps)
+    : id_(id),
+      arch_(arch),
+      program_(program),
+      timing_(timing),
+      executor_(executor),
+      memory_(memory),
+      trace_warps_(trace_warps),
+      schedulers_(static_cast<uint32_t>(arch.scheduling.warp_schedulers_per_sm)) {
+  warps_.resize(static_cast<size_t>(arch.limits.max_warps_per_sm));
+  for (TimedWarp& w : warps_) w.done = true;
+  blocks_.resize(static_cast<size_t>(arch.limits.max_blocks_per_sm));
+  by_scheduler_.resize(schedulers_);
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) by_scheduler_[slot % schedulers_].push_back(slot);
+  unit_free_.assign(schedulers_, {});
+  last_issued_.assign(schedulers_, 0);
+  reason_.assign(schedulers_, Stall::Idle);
+}
+
+void Sm::account(uint64_t until) {
+  if (until <= last_tick_) return;
+  const uint64_t span = until - last_tick_;
+  for (uint32_t s = 0; s < schedulers_; ++s) stats_.stalls[static_cast<int>(reason_[s])] += span;
+  stats_.warp_cycles += uint64_t{live_warps_} * span;
+  if (live_warps_ > 0) stats_.active_cycles += span;
+  last_tick_ = until;
+}
+
+void Sm::launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at) {
+  account(now);
+  uint32_t b = 0;
+  while (blocks_[b].in_use) ++b;
+  ResidentBlock& block = blocks_[b];
+  block = ResidentBlock{};
+  block.state = executor_.make_block(linear);
+  block.linear = linear;
+  block.start = eligible_at;
+  block.in_use = true;
+  uint32_t slot = 0;
+  const uint32_t count = static_cast<uint32_t>(arch_.limits.max_warps_per_sm);
+  const uint32_t per_block = executor_.warps_per_block();
+  for (uint32_t i = 0; i < per_block; ++i) {
+    while (slot < count && !warps_[slot].done) ++slot;
+    TimedWarp& w = warps_[slot];
+    w.state = executor_.make_warp(block.state, i);
+    w.block_slot = b;
+    w.slot = slot;
+    w.age = next_age_++;
+    w.eligible_at = eligible_at;
+    w.start = eligible_at;
+    w.done = false;
+    w.at_barrier = false;
+    w.ready_at.assign(program_.reg_names.size(), 0);
+    w.from_memory.assign(program_.reg_names.size(), 0);
+  }
+  block.live_warps = per_block;
+  live_warps_ += per_block;
+  --free_block_slots_;
+  ++stats_.blocks;
+}
+
+Sm::Readiness Sm::readiness(TimedWarp& w, uint32_t scheduler, uint64_t now) {
+  if (now < w.eligible_at) return {w.eligible_at, Stall::BlockLaunch};
+  if (w.at_barrier) return {kNever, Stall::Barrier};
+  const int32_t pc = executor_.peek(w.state);
+  const InstructionTiming& t = timing_[static_cast<size_t>(pc)];
+  uint64_t deps = 0;
+  bool memory = false;
+  const auto consider = [&](uint32_t reg) {
+    if (reg == kernel::kNoReg) return;
+    if (w.ready_at[reg] > deps) {
+      deps = w.ready_at[reg];
+      memory = w.from_memory[reg];
+    }
+  };
+  for (uint32_t r : t.reads) consider(r);
+  for (uint32_t r : t.writes) consider(r);  // no overtaking a pending write to the same register
+  if (deps > now) return {deps, memory ? Stall::Memory : Stall::Dependency};
+  // The unit takes a new warp instruction in the first cycle in which it frees up.
+  const uint64_t unit_cycle = unit_free_[scheduler][static_cast<int>(t.unit)] / kUnitTicks;
+  if (unit_cycle > now) return {unit_cycle, Stall::ExecutionUnitBusy};
+  return {now, Stall::Idle};
+}
+
+bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
+  if (w.done || readiness(w, scheduler, now).at > now) return false;
+  const int32_t pc = executor_.peek(w.state);
+  const InstructionTiming& t = timing_[static_cast<size_t>(pc)];
+  if (dual && (t.is_control || t.is_barrier)) return false;
+  ResidentBlock& block = blocks_[w.block_slot];
+  executor_.set_clock(now);
+  executor_.set_sm_id(id_);
+  const exec::StepResult r = executor_.step(w.state, block.state);
+  if (!r.instruction) {  // nothing left to run: every lane had exited
+    retire_warp(w, now);
+    return true;
+  }
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
+  uint64_t& unit = unit_free_[scheduler][static_cast<int>(t.unit)];
+  unit = std::max(unit, now * kUnitTicks) + t.occupancy;
+
+  uint64_t latency = t.latency;
+  bool from_memory = false;
+  if (r.instruction->op == kernel::Opcode::Shfl) {
+    latency = static_cast<uint64_t>(arch_.shared_memory.latency);
+  } else if (t.is_memory) {
+    memory::MemoryRequest req;
+    req.space = r.memory_space;
+    req.is_store = r.instruction->op == kernel::Opcode::St || r.instruction->op == kernel::Opcode::Red;
+    req.is_atomic = r.instruction->op == kernel::Opcode::Atom || r.instruction->op == kernel::Opcode::Red;
+    req.active_lanes = static_cast<uint32_t>(std::popcount(r.executed_mask));
+    req.sm = id_;
+    latency = memory_.latency(req, now);
+    from_memory = true;
+  }
+  for (uint32_t reg : t.writes) {
+    if (reg == kernel::kNoReg) continue;
+    w.ready_at[reg] = now + latency;
+    w.from_memory[reg] = from_memory;
+  }
+  if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
+  else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
+  return true;
+}
+
+void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now) {
+  ResidentBlock& block = blocks_[w.block_slot];
+  const uint32_t id = r.barrier_id;
+  block.expected[id] = r.barrier_threads ? (r.barrier_threads + exec::kWarpSize - 1) / exec::kWarpSize : 0;
+  ++block.arrived[id];
+  if (r.barrier_waits) {
+    w.at_barrier = true;
+    w.barrier_id = id;
+  }
+  const uint32_t expected = block.expected[id] ? block.expected[id] : block.live_warps;
+  if (block.arrived[id] < expected) return;
+  for (TimedWarp& other : warps_) {
+    if (other.done || other.block_slot != w.block_slot || !other.at_barrier || other.barrier_id != id) continue;
+    other.at_barrier = false;
+    other.eligible_at = std::max(other.eligible_at, now + 1);
+  }
+  block.arrived[id] = 0;
+  block.expected[id] = 0;
+}
+
+void Sm::retire_warp(TimedWarp& w, uint64_t now) {
+  w.done = true;
+  --live_warps_;
+  ResidentBlock& block = blocks_[w.block_slot];
+  --block.live_warps;
+  if (trace_warps_)
+    warp_trace_.push_back({id_, w.slot, block.linear, w.state.warp_in_block, w.start, now + 1});
+  if (block.live_warps == 0) {
+    block.in_use = false;
+    ++free_block_slots_;
+    ++retired_;
+    block_trace_.push_back({id_, block.linear, block.start, now + 1});
+    stats_.busy_until = now + 1;
+    return;
+  }
+  // Barriers waiting for every live warp may now be complete.
+  for (uint32_t id = 0; id < block.arrived.size(); ++id) {
+    if (block.arrived[id] == 0 || block.expected[id] != 0 || block.arrived[id] < block.live_warps) continue;
+    for (TimedWarp& other : warps_)
+      if (!other.done && other.block_slot == w.block_slot && other.at_barrier && other.barrier_id == id) {
+        other.at_barrier = false;
+        other.eligible_at = std::max(other.eligible_at, now + 1);
+      }
+    block.arrived[id] = 0;
+  }
+}
+
+void Sm::order_candidates(uint32_t s, std::vector<uint32_t>& order) {
+  order.clear();
+  const std::vector<uint32_t>& mine = by_scheduler_[s];
+  const auto policy = arch_.scheduling.policy;
+  if (policy == arch::SchedulerPolicy::LooseRoundRobin) {
+    // Start after the warp that issued last.
+    size_t start = 0;
+    for (size_t i = 0; i < mine.size(); ++i)
+      if (mine[i] == last_issued_[s]) start = i + 1;
+    for (size_t i = 0; i < mine.size(); ++i) {
+      const uint32_t slot = mine[(start + i) % mine.size()];
+      if (!warps_[slot].done) order.push_back(slot);
+    }
+    return;
+  }
+  for (uint32_t slot : mine)
+    if (!warps_[slot].done) order.push_back(slot);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return warps_[a].age < warps_[b].age; });
+  if (policy == arch::SchedulerPolicy::GreedyThenOldest) {
+    // The warp that issued last goes first while it can; then the oldest.
+    const auto it = std::find(order.begin(), order.end(), last_issued_[s]);
+    if (it != order.end()) std::rotate(order.begin(), it, it + 1);
+    return;
+  }
+  // Two-level: an active set of the oldest warps not waiting on memory, in round-robin
+  // order; warps waiting on loads drop to the pending set behind them.
+  std::stable_partition(order.begin(), order.end(), [&](uint32_t slot) {
+    TimedWarp& w = warps_[slot];
+    return w.eligible_at <= last_tick_ && readiness(w, s, last_tick_).reason != Stall::Memory;
+  });
+}
+
+uint64_t Sm::tick(uint64_t now) {
+  account(now);
+  bool issued_any = false;
+  for (uint32_t s = 0; s < schedulers_; ++s) {
+    order_candidates(s, order_);
+    Stall reason = Stall::Idle;
+    bool issued = false;
+    for (uint32_t slot : order_) {
+      TimedWarp& w = warps_[slot];
+      const Readiness r = readiness(w, s, now);
+      if (r.at > now) {
+        if (reason == Stall::Idle) reason = r.reason;
+        continue;
+      }
+      issued = try_issue(w, s, now, false);
+      if (!issued) continue;
+      for (int extra = 1; extra < arch_.scheduling.issue_width && try_issue(w, s, now, true); ++extra) {
+      }
+      last_issued_[s] = slot;
+      break;
+    }
+    if (issued) {
+      ++stats_.issue_cycles;
+      issued_any = true;
+      reason_[s] = Stall::Idle;  // not charged: this cycle issued
+    } else {
+      reason_[s] = reason;
+      ++stats_.stalls[static_cast<int>(reason)];
+    }
+  }
+  stats_.warp_cycles += live_warps_;
+  if (live_warps_ > 0) ++stats_.active_cycles;
+  last_tick_ = now + 1;
+  if (issued_any) return now + 1;
+  uint64_t next = kNever;
+  for (uint32_t s = 0; s < schedulers_; ++s)
+    for (uint32_t slot : by_scheduler_[s])
+      if (!warps_[slot].done) next = std::min(next, readiness(warps_[slot], s, now).at);
+  return std::max(next, now + 1);
+}
+
+void Sm::finish(uint64_t end) {
+  for (uint32_t s = 0; s < schedulers_; ++s)
+    if (live_warps_ == 0) reason_[s] = Stall::Idle;
+  account(end);
+}
+
+std::string Sm::describe_stuck() const {
+  std::string out;
+  for (const TimedWarp& w : warps_) {
+    if (w.done || !w.at_barrier) continue;
+    if (!out.empty()) out.append(", ");
+    out.append("SM ").append(std::to_string(id_)).append(" block ").append(std::to_string(blocks_[w.block_slot].linear));
+    out.append(" warp ").append(std::to_string(w.state.warp_in_block)).append(" at barrier ");
+    out.append(std::to_string(w.barrier_id));
+  }
+  return out;
+}
+
+}  // namespace gpusim::core

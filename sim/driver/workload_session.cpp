@@ -1,0 +1,115 @@
+#include "driver/workload_session.hpp"
+
+#include <cstring>
+#include <variant>
+
+#include "util/yaml_reader.hpp"
+#include "workload/buffer_data.hpp"
+
+namespace gpusim::driver {
+namespace {
+
+using util::InputError;
+
+std::string where(const workload::Workload& w, int line) { return w.source_file + ":" + std::to_string(line) + ": "; }
+
+void put(std::vector<uint8_t>& out, uint32_t offset, const void* src, uint32_t size) {
+  std::memcpy(out.data() + offset, src, size);
+}
+
+}  // namespace
+
+std::vector<uint8_t> pack_params(const kernel::Program& program, const workload::Workload& w,
+                                 const workload::LaunchStep& launch, const exec::DeviceMemory& memory, int line) {
+  if (launch.args.size() != program.params.size())
+    throw InputError(where(w, line) + "launch: " + program.name + " takes " + std::to_string(program.params.size()) +
+                     " arguments, the workload gives " + std::to_string(launch.args.size()));
+  std::vector<uint8_t> out(program.param_bytes, 0);
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const kernel::Param& p = program.params[i];
+    const auto& v = launch.args[i].value;
+    const std::string which = "launch: argument " + std::to_string(i + 1) + " (" + p.name + ")";
+    if (const auto* name = std::get_if<std::string>(&v)) {
+      if (p.size != 8) throw InputError(where(w, line) + which + ": buffer '" + *name + "' passed to a " + std::to_string(p.size) + "-byte parameter");
+      const uint64_t base = memory.find(*name)->base;
+      put(out, p.offset, &base, 8);
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      if (p.type == kernel::DataType::F64) put(out, p.offset, d, 8);
+      else if (p.size == 4) {
+        const float f = static_cast<float>(*d);
+        put(out, p.offset, &f, 4);
+      } else {
+        throw InputError(where(w, line) + which + ": a float literal for a " + kernel::type_name(p.type) + " parameter");
+      }
+    } else {
+      const int64_t n = std::get<int64_t>(v);
+      if (p.size == 4) {
+        if (n < INT32_MIN || n > UINT32_MAX) throw InputError(where(w, line) + which + ": " + std::to_string(n) + " does not fit 32 bits");
+        const uint32_t u = static_cast<uint32_t>(n);
+        put(out, p.offset, &u, 4);
+      } else if (p.size == 8) {
+        put(out, p.offset, &n, 8);
+      } else {
+        throw InputError(where(w, line) + which + ": an integer for a " + std::to_string(p.size) + "-byte parameter");
+      }
+    }
+  }
+  return out;
+}
+
+WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program)
+    : w_(w), program_(program) {
+  for (const kernel::ModuleVariable& v : module.variables) {
+    std::vector<uint8_t> bytes(v.size, 0);
+    std::copy(v.init.begin(), v.init.end(), bytes.begin());
+    memory_.map(v.name, v.address, std::move(bytes));
+  }
+  for (const workload::Buffer& b : w.buffers) {
+    initial_[b.name] = workload::initial_bytes(b);
+    memory_.allocate(b.name, initial_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
+  }
+  host_ = initial_;
+}
+
+void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
+  for (const workload::Step& step : w_.steps) {
+    if (const auto* copy = std::get_if<workload::CopyStep>(&step.action)) {
+      auto* region = memory_.find(copy->buffer);
+      auto& host = host_[copy->buffer];
+      if (copy->to_device) region->bytes = host;
+      else host = region->bytes;
+      if (on_copy) on_copy(step, *copy, host.size());
+      continue;
+    }
+    const auto& launch = std::get<workload::LaunchStep>(step.action);
+    exec::LaunchConfig config;
+    for (int i = 0; i < 3; ++i) {
+      config.grid[i] = static_cast<uint32_t>(launch.grid[i]);
+      config.block[i] = static_cast<uint32_t>(launch.block[i]);
+    }
+    config.dynamic_shared_bytes = static_cast<uint32_t>(launch.shared_bytes);
+    if (program_.uses_dynamic_shared && launch.shared_bytes == 0)
+      throw InputError(where(w_, step.line) + "launch: " + program_.name +
+                       " declares dynamic shared memory (extern __shared__) but shared_bytes is 0");
+    config.params = pack_params(program_, w_, launch, memory_, step.line);
+    on_launch(step, launch, config);
+  }
+}
+
+std::optional<reference::CheckResult> WorkloadSession::check() const {
+  if (!w_.check) return std::nullopt;
+  const workload::Buffer* b = w_.find_buffer(w_.check->buffer);
+  std::vector<uint8_t> want;
+  if (!w_.check->reference.empty()) {
+    const reference::ReferenceFn* fn = reference::find_reference(w_.check->reference);
+    if (!fn) throw InputError(w_.source_file + ": check.reference: no reference named '" + w_.check->reference + "'");
+    want = (*fn)(w_, initial_);
+  } else {
+    workload::Buffer expected = *b;
+    expected.init = {workload::InitSpec::Kind::File, 0, 0, w_.check->expected_file};
+    want = workload::initial_bytes(expected);
+  }
+  return reference::compare_buffers(host_.at(b->name), want, b->type, w_.check->tolerance);
+}
+
+}  // namespace gpusim::driver

@@ -1,0 +1,43 @@
+// One run of a workload's steps over a device memory image: buffers allocated and
+// initialised, copies applied, each launch handed to the caller (functional or timed
+// execution), and the check evaluated at the end.
+#pragma once
+
+#include <functional>
+#include <optional>
+
+#include "exec/device_memory.hpp"
+#include "exec/executor.hpp"
+#include "kernel/ir.hpp"
+#include "reference/references.hpp"
+#include "workload/workload.hpp"
+
+namespace gpusim::driver {
+
+class WorkloadSession {
+ public:
+  using LaunchFn = std::function<void(const workload::Step&, const workload::LaunchStep&, const exec::LaunchConfig&)>;
+  using CopyFn = std::function<void(const workload::Step&, const workload::CopyStep&, uint64_t bytes)>;
+
+  WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program);
+
+  void run(const LaunchFn& on_launch, const CopyFn& on_copy = {});
+  std::optional<reference::CheckResult> check() const;
+
+  exec::DeviceMemory& memory() { return memory_; }
+  const reference::Buffers& host() const { return host_; }
+
+ private:
+  const workload::Workload& w_;
+  const kernel::Program& program_;
+  exec::DeviceMemory memory_;
+  reference::Buffers initial_;
+  reference::Buffers host_;
+};
+
+// Builds the parameter buffer of one launch from the workload's arguments; throws
+// util::InputError naming the workload line on a mismatch.
+std::vector<uint8_t> pack_params(const kernel::Program& program, const workload::Workload& w,
+                                 const workload::LaunchStep& launch, const exec::DeviceMemory& memory, int line);
+
+}  // namespace gpusim::driver

@@ -1,0 +1,189 @@
+#include "stats/timing_report.hpp"
+
+#include <cstdio>
+#include <iomanip>
+
+#include "stats/json_writer.hpp"
+
+namespace gpusim::stats {
+namespace {
+
+using core::kStallCount;
+using core::Stall;
+
+std::string fixed(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string pct(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
+
+std::string dims(const std::array<int64_t, 3>& d) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+uint64_t total_cycles(const driver::TimingRun& run) {
+  uint64_t c = 0;
+  for (const auto& l : run.launches) c += l.stats.cycles;
+  for (const auto& k : run.copies) c += k.cycles;
+  return c;
+}
+
+void json_launch(JsonWriter& j, const ReportContext& ctx, const driver::TimedLaunch& l) {
+  const core::LaunchStats& s = l.stats;
+  const core::SmStats t = s.total();
+  const LaunchMetrics m = launch_metrics(*ctx.arch, s);
+  j.begin_object();
+  j.field("name", l.name).field("grid", dims(l.grid)).field("block", dims(l.block)).field("shared_bytes", l.shared_bytes)
+      .field("registers_per_thread", l.registers);
+  j.field("cycles", static_cast<int64_t>(s.cycles)).field("time_us", m.time_us);
+  j.field("warp_instructions", static_cast<int64_t>(t.warp_instructions))
+      .field("thread_instructions", static_cast<int64_t>(t.thread_instructions));
+  j.field("ipc", m.ipc).field("gpu_ipc", m.gpu_ipc).field("issue_slot_utilisation", m.issue_slot_utilisation);
+  j.field("achieved_occupancy", m.achieved_occupancy).field("theoretical_occupancy", s.theoretical_occupancy);
+  j.field("simt_efficiency", m.simt_efficiency);
+  j.field("blocks", static_cast<int64_t>(s.blocks)).field("blocks_per_sm", s.blocks_per_sm)
+      .field("blocks_per_wave", static_cast<int64_t>(m.blocks_per_wave)).field("waves", m.waves)
+      .field("tail_cycles", static_cast<int64_t>(s.tail_cycles));
+  j.field("scheduler_cycles", static_cast<int64_t>(m.scheduler_cycles))
+      .field("issue_cycles", static_cast<int64_t>(t.issue_cycles));
+  j.key("stalls").begin_object();
+  for (int i = 0; i < kStallCount; ++i) j.field(core::stall_name(static_cast<Stall>(i)), static_cast<int64_t>(t.stalls[i]));
+  j.end_object();
+  j.key("memory").begin_object().end_object();  // filled by the memory hierarchy
+  if (ctx.per_sm) {
+    j.key("per_sm").begin_array();
+    for (size_t i = 0; i < s.per_sm.size(); ++i) {
+      const core::SmStats& p = s.per_sm[i];
+      j.begin_object().field("sm", static_cast<int64_t>(i)).field("blocks", static_cast<int64_t>(p.blocks))
+          .field("warp_instructions", static_cast<int64_t>(p.warp_instructions))
+          .field("active_cycles", static_cast<int64_t>(p.active_cycles))
+          .field("ipc", ratio(static_cast<double>(p.warp_instructions), static_cast<double>(p.active_cycles)))
+          .field("achieved_occupancy", ratio(static_cast<double>(p.warp_cycles), static_cast<double>(p.active_cycles)) /
+                                           s.max_warps_per_sm);
+      j.key("stalls").begin_object();
+      for (int k = 0; k < kStallCount; ++k) j.field(core::stall_name(static_cast<Stall>(k)), static_cast<int64_t>(p.stalls[k]));
+      j.end_object().end_object();
+    }
+    j.end_array();
+  }
+  j.end_object();
+}
+
+}  // namespace
+
+LaunchMetrics launch_metrics(const arch::ArchConfig& arch, const core::LaunchStats& s) {
+  const core::SmStats t = s.total();
+  LaunchMetrics m;
+  m.time_us = static_cast<double>(s.cycles) / arch.gpu.core_clock_mhz;
+  m.ipc = ratio(static_cast<double>(t.warp_instructions), static_cast<double>(t.active_cycles));
+  m.gpu_ipc = ratio(static_cast<double>(t.warp_instructions), static_cast<double>(s.cycles));
+  m.scheduler_cycles = uint64_t{s.per_sm.size()} * static_cast<uint64_t>(s.schedulers_per_sm) * s.cycles;
+  m.issue_slot_utilisation = ratio(static_cast<double>(t.warp_instructions),
+                                   static_cast<double>(m.scheduler_cycles) * s.issue_width);
+  m.achieved_occupancy = ratio(static_cast<double>(t.warp_cycles), static_cast<double>(t.active_cycles)) / s.max_warps_per_sm;
+  m.simt_efficiency = ratio(static_cast<double>(t.thread_instructions), 32.0 * static_cast<double>(t.warp_instructions));
+  m.blocks_per_wave = static_cast<uint64_t>(s.blocks_per_sm) * s.per_sm.size();
+  m.waves = ratio(static_cast<double>(s.blocks), static_cast<double>(m.blocks_per_wave));
+  for (uint64_t v : t.stalls) m.stall_cycles += v;
+  return m;
+}
+
+void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run) {
+  const arch::ArchConfig& a = *ctx.arch;
+  out << "gpusim: workload '" << ctx.workload->name << "' on " << a.gpu.name << " (" << a.gpu.sm_count << " SMs x "
+      << a.scheduling.warp_schedulers_per_sm << " schedulers, " << a.gpu.core_clock_mhz << " MHz, " << a.source_file << ")\n";
+  out << "Kernel " << ctx.workload->kernel.entry << " from " << ctx.kernel_source << " (" << ctx.registers_origin << ")\n";
+  for (size_t i = 0; i < run.launches.size(); ++i) {
+    const driver::TimedLaunch& l = run.launches[i];
+    const core::LaunchStats& s = l.stats;
+    const core::SmStats t = s.total();
+    const LaunchMetrics m = launch_metrics(a, s);
+    out << "\nLaunch " << i + 1 << ": " << l.name << "<<<" << dims(l.grid) << ", " << dims(l.block) << ", "
+        << l.shared_bytes << ">>>, " << l.registers << " registers/thread\n";
+    const auto line = [&](const char* label, const std::string& value) {
+      out << "  " << std::left << std::setw(24) << label << value << '\n';
+    };
+    line("Cycles", std::to_string(s.cycles) + "  (" + fixed(m.time_us, 2) + " us at " + fixed(a.gpu.core_clock_mhz, 0) + " MHz)");
+    line("Warp instructions", std::to_string(t.warp_instructions) + "  (" + std::to_string(t.thread_instructions) + " thread instructions)");
+    line("IPC", fixed(m.ipc, 3) + " per SM per active cycle  (GPU: " + fixed(m.gpu_ipc, 2) + " per cycle)");
+    line("Issue-slot utilisation", pct(m.issue_slot_utilisation) + "  (" + std::to_string(s.schedulers_per_sm) + " schedulers x " +
+                                       std::to_string(s.issue_width) + " per SM)");
+    line("Occupancy", "achieved " + pct(m.achieved_occupancy) + ", theoretical " + pct(s.theoretical_occupancy) + "  (" +
+                          std::to_string(s.blocks_per_sm) + " blocks/SM)");
+    line("SIMT efficiency", pct(m.simt_efficiency));
+    line("Blocks", std::to_string(s.blocks) + " in " + fixed(m.waves, 2) + " waves of " + std::to_string(m.blocks_per_wave) +
+                       "; tail " + std::to_string(s.tail_cycles) + " cycles (" + pct(ratio(s.tail_cycles, s.cycles)) + ")");
+    out << "  Stalls: " << m.stall_cycles << " of " << m.scheduler_cycles << " scheduler cycles without an issue ("
+        << pct(ratio(m.stall_cycles, m.scheduler_cycles)) << ")\n";
+    for (int k = 0; k < kStallCount; ++k) {
+      if (t.stalls[k] == 0) continue;
+      out << "    " << std::left << std::setw(22) << core::stall_name(static_cast<Stall>(k)) << std::right << std::setw(14)
+          << t.stalls[k] << "  " << std::setw(6) << pct(ratio(t.stalls[k], m.stall_cycles)) << '\n';
+    }
+    if (ctx.per_sm) {
+      out << "  Per SM:\n     SM  blocks   warp instr      IPC  achieved occ  top stall\n";
+      for (size_t k = 0; k < s.per_sm.size(); ++k) {
+        const core::SmStats& p = s.per_sm[k];
+        int top = 0;
+        for (int r = 1; r < kStallCount; ++r)
+          if (p.stalls[r] > p.stalls[top]) top = r;
+        out << "  " << std::right << std::setw(5) << k << std::setw(8) << p.blocks << std::setw(13) << p.warp_instructions
+            << std::setw(9) << fixed(ratio(p.warp_instructions, p.active_cycles), 3) << std::setw(14)
+            << pct(ratio(p.warp_cycles, p.active_cycles) / s.max_warps_per_sm) << "  " << core::stall_name(static_cast<Stall>(top))
+            << '\n';
+      }
+    }
+  }
+  for (const driver::TimedCopy& c : run.copies)
+    out << "\nCopy " << (c.to_device ? "to device" : "to host") << ": " << c.buffer << ", " << c.bytes << " bytes, "
+        << c.cycles << " cycles (" << fixed(static_cast<double>(c.cycles) / a.gpu.core_clock_mhz, 2) << " us over "
+        << a.host_link.name << ")\n";
+  const uint64_t total = total_cycles(run);
+  out << "\nTotal: " << total << " cycles (" << fixed(static_cast<double>(total) / a.gpu.core_clock_mhz, 2)
+      << " us), kernels and copies in order\n";
+  if (run.check)
+    out << "Check " << ctx.workload->check->buffer << ": " << (run.check->passed ? "PASSED" : "FAILED") << " - "
+        << run.check->detail << '\n';
+}
+
+void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run) {
+  JsonWriter j(out);
+  j.begin_object().field("workload", ctx.workload->name).field("arch", ctx.arch->gpu.name)
+      .field("arch_file", ctx.arch->source_file).field("clock_mhz", ctx.arch->gpu.core_clock_mhz);
+  j.key("kernels").begin_array();
+  for (const auto& l : run.launches) json_launch(j, ctx, l);
+  j.end_array();
+  j.key("copies").begin_array();
+  for (const auto& c : run.copies)
+    j.begin_object().field("buffer", c.buffer).field("direction", c.to_device ? "to_device" : "to_host")
+        .field("bytes", static_cast<int64_t>(c.bytes)).field("cycles", static_cast<int64_t>(c.cycles)).end_object();
+  j.end_array();
+  const uint64_t total = total_cycles(run);
+  j.key("total").begin_object().field("cycles", static_cast<int64_t>(total))
+      .field("time_us", static_cast<double>(total) / ctx.arch->gpu.core_clock_mhz).end_object();
+  if (run.check) j.key("check").begin_object().field("passed", run.check->passed).field("detail", run.check->detail).end_object();
+  j.end_object();
+}
+
+void write_timing_csv(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run) {
+  out << "kernel,grid,block,cycles,time_us,warp_instructions,thread_instructions,ipc,issue_slot_utilisation,"
+         "achieved_occupancy,theoretical_occupancy,simt_efficiency,blocks,waves,tail_cycles";
+  for (int k = 0; k < kStallCount; ++k) out << ",stall_" << core::stall_name(static_cast<Stall>(k));
+  out << '\n';
+  for (const auto& l : run.launches) {
+    const core::SmStats t = l.stats.total();
+    const LaunchMetrics m = launch_metrics(*ctx.arch, l.stats);
+    out << l.name << ',' << dims(l.grid) << ',' << dims(l.block) << ',' << l.stats.cycles << ',' << m.time_us << ','
+        << t.warp_instructions << ',' << t.thread_instructions << ',' << m.ipc << ',' << m.issue_slot_utilisation << ','
+        << m.achieved_occupancy << ',' << l.stats.theoretical_occupancy << ',' << m.simt_efficiency << ','
+        << l.stats.blocks << ',' << m.waves << ',' << l.stats.tail_cycles;
+    for (int k = 0; k < kStallCount; ++k) out << ',' << t.stalls[k];
+    out << '\n';
+  }
+}
+
+}  // namespace gpusim::stats
