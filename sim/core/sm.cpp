@@ -245,6 +245,7 @@ uint64_t Sm::tick(uint64_t now) {
   stats_.warp_cycles += live_warps_;
   if (live_warps_ > 0) ++stats_.active_cycles;
   last_tick_ = now + 1;
+  if (live_warps_ == 0) return kNever;  // asleep until the block scheduler brings work
   if (issued_any) return now + 1;
   uint64_t next = kNever;
   for (uint32_t s = 0; s < schedulers_; ++s)

@@ -102,18 +102,43 @@ TEST(Cli, BadInputGetsAOneLineError) {
   expect_one_line_error({"occupancy", "--arch", bad.path(), "--threads", "32", "--regs", "16"}, "malformed YAML");
 }
 
-TEST(Cli, RunReportsTheStencilLaunch) {
-  const CliRun r = gpusim({"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/stencil.yaml")});
-  ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("stencil5<<<32x128x1, 32x8x1, 0>>>"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("8 blocks/SM x 14 SMs = 112 blocks per wave; 37 waves"), std::string::npos) << r.out;
-  const CliRun big = gpusim({"run", "--arch", cfg("hopper"), "--workload", test::repo_path("workloads/stencil.yaml"),
-                          "--set", "nx=4096", "--set", "ny=4096", "--format", "json"});
-  ASSERT_EQ(big.code, 0) << big.err;
-  EXPECT_NE(big.out.find("\"blocks\": 65536"), std::string::npos) << big.out;
-  expect_one_line_error({"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/stencil.yaml"), "--set",
-                         "nz=1"},
-                        "no parameter 'nz'");
+TEST(Cli, RunReportsWhereTheCyclesWent) {
+  const std::string stencil = test::repo_path("workloads/stencil.yaml");
+  const CliRun text = gpusim({"--arch", cfg("kepler"), "--workload", stencil, "--set", "nx=256", "--set", "ny=256", "--per-sm"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  for (const char* needle : {"Launch 1: stencil5<<<8x32x1, 32x8x1, 0>>>", "Cycles", "IPC", "Issue-slot utilisation",
+                             "achieved", "theoretical 100.0%", "SIMT efficiency", "Blocks                  256 in 2.29 waves of 112",
+                             "Stalls:", "dependency", "Per SM:", "Check out: PASSED"})
+    EXPECT_NE(text.out.find(needle), std::string::npos) << needle << "\n" << text.out;
+
+  const CliRun json = gpusim({"run", "--arch", cfg("hopper"), "--workload", stencil, "--set", "nx=128", "--set", "ny=128",
+                              "--set", "scheduling.policy=lrr", "--format", "json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  for (const char* key : {"\"kernels\": [", "\"name\": \"stencil5\"", "\"cycles\": ", "\"warp_instructions\": ", "\"ipc\": ",
+                          "\"achieved_occupancy\": ", "\"theoretical_occupancy\": 1", "\"simt_efficiency\": ", "\"stalls\": {",
+                          "\"memory\": {}", "\"passed\": true"})
+    EXPECT_NE(json.out.find(key), std::string::npos) << key << "\n" << json.out;
+
+  const CliRun csv = gpusim({"--arch", cfg("volta"), "--workload", stencil, "--set", "nx=64", "--set", "ny=64", "--format", "csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(count_lines(csv.out), 2);
+  EXPECT_EQ(csv.out.rfind("kernel,grid,block,cycles,", 0), 0u);
+
+  test::TempFile trace("t.json", "");
+  const CliRun traced = gpusim({"--arch", cfg("kepler"), "--workload", stencil, "--set", "nx=64", "--set", "ny=64",
+                                "--trace", trace.path(), "--trace-warps"});
+  ASSERT_EQ(traced.code, 0) << traced.err;
+  const std::string t = test::read_file(trace.path());
+  EXPECT_NE(t.find("\"traceEvents\""), std::string::npos);
+  EXPECT_NE(t.find("\"name\": \"SM 0\""), std::string::npos);
+  EXPECT_NE(t.find("stencil5 block 0"), std::string::npos);
+  EXPECT_NE(t.find("block 0 warp 7"), std::string::npos);
+
+  expect_one_line_error({"--arch", cfg("kepler"), "--workload", stencil, "--set", "nz=1"}, "no parameter 'nz'");
+  expect_one_line_error({"--arch", cfg("kepler"), "--workload", stencil, "--set", "scheduling.polcy=lrr"},
+                        "the architecture file has no key 'scheduling.polcy'");
+  expect_one_line_error({"--arch", cfg("kepler"), "--workload", stencil, "--set", "scheduling.policy=fastest"},
+                        "'fastest' is not one of: lrr, gto, two_level");
 }
 
 }  // namespace
