@@ -19,11 +19,11 @@ Sm::Sm(uint32_t id, const arch::ArchConfig& arch, const kernel::Program& program
   warps_.resize(static_cast<size_t>(arch.limits.max_warps_per_sm));
   for (TimedWarp& w : warps_) w.done = true;
   blocks_.resize(static_cast<size_t>(arch.limits.max_blocks_per_sm));
-  by_scheduler_.resize(schedulers_);
-  for (uint32_t slot = 0; slot < warps_.size(); ++slot) by_scheduler_[slot % schedulers_].push_back(slot);
+  live_.resize(schedulers_);
   unit_free_.assign(schedulers_, {});
   last_issued_.assign(schedulers_, 0);
   reason_.assign(schedulers_, Stall::Idle);
+  wake_.assign(schedulers_, 0);
 }
 
 void Sm::account(uint64_t until) {
@@ -51,7 +51,8 @@ void Sm::launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at) {
   for (uint32_t i = 0; i < per_block; ++i) {
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
-    w.state = executor_.make_warp(block.state, i);
+    executor_.reset_warp(w.state, block.state, i);
+    live_[slot % schedulers_].push_back(slot);  // launch order is age order
     w.block_slot = b;
     w.slot = slot;
     w.age = next_age_++;
@@ -59,11 +60,12 @@ void Sm::launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at) {
     w.start = eligible_at;
     w.done = false;
     w.at_barrier = false;
-    w.ready_at.assign(program_.reg_names.size(), 0);
-    w.from_memory.assign(program_.reg_names.size(), 0);
+    w.next_known = false;
+    w.pending_count = 0;
   }
   block.live_warps = per_block;
   live_warps_ += per_block;
+  std::fill(wake_.begin(), wake_.end(), 0);
   --free_block_slots_;
   ++stats_.blocks;
 }
@@ -71,28 +73,44 @@ void Sm::launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at) {
 Sm::Readiness Sm::readiness(TimedWarp& w, uint32_t scheduler, uint64_t now) {
   if (now < w.eligible_at) return {w.eligible_at, Stall::BlockLaunch};
   if (w.at_barrier) return {kNever, Stall::Barrier};
-  const int32_t pc = executor_.peek(w.state);
-  const InstructionTiming& t = timing_[static_cast<size_t>(pc)];
-  uint64_t deps = 0;
-  bool memory = false;
-  const auto consider = [&](uint32_t reg) {
-    if (reg == kernel::kNoReg) return;
-    if (w.ready_at[reg] > deps) {
-      deps = w.ready_at[reg];
-      memory = w.from_memory[reg];
+  if (!w.next_known) {
+    const InstructionTiming& t = timing_[static_cast<size_t>(executor_.peek(w.state))];
+    const auto uses = [&](uint32_t reg) {
+      for (uint32_t r : t.reads)
+        if (r == reg) return true;
+      for (uint32_t r : t.writes)  // no overtaking a pending write to the same register
+        if (r == reg) return true;
+      return false;
+    };
+    uint64_t deps = 0, earliest = kNever;
+    bool memory = false;
+    for (int i = 0; i < w.pending_count; ++i) {
+      const TimedWarp::Pending& p = w.pending[static_cast<size_t>(i)];
+      earliest = std::min(earliest, p.at);
+      if (p.at > deps && uses(p.reg)) {
+        deps = p.at;
+        memory = p.from_memory;
+      }
     }
-  };
-  for (uint32_t r : t.reads) consider(r);
-  for (uint32_t r : t.writes) consider(r);  // no overtaking a pending write to the same register
-  if (deps > now) return {deps, memory ? Stall::Memory : Stall::Dependency};
+    // A full scoreboard takes no new write until its first entry arrives.
+    if (w.pending_count == TimedWarp::kScoreboardEntries && t.writes[0] != kernel::kNoReg && earliest > deps) {
+      deps = earliest;
+      memory = false;
+    }
+    w.next = &t;
+    w.operands_at = deps;
+    w.operands_from_memory = memory;
+    w.next_known = true;
+  }
+  if (w.operands_at > now) return {w.operands_at, w.operands_from_memory ? Stall::Memory : Stall::Dependency};
   // The unit takes a new warp instruction in the first cycle in which it frees up.
-  const uint64_t unit_cycle = unit_free_[scheduler][static_cast<int>(t.unit)] / kUnitTicks;
+  const uint64_t unit_cycle = unit_free_[scheduler][static_cast<int>(w.next->unit)] / kUnitTicks;
   if (unit_cycle > now) return {unit_cycle, Stall::ExecutionUnitBusy};
   return {now, Stall::Idle};
 }
 
 bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
-  if (w.done || readiness(w, scheduler, now).at > now) return false;
+  if (dual && (w.done || readiness(w, scheduler, now).at > now)) return false;
   const int32_t pc = executor_.peek(w.state);
   const InstructionTiming& t = timing_[static_cast<size_t>(pc)];
   if (dual && (t.is_control || t.is_barrier)) return false;
@@ -100,6 +118,7 @@ bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
   executor_.set_clock(now);
   executor_.set_sm_id(id_);
   const exec::StepResult r = executor_.step(w.state, block.state);
+  w.next_known = false;
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
     return true;
@@ -123,10 +142,19 @@ bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
     latency = memory_.latency(req, now);
     from_memory = true;
   }
+  // Retire arrived writes, then enter this instruction's.
+  int kept = 0;
+  for (int i = 0; i < w.pending_count; ++i) {
+    const TimedWarp::Pending& p = w.pending[static_cast<size_t>(i)];
+    bool rewritten = false;
+    for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
+    if (p.at > now && !rewritten) w.pending[static_cast<size_t>(kept++)] = p;
+  }
+  w.pending_count = kept;
   for (uint32_t reg : t.writes) {
-    if (reg == kernel::kNoReg) continue;
-    w.ready_at[reg] = now + latency;
-    w.from_memory[reg] = from_memory;
+    if (reg == kernel::kNoReg || latency == 0) continue;
+    if (w.pending_count < TimedWarp::kScoreboardEntries)
+      w.pending[static_cast<size_t>(w.pending_count++)] = {reg, from_memory, now + latency};
   }
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
@@ -151,10 +179,14 @@ void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now
   }
   block.arrived[id] = 0;
   block.expected[id] = 0;
+  std::fill(wake_.begin(), wake_.end(), 0);
 }
 
 void Sm::retire_warp(TimedWarp& w, uint64_t now) {
+  std::fill(wake_.begin(), wake_.end(), 0);
   w.done = true;
+  auto& list = live_[w.slot % schedulers_];
+  list.erase(std::find(list.begin(), list.end(), w.slot));
   --live_warps_;
   ResidentBlock& block = blocks_[w.block_slot];
   --block.live_warps;
@@ -181,31 +213,22 @@ void Sm::retire_warp(TimedWarp& w, uint64_t now) {
 }
 
 void Sm::order_candidates(uint32_t s, std::vector<uint32_t>& order) {
-  order.clear();
-  const std::vector<uint32_t>& mine = by_scheduler_[s];
+  const std::vector<uint32_t>& live = live_[s];  // oldest first
+  order.assign(live.begin(), live.end());
   const auto policy = arch_.scheduling.policy;
+  const auto last = std::find(order.begin(), order.end(), last_issued_[s]);
   if (policy == arch::SchedulerPolicy::LooseRoundRobin) {
     // Start after the warp that issued last.
-    size_t start = 0;
-    for (size_t i = 0; i < mine.size(); ++i)
-      if (mine[i] == last_issued_[s]) start = i + 1;
-    for (size_t i = 0; i < mine.size(); ++i) {
-      const uint32_t slot = mine[(start + i) % mine.size()];
-      if (!warps_[slot].done) order.push_back(slot);
-    }
+    if (last != order.end()) std::rotate(order.begin(), last + 1, order.end());
     return;
   }
-  for (uint32_t slot : mine)
-    if (!warps_[slot].done) order.push_back(slot);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return warps_[a].age < warps_[b].age; });
   if (policy == arch::SchedulerPolicy::GreedyThenOldest) {
     // The warp that issued last goes first while it can; then the oldest.
-    const auto it = std::find(order.begin(), order.end(), last_issued_[s]);
-    if (it != order.end()) std::rotate(order.begin(), it, it + 1);
+    if (last != order.end()) std::rotate(order.begin(), last, last + 1);
     return;
   }
-  // Two-level: an active set of the oldest warps not waiting on memory, in round-robin
-  // order; warps waiting on loads drop to the pending set behind them.
+  // Two-level: an active set of warps not waiting on memory, oldest first; warps waiting
+  // on loads drop to the pending set behind them.
   std::stable_partition(order.begin(), order.end(), [&](uint32_t slot) {
     TimedWarp& w = warps_[slot];
     return w.eligible_at <= last_tick_ && readiness(w, s, last_tick_).reason != Stall::Memory;
@@ -215,19 +238,32 @@ void Sm::order_candidates(uint32_t s, std::vector<uint32_t>& order) {
 uint64_t Sm::tick(uint64_t now) {
   account(now);
   bool issued_any = false;
+  uint64_t next = kNever;  // when nothing issues: the earliest cycle any warp becomes ready
   for (uint32_t s = 0; s < schedulers_; ++s) {
+    if (wake_[s] > now) {  // still waiting, for the same reason as when last evaluated
+      ++stats_.stalls[static_cast<int>(reason_[s])];
+      next = std::min(next, wake_[s]);
+      continue;
+    }
     order_candidates(s, order_);
     Stall reason = Stall::Idle;
     bool issued = false;
+    uint64_t wake = kNever;
     for (uint32_t slot : order_) {
       TimedWarp& w = warps_[slot];
+      // Common case first, inline: a warp whose operands are known to be pending.
+      if (w.next_known && w.operands_at > now && !w.at_barrier && w.eligible_at <= now) {
+        if (reason == Stall::Idle) reason = w.operands_from_memory ? Stall::Memory : Stall::Dependency;
+        wake = std::min(wake, w.operands_at);
+        continue;
+      }
       const Readiness r = readiness(w, s, now);
       if (r.at > now) {
         if (reason == Stall::Idle) reason = r.reason;
+        wake = std::min(wake, r.at);
         continue;
       }
       issued = try_issue(w, s, now, false);
-      if (!issued) continue;
       for (int extra = 1; extra < arch_.scheduling.issue_width && try_issue(w, s, now, true); ++extra) {
       }
       last_issued_[s] = slot;
@@ -237,9 +273,12 @@ uint64_t Sm::tick(uint64_t now) {
       ++stats_.issue_cycles;
       issued_any = true;
       reason_[s] = Stall::Idle;  // not charged: this cycle issued
+      wake_[s] = 0;
     } else {
       reason_[s] = reason;
       ++stats_.stalls[static_cast<int>(reason)];
+      wake_[s] = order_.empty() ? kNever : wake;
+      next = std::min(next, wake);
     }
   }
   stats_.warp_cycles += live_warps_;
@@ -247,10 +286,6 @@ uint64_t Sm::tick(uint64_t now) {
   last_tick_ = now + 1;
   if (live_warps_ == 0) return kNever;  // asleep until the block scheduler brings work
   if (issued_any) return now + 1;
-  uint64_t next = kNever;
-  for (uint32_t s = 0; s < schedulers_; ++s)
-    for (uint32_t slot : by_scheduler_[s])
-      if (!warps_[slot].done) next = std::min(next, readiness(warps_[slot], s, now).at);
   return std::max(next, now + 1);
 }
 

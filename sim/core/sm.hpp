@@ -30,8 +30,21 @@ struct TimedWarp {
   bool done = false;
   bool at_barrier = false;
   uint32_t barrier_id = 0;
-  std::vector<uint64_t> ready_at;    // per register: when its pending value arrives
-  std::vector<uint8_t> from_memory;  // per register: the pending value comes from a load
+  // Scoreboard: registers with a write still in flight, as in hardware a small table
+  // rather than a time per register. A full table holds back instructions that write.
+  struct Pending {
+    uint32_t reg;
+    bool from_memory;
+    uint64_t at;
+  };
+  static constexpr int kScoreboardEntries = 32;
+  std::array<Pending, kScoreboardEntries> pending{};
+  int pending_count = 0;
+  // The next instruction and when its operands are ready: fixed until the warp issues.
+  bool next_known = false;
+  const InstructionTiming* next = nullptr;
+  uint64_t operands_at = 0;
+  bool operands_from_memory = false;
 };
 
 struct ResidentBlock {
@@ -81,6 +94,8 @@ class Sm {
     Stall reason = Stall::Idle;
   };
   Readiness readiness(TimedWarp& w, uint32_t scheduler, uint64_t now);
+  // Issues the warp's next instruction, known to be ready; returns false only for a
+  // second (dual-issue) instruction that cannot go in this cycle.
   bool try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual);
   void order_candidates(uint32_t scheduler, std::vector<uint32_t>& order);
   void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now);
@@ -98,10 +113,13 @@ class Sm {
 
   std::vector<TimedWarp> warps_;
   std::vector<ResidentBlock> blocks_;
-  std::vector<std::vector<uint32_t>> by_scheduler_;  // warp indices per scheduler
+  std::vector<std::vector<uint32_t>> live_;          // per scheduler: live warp slots, oldest first
   std::vector<std::array<uint64_t, kUnitCount>> unit_free_;  // per scheduler, in 1/kUnitTicks cycles
   std::vector<uint32_t> last_issued_;                // per scheduler: warp index, for LRR and GTO
   std::vector<Stall> reason_;                        // per scheduler: stall charged since last_tick_
+  // Per scheduler: no warp of it can issue before this cycle (0: evaluate). Nothing it
+  // waits on changes until then unless a block arrives, a barrier opens or a warp exits.
+  std::vector<uint64_t> wake_;
   std::vector<uint32_t> order_;                      // scratch
   uint64_t last_tick_ = 0;                           // cycles before this are accounted
   uint32_t live_warps_ = 0;

@@ -315,8 +315,11 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
 
 void Executor::setp(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
   const CmpOp op = static_cast<CmpOp>(in.mode);
+  uint64_t va[kWarpSize], vb[kWarpSize];
+  gather(w, b, in.src[0], mask, va);
+  gather(w, b, in.src[1], mask, vb);
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t ra = read(w, b, in.src[0], lane), rb = read(w, b, in.src[1], lane);
+    const uint64_t ra = va[lane], rb = vb[lane];
     bool p;
     if (in.type == DataType::F32) p = compare<float>(op, as_f32(ra), as_f32(rb));
     else if (in.type == DataType::F64) p = compare<double>(op, as_f64(ra), as_f64(rb));

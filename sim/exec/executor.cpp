@@ -21,18 +21,25 @@ BlockState Executor::make_block(uint64_t linear) const {
   return b;
 }
 
-WarpState Executor::make_warp(const BlockState&, uint32_t warp_in_block) const {
+WarpState Executor::make_warp(const BlockState& block, uint32_t warp_in_block) const {
   WarpState w;
+  reset_warp(w, block, warp_in_block);
+  return w;
+}
+
+void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_block) const {
   w.warp_in_block = warp_in_block;
   const uint32_t threads = launch_.threads_per_block();
   const uint32_t first = warp_in_block * kWarpSize;
   const uint32_t lanes = std::min<uint32_t>(kWarpSize, threads - first);
   w.valid_mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1);
+  w.exited = 0;
+  w.waiting = false;
+  w.stack.clear();
   w.stack.push_back({0, -1, w.valid_mask});
-  w.regs.assign(program_.reg_names.size() * kWarpSize, 0);
+  w.regs.resize(program_.reg_names.size() * kWarpSize);
   w.defined.assign(program_.reg_names.size(), 0);
-  w.local.assign(size_t{program_.local_bytes} * kWarpSize, 0);
-  return w;
+  w.local.assign(size_t{program_.local_bytes} * kWarpSize, 0);  // local memory starts zeroed
 }
 
 void Executor::fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const {
@@ -116,15 +123,6 @@ void Executor::branch(WarpState& w, const Instruction& in, uint32_t active, uint
 void Executor::exit_lanes(WarpState& w, uint32_t lanes) {
   w.exited |= lanes;
   for (SimtEntry& e : w.stack) e.mask &= ~lanes;
-}
-
-int32_t Executor::peek(WarpState& w) const {
-  // Reconverge: pop entries that reached their reconvergence point or have no lanes left.
-  while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().reconverge_pc || w.active_mask() == 0))
-    w.stack.pop_back();
-  if (w.stack.empty()) return -1;
-  const int32_t pc = w.stack.back().pc;
-  return pc < static_cast<int32_t>(program_.code.size()) ? pc : static_cast<int32_t>(program_.code.size()) - 1;
 }
 
 StepResult Executor::step(WarpState& w, BlockState& b) {

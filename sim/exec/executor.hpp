@@ -56,13 +56,23 @@ class Executor {
 
   BlockState make_block(uint64_t linear_index) const;
   WarpState make_warp(const BlockState& block, uint32_t warp_in_block) const;
+  // Makes `w` a fresh warp, reusing its storage. Registers are not cleared: the
+  // written-lanes masks already stop reads of anything this warp has not written.
+  void reset_warp(WarpState& w, const BlockState& block, uint32_t warp_in_block) const;
 
   // Executes the instruction at the warp's PC (after reconverging) and advances it.
   StepResult step(WarpState& w, BlockState& b);
 
   // Reconverges (pops finished SIMT entries) and returns the PC of the warp's next
   // instruction, or -1 when every lane has exited. Changes no program-visible state.
-  int32_t peek(WarpState& w) const;
+  int32_t peek(WarpState& w) const {
+    while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().reconverge_pc || w.active_mask() == 0))
+      w.stack.pop_back();
+    if (w.stack.empty()) return -1;
+    const int32_t pc = w.stack.back().pc;
+    const int32_t last = static_cast<int32_t>(program_.code.size()) - 1;
+    return pc < last ? pc : last;
+  }
 
   // Clock readings for %clock/%clock64 and %smid, set by whoever drives execution.
   void set_clock(uint64_t c) { clock_ = c; }

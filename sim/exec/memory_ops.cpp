@@ -105,12 +105,16 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   }
   uint8_t* host[kWarpSize];
   const uint32_t bytes = size * count;
-  const bool shared = in.space == StateSpace::Shared;
+  const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global;
   for_each_lane(mask, [&](uint32_t lane) {
     const uint64_t a = bases[lane] + static_cast<uint64_t>(addr_op.imm);
-    // Fast path: an aligned, in-bounds shared access; everything else goes through address().
-    if (shared && a + bytes <= b.shared.size() && a % bytes == 0) host[lane] = b.shared.data() + a;
-    else host[lane] = address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
+    // Fast paths: aligned, in-bounds shared and global accesses; the rest goes through address().
+    uint8_t* p = nullptr;
+    if (a % bytes == 0) {
+      if (shared && a + bytes <= b.shared.size()) p = b.shared.data() + a;
+      else if (global) p = memory_.translate(a, bytes);
+    }
+    host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
   });
   const bool sign = kernel::is_signed(in.type);
   const int bits = kernel::type_bits(in.type);
