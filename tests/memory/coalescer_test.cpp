@@ -1,0 +1,136 @@
+// Coalescing by rule family and shared-memory bank conflicts on the textbook patterns,
+// with every count worked out by hand from the CUDA guide's rules.
+#include "memory/coalescer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+
+namespace gpusim::memory {
+namespace {
+
+using arch::CoalescingRule;
+constexpr uint64_t kBase = 0x10000;  // 128-byte aligned
+constexpr uint32_t kAll = 0xFFFFFFFFu;
+
+template <typename F>
+std::array<uint64_t, 32> lanes(F f) {
+  std::array<uint64_t, 32> a{};
+  for (int k = 0; k < 32; ++k) a[k] = static_cast<uint64_t>(f(k));
+  return a;
+}
+
+std::vector<uint32_t> sizes(CoalescingRule r, const std::array<uint64_t, 32>& a, bool l1 = false, uint32_t bytes = 4,
+                            uint32_t mask = kAll) {
+  std::vector<uint32_t> out;
+  for (const Transaction& t : coalesce(r, a.data(), mask, bytes, l1)) out.push_back(t.bytes);
+  return out;
+}
+
+size_t count(CoalescingRule r, const std::array<uint64_t, 32>& a, bool l1 = false, uint32_t bytes = 4) {
+  return coalesce(r, a.data(), kAll, bytes, l1).size();
+}
+
+const auto consecutive = lanes([](int k) { return kBase + 4ull * k; });
+const auto offset_by_one = lanes([](int k) { return kBase + 4ull * (k + 1); });
+const auto stride2 = lanes([](int k) { return kBase + 8ull * k; });
+const auto stride32 = lanes([](int k) { return kBase + 128ull * k; });
+const auto reversed = lanes([](int k) { return kBase + 4ull * (31 - k); });
+// A fixed shuffle of the 32 words of one 128-byte line.
+const auto shuffled = lanes([](int k) { return kBase + 4ull * ((k * 7 + 3) % 32); });
+// Seed 004: out[i][j] in a 512-float-wide array. j from the thread index: consecutive;
+// i from the thread index: a stride of 2048 bytes.
+const auto row_major_j = lanes([](int k) { return kBase + 4ull * (5 * 512 + k); });
+const auto row_major_i = lanes([](int k) { return kBase + 4ull * (k * 512 + 5); });
+
+TEST(Coalescing, Cc10StrictHalfWarps) {
+  EXPECT_EQ(sizes(CoalescingRule::Cc10, consecutive), (std::vector<uint32_t>{64, 64}));  // one 64 B per half-warp
+  EXPECT_EQ(count(CoalescingRule::Cc10, offset_by_one), 32u);  // misaligned: one per thread
+  EXPECT_EQ(count(CoalescingRule::Cc10, stride2), 32u);
+  EXPECT_EQ(count(CoalescingRule::Cc10, stride32), 32u);
+  EXPECT_EQ(count(CoalescingRule::Cc10, reversed), 32u);  // thread k must read word k
+  EXPECT_EQ(count(CoalescingRule::Cc10, shuffled), 32u);
+  EXPECT_EQ(count(CoalescingRule::Cc10, row_major_j), 2u);
+  EXPECT_EQ(count(CoalescingRule::Cc10, row_major_i), 32u);
+  // Inactive threads do not break coalescing; 8-byte words make one 128 B per half-warp.
+  EXPECT_EQ(sizes(CoalescingRule::Cc10, consecutive, false, 4, 0x0000FFF0u), (std::vector<uint32_t>{64}));
+  const auto doubles = lanes([](int k) { return kBase + 8ull * k; });
+  EXPECT_EQ(sizes(CoalescingRule::Cc10, doubles, false, 8), (std::vector<uint32_t>{128, 128}));
+}
+
+TEST(Coalescing, Cc12ShrinkingSegments) {
+  EXPECT_EQ(sizes(CoalescingRule::Cc12, consecutive), (std::vector<uint32_t>{64, 64}));
+  // Half 0 spans both halves of its 128 B segment; half 1 uses the upper 64 B of the same
+  // segment plus 4 bytes of the next, which shrink to 32 B.
+  EXPECT_EQ(sizes(CoalescingRule::Cc12, offset_by_one), (std::vector<uint32_t>{128, 64, 32}));
+  EXPECT_EQ(sizes(CoalescingRule::Cc12, stride2), (std::vector<uint32_t>{128, 128}));
+  EXPECT_EQ(count(CoalescingRule::Cc12, stride32), 32u);  // each thread alone, shrunk to 32 B
+  EXPECT_EQ(sizes(CoalescingRule::Cc12, stride32)[0], 32u);
+  EXPECT_EQ(sizes(CoalescingRule::Cc12, reversed), (std::vector<uint32_t>{64, 64}));  // any order
+  EXPECT_EQ(sizes(CoalescingRule::Cc12, shuffled), (std::vector<uint32_t>{128, 128}));
+  EXPECT_EQ(count(CoalescingRule::Cc12, row_major_i), 32u);
+}
+
+TEST(Coalescing, Cc20CacheLinesOrSegments) {
+  EXPECT_EQ(count(CoalescingRule::Cc20, consecutive, true), 1u);   // one 128 B line
+  EXPECT_EQ(count(CoalescingRule::Cc20, consecutive, false), 4u);  // four 32 B segments (-dlcm=cg)
+  EXPECT_EQ(count(CoalescingRule::Cc20, offset_by_one, true), 2u);
+  EXPECT_EQ(count(CoalescingRule::Cc20, offset_by_one, false), 5u);
+  EXPECT_EQ(count(CoalescingRule::Cc20, stride2, true), 2u);
+  EXPECT_EQ(count(CoalescingRule::Cc20, stride32, true), 32u);
+  EXPECT_EQ(count(CoalescingRule::Cc20, reversed, true), 1u);
+  EXPECT_EQ(count(CoalescingRule::Cc20, shuffled, true), 1u);
+  // 16-byte accesses are four quarter-warp requests of 128 B each.
+  const auto float4s = lanes([](int k) { return kBase + 16ull * k; });
+  EXPECT_EQ(count(CoalescingRule::Cc20, float4s, true, 16), 4u);
+}
+
+TEST(Coalescing, Sectored32Sectors) {
+  EXPECT_EQ(count(CoalescingRule::Sectored32, consecutive), 4u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, offset_by_one), 5u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, stride2), 8u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, stride32), 32u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, reversed), 4u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, shuffled), 4u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, row_major_j), 4u);
+  EXPECT_EQ(count(CoalescingRule::Sectored32, row_major_i), 32u);
+  const auto float4s = lanes([](int k) { return kBase + 16ull * k; });
+  EXPECT_EQ(count(CoalescingRule::Sectored32, float4s, false, 16), 16u);  // 512 bytes
+}
+
+template <typename F>
+int passes(F f, uint32_t size = 4, int banks = 32, int scope = 32, bool atomic = false) {
+  const auto a = lanes(f);
+  return shared_passes(a.data(), kAll, size, banks, 4, scope, atomic);
+}
+
+TEST(SharedBanks, StridesPaddingAndBroadcast) {
+  EXPECT_EQ(passes([](int k) { return 4ull * k; }), 1);         // stride 1
+  EXPECT_EQ(passes([](int k) { return 8ull * k; }), 2);         // stride 2: 2-way
+  EXPECT_EQ(passes([](int k) { return 4ull * 32 * k; }), 32);   // stride 32: one bank
+  EXPECT_EQ(passes([](int k) { return 4ull * 33 * k; }), 1);    // stride 33: padded
+  EXPECT_EQ(passes([](int) { return uint64_t{64}; }), 1);       // broadcast
+  EXPECT_EQ(passes([](int k) { return 4ull * (k / 4); }), 1);   // groups share words
+  // 1.x: 16 banks, per half-warp: two requests of one pass each; stride 2 is 2-way in each.
+  EXPECT_EQ(passes([](int k) { return 4ull * k; }, 4, 16, 16), 2);
+  EXPECT_EQ(passes([](int k) { return 8ull * k; }, 4, 16, 16), 4);
+  // 8-byte words over 4-byte banks: 256 bytes need 2 passes.
+  EXPECT_EQ(passes([](int k) { return 8ull * k; }, 8), 2);
+  // Shared atomics on one address serialise.
+  EXPECT_EQ(passes([](int) { return uint64_t{0}; }, 4, 32, 32, true), 32);
+}
+
+TEST(SharedBanks, TransposeTileAndPrefixSum) {
+  // Reading a column of a 32x32 float tile: every lane in bank c; with the +1 pad, none share.
+  EXPECT_EQ(passes([](int x) { return 4ull * (x * 32 + 5); }), 32);
+  EXPECT_EQ(passes([](int x) { return 4ull * (x * 33 + 5); }), 1);
+  // Prefix-sum up-sweep with offset 2: ai = 4 tid + 1 hits 8 banks 4 times each; with
+  // ai + ai / 32 the 32 lanes land in 32 banks.
+  EXPECT_EQ(passes([](int t) { return 4ull * (4 * t + 1); }), 4);
+  EXPECT_EQ(passes([](int t) { const uint64_t ai = 4ull * t + 1; return 4 * (ai + ai / 32); }), 1);
+  // Offset 1 (ai = 2 tid): 2-way.
+  EXPECT_EQ(passes([](int t) { return 4ull * (2 * t); }), 2);
+}
+
+}  // namespace
+}  // namespace gpusim::memory
