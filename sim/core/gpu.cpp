@@ -21,6 +21,8 @@ LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program&
     throw util::InputError("launch of " + program.name + " cannot run on " + arch.gpu.name + ": " + occ.none_fit_reason);
 
   const std::vector<InstructionTiming> timing = classify_program(program, arch);
+  const memory::MemoryStats memory_before = memory_model.stats();
+  memory_model.start_kernel();
   exec::Executor executor(program, memory, launch);
   std::vector<std::unique_ptr<Sm>> sms;
   for (int i = 0; i < arch.gpu.sm_count; ++i) {
@@ -98,6 +100,7 @@ LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program&
     auto& wt = s->warp_trace();
     stats.warps_trace.insert(stats.warps_trace.end(), wt.begin(), wt.end());
   }
+  stats.memory = memory_model.stats() - memory_before;
   stats.blocks = total_blocks;
   stats.blocks_per_sm = occ.active_blocks;
   stats.theoretical_occupancy = occ.occupancy;

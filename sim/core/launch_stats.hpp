@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "memory/memory_model.hpp"
+
 namespace gpusim::core {
 
 // Why a scheduler did not issue in a cycle; each such cycle is charged to exactly one.
@@ -55,6 +57,7 @@ struct LaunchStats {
   int max_warps_per_sm = 0;
   uint64_t tail_cycles = 0;   // from the first SM running out of work to the end
   std::vector<SmStats> per_sm;
+  memory::MemoryStats memory;  // this launch's share of the memory system's counters
   std::vector<BlockSlice> blocks_trace;
   std::vector<WarpSlice> warps_trace;
 

@@ -125,23 +125,30 @@ bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
   }
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
-  uint64_t& unit = unit_free_[scheduler][static_cast<int>(t.unit)];
-  unit = std::max(unit, now * kUnitTicks) + t.occupancy;
-
   uint64_t latency = t.latency;
+  uint64_t busy = t.occupancy;
   bool from_memory = false;
   if (r.instruction->op == kernel::Opcode::Shfl) {
     latency = static_cast<uint64_t>(arch_.shared_memory.latency);
-  } else if (t.is_memory) {
+  } else if (t.is_memory && r.addresses) {
     memory::MemoryRequest req;
     req.space = r.memory_space;
     req.is_store = r.instruction->op == kernel::Opcode::St || r.instruction->op == kernel::Opcode::Red;
     req.is_atomic = r.instruction->op == kernel::Opcode::Atom || r.instruction->op == kernel::Opcode::Red;
-    req.active_lanes = static_cast<uint32_t>(std::popcount(r.executed_mask));
+    req.cache_op = r.instruction->cache_op;
+    req.mask = r.executed_mask;
+    req.bytes_per_lane = r.access_bytes;
+    req.addresses = r.addresses;
     req.sm = id_;
-    latency = memory_.latency(req, now);
+    if (req.mask) {
+      const memory::MemoryResponse resp = memory_.access(req, now);
+      latency = resp.latency;
+      busy = std::max<uint64_t>(busy, uint64_t{resp.pipeline_cycles} * kUnitTicks);  // wavefronts / passes
+    }
     from_memory = true;
   }
+  uint64_t& unit = unit_free_[scheduler][static_cast<int>(t.unit)];
+  unit = std::max(unit, now * kUnitTicks) + busy;
   // Retire arrived writes, then enter this instruction's.
   int kept = 0;
   for (int i = 0; i < w.pending_count; ++i) {

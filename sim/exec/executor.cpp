@@ -173,12 +173,16 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       last_space_ = in.space;
       load_store(w, b, in, mask);
       r.memory_space = last_space_;
+      r.addresses = addresses_;
+      r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8) * (in.vec > 1 ? in.vec : 1);
       break;
     case Opcode::Atom:
     case Opcode::Red:
       last_space_ = in.space;
       atomic(w, b, in, mask);
       r.memory_space = last_space_;
+      r.addresses = addresses_;
+      r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8);
       break;
     case Opcode::Shfl: shuffle(w, b, in, mask); break;
     case Opcode::Vote: vote(w, b, in, mask); break;

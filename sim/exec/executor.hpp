@@ -48,6 +48,8 @@ struct StepResult {
   uint32_t barrier_threads = 0; // Barrier: expected threads, 0 for the whole block
   bool barrier_waits = true;    // false for bar.arrive
   kernel::StateSpace memory_space = kernel::StateSpace::Generic;  // ld/st/atom: the space it resolved to
+  const uint64_t* addresses = nullptr;  // ld/st/atom: each executed lane's address in that space
+  uint32_t access_bytes = 0;            // ld/st/atom: bytes each lane accesses
 };
 
 class Executor {
@@ -163,6 +165,7 @@ class Executor {
   uint64_t clock_ = 0;
   uint32_t sm_id_ = 0;
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
+  uint64_t addresses_[kWarpSize] = {};
 };
 
 }  // namespace gpusim::exec

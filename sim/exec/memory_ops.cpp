@@ -115,6 +115,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       else if (global) p = memory_.translate(a, bytes);
     }
     host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
+    addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
   });
   const bool sign = kernel::is_signed(in.type);
   const int bits = kernel::type_bits(in.type);
@@ -165,6 +166,7 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     const uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
                        static_cast<uint64_t>(addr_op.imm);
     uint8_t* p = address(w, b, in.space, a, size, lane, "atomic");
+    addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
     const uint64_t old = load_bits(p, size);
     const uint64_t v = read(w, b, in.src[1], lane);
     const int bits = kernel::type_bits(t);

@@ -106,6 +106,10 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
     if (m == "param") { in.space = StateSpace::Param; continue; }
     if (m == "v2" || m == "v4") { in.vec = static_cast<uint8_t>(m[1] - '0'); continue; }
     if (m == "ftz") { in.ftz = true; continue; }
+    if (m == "ca") { in.cache_op = CacheOp::CacheAll; continue; }
+    if (m == "cg") { in.cache_op = CacheOp::CacheGlobal; continue; }
+    if (m == "cs") { in.cache_op = CacheOp::Streaming; continue; }
+    if (m == "nc") { in.cache_op = CacheOp::NonCoherent; continue; }
     if (m == "sat") { in.sat = true; continue; }
     if (const auto r = roundings().find(m); r != roundings().end()) { in.rounding = r->second; continue; }
     switch (in.op) {

@@ -52,6 +52,8 @@ enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 enum class BarMode : uint8_t { Sync, Arrive };
+// ld/st cache operators that change where data is cached.
+enum class CacheOp : uint8_t { Default, CacheAll, CacheGlobal, Streaming, NonCoherent };
 
 enum class SpecialReg : uint8_t {
   TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
@@ -84,6 +86,7 @@ struct Instruction {
   bool sat = false;
   bool uniform = false;             // bra.uni
   uint8_t vec = 1;                  // ld/st vector width
+  CacheOp cache_op = CacheOp::Default;
   uint8_t num_src = 0;
   uint32_t guard = kNoReg;          // predicate register guarding the instruction
   bool guard_negated = false;

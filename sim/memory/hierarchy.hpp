@@ -1,0 +1,40 @@
+// The modelled memory system: per-architecture coalescing, shared-memory banks, a
+// sectored L1 per SM and a shared L2 (LRU, with miss merging), and DRAM channels that
+// serve bytes at the configured bandwidth with queueing, so a bandwidth-bound kernel is
+// limited by bytes per cycle and a latency-bound one by the latencies.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "memory/cache.hpp"
+#include "memory/memory_model.hpp"
+
+namespace gpusim::memory {
+
+class MemoryHierarchy final : public MemoryModel {
+ public:
+  explicit MemoryHierarchy(const arch::ArchConfig& arch);
+  MemoryResponse access(const MemoryRequest& request, uint64_t now) override;
+  MemoryStats stats() const override { return stats_; }
+  void start_kernel() override;
+
+ private:
+  MemoryResponse shared(const MemoryRequest& r);
+  MemoryResponse global(const MemoryRequest& r, uint64_t now);
+  // One DRAM access of `bytes` at `address` arriving at `now`; returns when it completes.
+  uint64_t dram(uint64_t address, uint32_t bytes, bool write, uint64_t now);
+  // A 32-byte sector through L2 (and DRAM on a miss); returns when its data is back.
+  uint64_t l2_read(uint64_t address, uint64_t now);
+  bool through_l1(const MemoryRequest& r) const;
+
+  const arch::ArchConfig& arch_;
+  std::vector<SectoredCache> l1_;  // per SM (empty: no L1)
+  std::optional<SectoredCache> l2_;
+  std::vector<double> channel_free_;  // per DRAM channel: cycle it is next free
+  double bytes_per_cycle_per_channel_ = 0;
+  MemoryStats stats_;
+};
+
+}  // namespace gpusim::memory
