@@ -90,6 +90,7 @@ LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program&
 
   LaunchStats stats;
   for (const auto& s : sms) stats.cycles = std::max(stats.cycles, s->stats().busy_until);
+  stats.cycles = std::max(stats.cycles, memory_model.drained_at());  // the kernel ends when its writes land
   uint64_t first_idle = stats.cycles;
   for (const auto& s : sms) {
     s->finish(stats.cycles);

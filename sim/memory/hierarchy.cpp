@@ -15,6 +15,10 @@ using kernel::StateSpace;
 namespace {
 constexpr uint32_t kSector = 32;
 constexpr uint64_t kChannelInterleave = 256;  // bytes mapped to one channel before the next
+
+// GPUs hash addresses onto L2 slices and DRAM channels so that power-of-two strides
+// spread out; a multiplicative hash does the same here, deterministically.
+size_t spread(uint64_t block, size_t n) { return static_cast<size_t>(((block * 0x9E3779B97F4A7C15ull) >> 32) % n); }
 }  // namespace
 
 MemoryHierarchy::MemoryHierarchy(const arch::ArchConfig& arch) : arch_(arch) {
@@ -22,22 +26,42 @@ MemoryHierarchy::MemoryHierarchy(const arch::ArchConfig& arch) : arch_(arch) {
     for (int i = 0; i < arch.gpu.sm_count; ++i) l1_.emplace_back(*arch.memory.l1);
   if (arch.memory.l2) l2_.emplace(*arch.memory.l2);
   channel_free_.assign(static_cast<size_t>(arch.memory.dram.channels), 0.0);
+  if (arch.memory.l2) slice_free_.assign(static_cast<size_t>(arch.memory.l2->slices), 0);
   const double bytes_per_cycle = arch.memory.dram.bandwidth_gbs * 1e9 / (arch.gpu.core_clock_mhz * 1e6);
   bytes_per_cycle_per_channel_ = bytes_per_cycle / arch.memory.dram.channels;
 }
 
-void MemoryHierarchy::start_kernel() { std::fill(channel_free_.begin(), channel_free_.end(), 0.0); }
+void MemoryHierarchy::start_kernel() {
+  std::fill(channel_free_.begin(), channel_free_.end(), 0.0);
+  std::fill(slice_free_.begin(), slice_free_.end(), 0);
+}
+
+uint64_t MemoryHierarchy::drained_at() const {
+  double last = 0;
+  for (double f : channel_free_) last = std::max(last, f);
+  uint64_t end = static_cast<uint64_t>(std::ceil(last));
+  for (uint64_t f : slice_free_) end = std::max(end, f);
+  return end;
+}
+
+uint64_t MemoryHierarchy::l2_slot(uint64_t address, uint64_t now) {
+  uint64_t& free = slice_free_[spread(address / kSector, slice_free_.size())];
+  const uint64_t start = std::max(now, free);
+  free = start + 1;
+  return start;
+}
 
 uint64_t MemoryHierarchy::dram(uint64_t address, uint32_t bytes, bool write, uint64_t now) {
-  double& free = channel_free_[address / kChannelInterleave % channel_free_.size()];
+  double& free = channel_free_[spread(address / kChannelInterleave, channel_free_.size())];
   const double start = std::max(static_cast<double>(now), free);
   free = start + bytes / bytes_per_cycle_per_channel_;
   (write ? stats_.dram_write_bytes : stats_.dram_read_bytes) += bytes;
   return static_cast<uint64_t>(std::ceil(free)) + static_cast<uint64_t>(arch_.memory.dram.latency);
 }
 
-uint64_t MemoryHierarchy::l2_read(uint64_t address, uint64_t now) {
-  if (!l2_) return dram(address, kSector, false, now);
+uint64_t MemoryHierarchy::l2_read(uint64_t address, uint64_t arrival) {
+  if (!l2_) return dram(address, kSector, false, arrival);
+  const uint64_t now = l2_slot(address, arrival);  // queueing at the slice
   const SectoredCache::Probe p = l2_->probe(address, now);
   if (p.present) {
     ++stats_.l2_hits;
@@ -94,9 +118,12 @@ MemoryResponse MemoryHierarchy::global(const MemoryRequest& r, uint64_t now) {
         continue;
       }
       for (uint64_t a = t.address; a < t.address + t.bytes; a += kSector) {
-        if (!l1_.empty()) l1_[r.sm].write_hit(a, now);  // write-through, no allocate
-        l2_->fill(a, now, false, now);                  // allocate in L2 ...
-        dram(a, kSector, true, now);                    // ... and write through to DRAM
+        if (!l1_.empty()) l1_[r.sm].write_hit(a, now);  // L1: write-through, no allocate
+        // L2 is write-back: the sector becomes dirty there, and reaches DRAM when evicted.
+        const uint64_t at = l2_slot(a, now);
+        if (l2_->write_hit(a, at)) continue;
+        const uint32_t evicted_dirty = l2_->fill(a, at, true, at);
+        if (evicted_dirty) dram(a, evicted_dirty * kSector, true, at);
       }
     }
     return {static_cast<uint32_t>(arch_.memory.l2 ? arch_.memory.l2->latency : arch_.memory.dram.latency),

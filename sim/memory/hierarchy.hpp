@@ -19,6 +19,7 @@ class MemoryHierarchy final : public MemoryModel {
   MemoryResponse access(const MemoryRequest& request, uint64_t now) override;
   MemoryStats stats() const override { return stats_; }
   void start_kernel() override;
+  uint64_t drained_at() const override;
 
  private:
   MemoryResponse shared(const MemoryRequest& r);
@@ -32,7 +33,11 @@ class MemoryHierarchy final : public MemoryModel {
   const arch::ArchConfig& arch_;
   std::vector<SectoredCache> l1_;  // per SM (empty: no L1)
   std::optional<SectoredCache> l2_;
+  // Cycle at which an L2 slice can take the sector at `address`, arriving at `now`.
+  uint64_t l2_slot(uint64_t address, uint64_t now);
+
   std::vector<double> channel_free_;  // per DRAM channel: cycle it is next free
+  std::vector<uint64_t> slice_free_;  // per L2 slice: one 32-byte sector per cycle
   double bytes_per_cycle_per_channel_ = 0;
   MemoryStats stats_;
 };

@@ -46,6 +46,8 @@ class MemoryModel {
   virtual MemoryStats stats() const { return {}; }
   // A new kernel starts at cycle 0 (caches keep their contents, queues drain).
   virtual void start_kernel() {}
+  // The cycle by which every transfer the kernel started has finished.
+  virtual uint64_t drained_at() const { return 0; }
 };
 
 class FixedLatencyMemory final : public MemoryModel {

@@ -53,7 +53,23 @@ void json_launch(JsonWriter& j, const ReportContext& ctx, const driver::TimedLau
   j.key("stalls").begin_object();
   for (int i = 0; i < kStallCount; ++i) j.field(core::stall_name(static_cast<Stall>(i)), static_cast<int64_t>(t.stalls[i]));
   j.end_object();
-  j.key("memory").begin_object().end_object();  // filled by the memory hierarchy
+  const memory::MemoryStats& mem = s.memory;
+  j.key("memory").begin_object();
+  j.field("global_load_requests", static_cast<int64_t>(mem.global_load_requests))
+      .field("global_load_sectors", static_cast<int64_t>(mem.global_load_transactions))
+      .field("load_sectors_per_request", m.load_sectors_per_request)
+      .field("global_store_requests", static_cast<int64_t>(mem.global_store_requests))
+      .field("global_store_sectors", static_cast<int64_t>(mem.global_store_transactions))
+      .field("store_sectors_per_request", m.store_sectors_per_request)
+      .field("shared_requests", static_cast<int64_t>(mem.shared_requests))
+      .field("shared_bank_conflicts", static_cast<int64_t>(mem.shared_passes - mem.shared_requests))
+      .field("bank_conflicts_per_request", m.bank_conflicts_per_request)
+      .field("l1_hit_rate", m.l1_hit_rate).field("l2_hit_rate", m.l2_hit_rate)
+      .field("dram_read_bytes", static_cast<int64_t>(mem.dram_read_bytes))
+      .field("dram_write_bytes", static_cast<int64_t>(mem.dram_write_bytes))
+      .field("dram_bandwidth_gbs", m.dram_gbs).field("dram_peak_gbs", m.dram_peak_gbs)
+      .field("effective_bandwidth_gbs", m.effective_gbs);
+  j.end_object();
   if (ctx.per_sm) {
     j.key("per_sm").begin_array();
     for (size_t i = 0; i < s.per_sm.size(); ++i) {
@@ -89,6 +105,17 @@ LaunchMetrics launch_metrics(const arch::ArchConfig& arch, const core::LaunchSta
   m.blocks_per_wave = static_cast<uint64_t>(s.blocks_per_sm) * s.per_sm.size();
   m.waves = ratio(static_cast<double>(s.blocks), static_cast<double>(m.blocks_per_wave));
   for (uint64_t v : t.stalls) m.stall_cycles += v;
+  const memory::MemoryStats& mem = s.memory;
+  m.load_sectors_per_request = ratio(static_cast<double>(mem.global_load_transactions), static_cast<double>(mem.global_load_requests));
+  m.store_sectors_per_request = ratio(static_cast<double>(mem.global_store_transactions), static_cast<double>(mem.global_store_requests));
+  m.bank_conflicts_per_request =
+      ratio(static_cast<double>(mem.shared_passes - mem.shared_requests), static_cast<double>(mem.shared_requests));
+  m.l1_hit_rate = ratio(static_cast<double>(mem.l1_hits), static_cast<double>(mem.l1_hits + mem.l1_misses));
+  m.l2_hit_rate = ratio(static_cast<double>(mem.l2_hits), static_cast<double>(mem.l2_hits + mem.l2_misses));
+  const double seconds = static_cast<double>(s.cycles) / (arch.gpu.core_clock_mhz * 1e6);
+  m.dram_gbs = ratio(static_cast<double>(mem.dram_read_bytes + mem.dram_write_bytes), seconds) / 1e9;
+  m.dram_peak_gbs = arch.memory.dram.bandwidth_gbs;
+  m.effective_gbs = ratio(static_cast<double>(mem.global_load_bytes + mem.global_store_bytes), seconds) / 1e9;
   return m;
 }
 
@@ -123,6 +150,25 @@ void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver
       if (t.stalls[k] == 0) continue;
       out << "    " << std::left << std::setw(22) << core::stall_name(static_cast<Stall>(k)) << std::right << std::setw(14)
           << t.stalls[k] << "  " << std::setw(6) << pct(ratio(t.stalls[k], m.stall_cycles)) << '\n';
+    }
+    {
+      const memory::MemoryStats& mem = s.memory;
+      out << "  Memory:\n";
+      if (mem.global_load_requests)
+        out << "    global loads          " << mem.global_load_requests << " requests, " << mem.global_load_transactions
+            << " transactions (" << fixed(m.load_sectors_per_request, 2) << " per request)\n";
+      if (mem.global_store_requests)
+        out << "    global stores         " << mem.global_store_requests << " requests, " << mem.global_store_transactions
+            << " transactions (" << fixed(m.store_sectors_per_request, 2) << " per request)\n";
+      if (mem.shared_requests)
+        out << "    shared memory         " << mem.shared_requests << " requests, " << mem.shared_passes - mem.shared_requests
+            << " bank-conflict replays (" << fixed(m.bank_conflicts_per_request, 2) << " per request)\n";
+      if (mem.l1_hits + mem.l1_misses) out << "    L1 hit rate           " << pct(m.l1_hit_rate) << '\n';
+      if (mem.l2_hits + mem.l2_misses) out << "    L2 hit rate           " << pct(m.l2_hit_rate) << '\n';
+      out << "    DRAM                  " << mem.dram_read_bytes << " bytes read, " << mem.dram_write_bytes
+          << " written: " << fixed(m.dram_gbs, 1) << " GB/s of " << fixed(m.dram_peak_gbs, 1) << " peak ("
+          << pct(ratio(m.dram_gbs, m.dram_peak_gbs)) << ")\n";
+      out << "    effective bandwidth   " << fixed(m.effective_gbs, 1) << " GB/s  ((bytes read + written) / time)\n";
     }
     if (ctx.per_sm) {
       out << "  Per SM:\n     SM  blocks   warp instr      IPC  achieved occ  top stall\n";
@@ -171,7 +217,8 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
 
 void write_timing_csv(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run) {
   out << "kernel,grid,block,cycles,time_us,warp_instructions,thread_instructions,ipc,issue_slot_utilisation,"
-         "achieved_occupancy,theoretical_occupancy,simt_efficiency,blocks,waves,tail_cycles";
+         "achieved_occupancy,theoretical_occupancy,simt_efficiency,blocks,waves,tail_cycles,load_sectors_per_request,"
+         "bank_conflicts_per_request,l1_hit_rate,l2_hit_rate,dram_gbs,effective_gbs";
   for (int k = 0; k < kStallCount; ++k) out << ",stall_" << core::stall_name(static_cast<Stall>(k));
   out << '\n';
   for (const auto& l : run.launches) {
@@ -180,7 +227,9 @@ void write_timing_csv(std::ostream& out, const ReportContext& ctx, const driver:
     out << l.name << ',' << dims(l.grid) << ',' << dims(l.block) << ',' << l.stats.cycles << ',' << m.time_us << ','
         << t.warp_instructions << ',' << t.thread_instructions << ',' << m.ipc << ',' << m.issue_slot_utilisation << ','
         << m.achieved_occupancy << ',' << l.stats.theoretical_occupancy << ',' << m.simt_efficiency << ','
-        << l.stats.blocks << ',' << m.waves << ',' << l.stats.tail_cycles;
+        << l.stats.blocks << ',' << m.waves << ',' << l.stats.tail_cycles << ',' << m.load_sectors_per_request << ','
+        << m.bank_conflicts_per_request << ',' << m.l1_hit_rate << ',' << m.l2_hit_rate << ',' << m.dram_gbs << ','
+        << m.effective_gbs;
     for (int k = 0; k < kStallCount; ++k) out << ',' << t.stalls[k];
     out << '\n';
   }

@@ -23,6 +23,13 @@ struct LaunchMetrics {
   double waves = 0;
   uint64_t scheduler_cycles = 0;  // SMs x schedulers x cycles
   uint64_t stall_cycles = 0;      // scheduler cycles without an issue: the sum of the stalls
+  // Memory (Nsight names: sectors per request, hit rates, dram throughput)
+  double load_sectors_per_request = 0;
+  double store_sectors_per_request = 0;
+  double bank_conflicts_per_request = 0;  // extra passes per shared request
+  double l1_hit_rate = 0, l2_hit_rate = 0;
+  double dram_gbs = 0, dram_peak_gbs = 0;
+  double effective_gbs = 0;  // seed 004: (bytes the kernel read + wrote) / time
 };
 
 LaunchMetrics launch_metrics(const arch::ArchConfig& arch, const core::LaunchStats& s);
