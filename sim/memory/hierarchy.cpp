@@ -81,7 +81,9 @@ bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
     case CacheOp::CacheAll: return true;
     case CacheOp::CacheGlobal:
     case CacheOp::Streaming: return false;
-    case CacheOp::NonCoherent: return arch_.gpu.compute_capability >= arch::ComputeCapability{3, 5};  // read-only path
+    case CacheOp::NonCoherent:  // the read-only data path exists from 3.5; before it, a plain load
+      if (arch_.gpu.compute_capability >= arch::ComputeCapability{3, 5}) return true;
+      break;
     case CacheOp::Default: break;
   }
   return arch_.memory.l1->caches_global_loads;

@@ -157,6 +157,21 @@ std::vector<uint8_t> math_funcs(const Workload& w, const Buffers& in) {
   return bytes(out);
 }
 
+std::vector<uint8_t> copy(const Workload&, const Buffers& in) { return in.at("in"); }
+
+std::vector<uint8_t> strided_read(const Workload& w, const Buffers& in) {
+  const auto x = as<float>(in, "in");
+  const int64_t n = param(w, "n"), stride = param(w, "stride");
+  std::vector<float> out(static_cast<size_t>(param(w, "threads")));
+  for (size_t t = 0; t < out.size(); ++t) out[t] = x[static_cast<size_t>(static_cast<int64_t>(t) * stride % n)] * 2.0f;
+  return bytes(out);
+}
+
+std::vector<uint8_t> pointer_chase(const Workload& w, const Buffers&) {
+  const int64_t n = param(w, "n"), step = param(w, "step"), hops = param(w, "hops");
+  return bytes(std::vector<uint32_t>{static_cast<uint32_t>(hops * step % n)});
+}
+
 const std::map<std::string, ReferenceFn>& registry() {
   static const std::map<std::string, ReferenceFn> r = {
       {"vecadd", vecadd},
@@ -170,6 +185,9 @@ const std::map<std::string, ReferenceFn>& registry() {
       {"branch_by_thread", [](const Workload& w, const Buffers& in) { return branch(w, in, 1); }},
       {"branch_by_warp", [](const Workload& w, const Buffers& in) { return branch(w, in, 32); }},
       {"math_funcs", math_funcs},
+      {"copy", copy},
+      {"strided_read", strided_read},
+      {"pointer_chase", pointer_chase},
   };
   return r;
 }

@@ -1,0 +1,139 @@
+// The memory hierarchy: cache replacement and miss merging by hand, then whole
+// workloads: a streaming copy at the configured DRAM bandwidth, pointer chases at the
+// configured latencies, and the textbook pairs in the reports.
+#include <gtest/gtest.h>
+
+#include "arch/arch_loader.hpp"
+#include "driver/timing_run.hpp"
+#include "frontend/kernel_loader.hpp"
+#include "memory/cache.hpp"
+#include "stats/timing_report.hpp"
+#include "test_paths.hpp"
+#include "workload/workload.hpp"
+
+namespace gpusim::memory {
+namespace {
+
+TEST(SectoredCache, LruReplacementAndMissMerging) {
+  // 2 sets x 2 ways of 128-byte lines with 32-byte sectors.
+  arch::Cache g;
+  g.size_bytes = 512;
+  g.line_bytes = 128;
+  g.sector_bytes = 32;
+  g.associativity = 2;
+  SectoredCache c(g);
+  // Lines 0, 2 and 4 (x 128 bytes) all map to set 0.
+  EXPECT_FALSE(c.probe(0, 0).present);
+  c.fill(0, 100, false, 0);
+  const auto merged = c.probe(0, 10);  // a second miss while the first is in flight
+  EXPECT_TRUE(merged.present);
+  EXPECT_EQ(merged.ready_at, 100u);
+  EXPECT_FALSE(c.probe(32, 10).present);  // another sector of the same line is not there
+  c.fill(256, 0, true, 20);               // line 2, dirty
+  c.probe(0, 30);                         // touch line 0: line 2 is now least recently used
+  EXPECT_EQ(c.fill(512, 0, false, 40), 1u);  // line 4 evicts line 2 and its dirty sector
+  EXPECT_TRUE(c.probe(0, 50).present);
+  EXPECT_FALSE(c.probe(256, 50).present);
+  EXPECT_TRUE(c.write_hit(512, 60));
+  EXPECT_EQ(c.dirty_sectors(), 1u);
+}
+
+struct Result {
+  driver::TimingRun run;
+  arch::ArchConfig arch;
+};
+
+Result run(const char* arch_name, const char* workload, const std::vector<std::string>& sets = {}) {
+  Result r{{}, arch::load_arch_config(test::config_path(arch_name))};
+  const workload::Workload w = workload::load_workload(test::repo_path(std::string("workloads/") + workload + ".yaml"), sets);
+  const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, r.arch.gpu.compute_capability);
+  r.run = driver::run_timed(r.arch, w, k.module, *k.program, k.registers.value_or(32), {});
+  EXPECT_TRUE(r.run.check && r.run.check->passed) << workload;
+  return r;
+}
+
+stats::LaunchMetrics metrics(const Result& r, size_t launch = 0) {
+  return stats::launch_metrics(r.arch, r.run.launches[launch].stats);
+}
+
+TEST(MemorySystem, StreamingCopyRunsAtTheConfiguredBandwidth) {
+  const Result r = run("kepler", "copy");
+  const stats::LaunchMetrics m = metrics(r);
+  EXPECT_GT(m.dram_gbs, 0.93 * 250);
+  EXPECT_LE(m.dram_gbs, 250.5);
+  EXPECT_NEAR(m.effective_gbs, 250, 0.05 * 250);
+  // Halving the bandwidth doubles the time.
+  Result half{{}, arch::load_arch_config(test::config_path("kepler"), {"memory.dram.bandwidth_gbs=125"})};
+  const workload::Workload w = workload::load_workload(test::repo_path("workloads/copy.yaml"));
+  const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, half.arch.gpu.compute_capability);
+  half.run = driver::run_timed(half.arch, w, k.module, *k.program, 10, {});
+  const double ratio = static_cast<double>(half.run.launches[0].stats.cycles) / static_cast<double>(r.run.launches[0].stats.cycles);
+  EXPECT_NEAR(ratio, 2.0, 0.1);
+}
+
+// Cycles per extra hop between a chase of `hops` and one of twice as many, both within
+// lines the first launch did not leave in the cache: each extra hop costs one access plus
+// the loop's dependent address arithmetic.
+double cycles_per_hop(const char* arch, const std::vector<std::string>& sets, int hops) {
+  std::vector<std::string> a = sets, b = sets;
+  a.push_back("hops=" + std::to_string(hops));
+  b.push_back("hops=" + std::to_string(2 * hops));
+  const uint64_t ca = run(arch, "pointer_chase", a).run.launches[1].stats.cycles;
+  const uint64_t cb = run(arch, "pointer_chase", b).run.launches[1].stats.cycles;
+  return static_cast<double>(cb - ca) / hops;
+}
+
+TEST(MemorySystem, PointerChasesShowTheConfiguredLatencies) {
+  // Kepler: DRAM 300 cycles beyond the 1.5 MB L2 (4 MB ring); L2 190 cycles for a 256 KB
+  // ring the first launch left in L2. The loop adds two dependent integer operations (11
+  // cycles each) per hop.
+  const double dram = cycles_per_hop("kepler", {}, 500);
+  EXPECT_GE(dram, 300.0);
+  EXPECT_LE(dram, 300.0 + 30);
+  const double l2 = cycles_per_hop("kepler", {"n=65536"}, 500);
+  EXPECT_GE(l2, 190.0);
+  EXPECT_LE(l2, 190.0 + 30);
+}
+
+TEST(MemorySystem, CoalescingPairShowsInTheReport) {
+  const Result unit = run("hopper", "read_unit_stride"), strided = run("hopper", "read_strided");
+  EXPECT_DOUBLE_EQ(metrics(unit).load_sectors_per_request, 4.0);
+  EXPECT_DOUBLE_EQ(metrics(strided).load_sectors_per_request, 32.0);
+  // Hopper's bandwidth hides much of it; Kepler's does not.
+  EXPECT_GT(strided.run.launches[0].stats.cycles, 3 * unit.run.launches[0].stats.cycles);
+  const Result kunit = run("kepler", "read_unit_stride"), kstrided = run("kepler", "read_strided");
+  EXPECT_GT(kstrided.run.launches[0].stats.cycles, 10 * kunit.run.launches[0].stats.cycles);
+}
+
+TEST(MemorySystem, TransposeTrioShowsCoalescingAndBankConflicts) {
+  const Result naive = run("hopper", "transpose_naive"), tiled = run("hopper", "transpose_tiled"),
+               padded = run("hopper", "transpose_padded");
+  EXPECT_DOUBLE_EQ(metrics(naive).store_sectors_per_request, 32.0);
+  EXPECT_DOUBLE_EQ(metrics(tiled).store_sectors_per_request, 4.0);
+  // Tiled: the column reads of the tile conflict 32 ways (31 replays), the row writes not:
+  // (31 + 0) / 2 = 15.5 replays per request. The +1 pad removes them all.
+  EXPECT_DOUBLE_EQ(metrics(tiled).bank_conflicts_per_request, 15.5);
+  EXPECT_DOUBLE_EQ(metrics(padded).bank_conflicts_per_request, 0.0);
+  EXPECT_GT(naive.run.launches[0].stats.cycles, tiled.run.launches[0].stats.cycles);
+  EXPECT_GT(tiled.run.launches[0].stats.cycles, padded.run.launches[0].stats.cycles);
+}
+
+TEST(MemorySystem, PrefixSumPaddingRemovesConflicts) {
+  const Result plain = run("hopper", "scan"), padded = run("hopper", "scan_padded");
+  EXPECT_GT(metrics(plain).bank_conflicts_per_request, 1.0);
+  EXPECT_DOUBLE_EQ(metrics(padded).bank_conflicts_per_request, 0.0);
+}
+
+TEST(MemorySystem, OlderRulesCostMoreTransactions) {
+  // The same unit-stride read on G80 (cc1.0: one 64-byte transaction per half-warp) and
+  // GT200 (cc1.2: the same) versus a strided one (16 transactions per half-warp).
+  const Result g80_unit = run("g80", "read_unit_stride", {"threads=16384"}),
+               g80_strided = run("g80", "read_strided", {"threads=16384"});
+  EXPECT_DOUBLE_EQ(metrics(g80_unit).load_sectors_per_request, 2.0);
+  EXPECT_DOUBLE_EQ(metrics(g80_strided).load_sectors_per_request, 32.0);
+  const Result fermi = run("fermi", "read_unit_stride", {"threads=16384"});
+  EXPECT_DOUBLE_EQ(metrics(fermi).load_sectors_per_request, 1.0);  // one 128-byte L1 line
+}
+
+}  // namespace
+}  // namespace gpusim::memory

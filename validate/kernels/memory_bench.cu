@@ -1,0 +1,26 @@
+// Memory microbenchmarks: a streaming copy (bandwidth), a strided read (coalescing),
+// and a pointer chase (latency). One file, several entries.
+extern "C" __global__ void copy_f32(const float* __restrict__ in, float* __restrict__ out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = in[i];
+}
+
+// Each thread sums `reps` elements `stride` apart: stride 1 is coalesced, larger strides
+// touch one sector per thread.
+extern "C" __global__ void strided_read(const float* __restrict__ in, float* __restrict__ out, int stride, int n) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const long long i = (static_cast<long long>(t) * stride) % n;
+  out[t] = in[i] * 2.0f;
+}
+
+// mode 0: every thread writes next[i] = (i + step) % n (a ring); mode 1: one thread
+// follows the ring `hops` times and stores where it ended.
+extern "C" __global__ void pointer_chase(unsigned* next, unsigned* out, int n, int step, int hops, int mode) {
+  if (mode == 0) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+      next[i] = static_cast<unsigned>((i + step) % n);
+    return;
+  }
+  unsigned p = 0;
+  for (int h = 0; h < hops; ++h) p = __ldcg(&next[p]);
+  out[0] = p;
+}
