@@ -116,7 +116,8 @@ TEST(Cli, RunReportsWhereTheCyclesWent) {
   ASSERT_EQ(json.code, 0) << json.err;
   for (const char* key : {"\"kernels\": [", "\"name\": \"stencil5\"", "\"cycles\": ", "\"warp_instructions\": ", "\"ipc\": ",
                           "\"achieved_occupancy\": ", "\"theoretical_occupancy\": 1", "\"simt_efficiency\": ", "\"stalls\": {",
-                          "\"memory\": {}", "\"passed\": true"})
+                          "\"memory\": {", "\"load_sectors_per_request\": 4", "\"l2_hit_rate\": ", "\"dram_bandwidth_gbs\": ",
+                          "\"effective_bandwidth_gbs\": ", "\"passed\": true"})
     EXPECT_NE(json.out.find(key), std::string::npos) << key << "\n" << json.out;
 
   const CliRun csv = gpusim({"--arch", cfg("volta"), "--workload", stencil, "--set", "nx=64", "--set", "ny=64", "--format", "csv"});
