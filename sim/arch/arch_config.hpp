@@ -142,7 +142,8 @@ struct Memory {
 
 struct HostLink {
   std::string name;
-  double bandwidth_gbs = 0;  // per direction
+  double bandwidth_gbs = 0;           // per direction, from pinned host memory
+  double pageable_bandwidth_gbs = 0;  // from pageable host memory
   double latency_us = 0;
   int copy_engines = 0;      // 0: copies cannot overlap kernels
 };

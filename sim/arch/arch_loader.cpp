@@ -226,6 +226,8 @@ HostLink read_host_link(MapReader r) {
   HostLink h;
   h.name = r.string("name");
   h.bandwidth_gbs = r.number("bandwidth_gbs", 0.001, 1e6);
+  h.pageable_bandwidth_gbs = r.number("pageable_bandwidth_gbs", 0.001, 1e6);
+  if (h.pageable_bandwidth_gbs > h.bandwidth_gbs) r.fail("pageable_bandwidth_gbs", "exceeds bandwidth_gbs (pinned)");
   h.latency_us = r.number("latency_us", 0, 1e6);
   h.copy_engines = as_int(r.integer("copy_engines", 0, 64));
   r.finish();

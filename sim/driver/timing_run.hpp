@@ -1,6 +1,9 @@
 // Runs a workload through the timing model: every launch simulated on the GPU (and
 // executed functionally at issue, so the check still applies), copies charged over the
-// host link.
+// host link. Steps in different streams overlap as on hardware: one kernel at a time;
+// copies on the copy engines (none: they share the GPU with kernels; one: both
+// directions share it; two or more: one per direction); a copy from pageable memory is
+// synchronous, so nothing after it starts before it ends.
 #pragma once
 
 #include <array>
@@ -23,6 +26,8 @@ struct TimedLaunch {
   int64_t shared_bytes = 0;
   int registers = 0;
   core::LaunchStats stats;
+  int stream = 0;
+  uint64_t start = 0, end = 0;  // on the workload's timeline, in cycles
 };
 
 struct TimedCopy {
@@ -30,6 +35,9 @@ struct TimedCopy {
   bool to_device = true;
   uint64_t bytes = 0;
   uint64_t cycles = 0;  // host-link latency plus bytes over bandwidth, at the core clock
+  bool pinned = false;
+  int stream = 0;
+  uint64_t start = 0, end = 0;
 };
 
 struct TimingRun {
@@ -37,6 +45,7 @@ struct TimingRun {
   std::vector<TimedCopy> copies;
   std::optional<reference::CheckResult> check;
   double wall_seconds = 0;  // host time spent simulating the launches
+  uint64_t makespan = 0;    // end of the last step: copies and kernels overlap across streams
 };
 
 TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const kernel::Module& module,

@@ -159,6 +159,14 @@ std::vector<uint8_t> math_funcs(const Workload& w, const Buffers& in) {
 
 std::vector<uint8_t> copy(const Workload&, const Buffers& in) { return in.at("in"); }
 
+// The second half of the streams workload: c2 = a2 + b2.
+std::vector<uint8_t> vecadd_second(const Workload& w, const Buffers& in) {
+  const auto a = as<float>(in, "a2"), b = as<float>(in, "b2");
+  std::vector<float> c(static_cast<size_t>(param(w, "n")));
+  for (size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
+  return bytes(c);
+}
+
 std::vector<uint8_t> strided_read(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "in");
   const int64_t n = param(w, "n"), stride = param(w, "stride");
@@ -186,6 +194,7 @@ const std::map<std::string, ReferenceFn>& registry() {
       {"branch_by_warp", [](const Workload& w, const Buffers& in) { return branch(w, in, 32); }},
       {"math_funcs", math_funcs},
       {"copy", copy},
+      {"vecadd_second", vecadd_second},
       {"strided_read", strided_read},
       {"pointer_chase", pointer_chase},
   };

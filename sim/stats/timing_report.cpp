@@ -25,12 +25,7 @@ std::string dims(const std::array<int64_t, 3>& d) {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-uint64_t total_cycles(const driver::TimingRun& run) {
-  uint64_t c = 0;
-  for (const auto& l : run.launches) c += l.stats.cycles;
-  for (const auto& k : run.copies) c += k.cycles;
-  return c;
-}
+uint64_t total_cycles(const driver::TimingRun& run) { return run.makespan; }
 
 void json_launch(JsonWriter& j, const ReportContext& ctx, const driver::TimedLaunch& l) {
   const core::LaunchStats& s = l.stats;
@@ -38,7 +33,8 @@ void json_launch(JsonWriter& j, const ReportContext& ctx, const driver::TimedLau
   const LaunchMetrics m = launch_metrics(*ctx.arch, s);
   j.begin_object();
   j.field("name", l.name).field("grid", dims(l.grid)).field("block", dims(l.block)).field("shared_bytes", l.shared_bytes)
-      .field("registers_per_thread", l.registers);
+      .field("registers_per_thread", l.registers).field("stream", l.stream)
+      .field("start_cycle", static_cast<int64_t>(l.start)).field("end_cycle", static_cast<int64_t>(l.end));
   j.field("cycles", static_cast<int64_t>(s.cycles)).field("time_us", m.time_us);
   j.field("warp_instructions", static_cast<int64_t>(t.warp_instructions))
       .field("thread_instructions", static_cast<int64_t>(t.thread_instructions));
@@ -184,13 +180,20 @@ void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver
       }
     }
   }
+  const auto us = [&](uint64_t cycles) { return fixed(static_cast<double>(cycles) / a.gpu.core_clock_mhz, 2); };
+  out << "\nTimeline (us; " << a.host_link.copy_engines << " copy engine(s), " << a.host_link.name << "):\n";
   for (const driver::TimedCopy& c : run.copies)
-    out << "\nCopy " << (c.to_device ? "to device" : "to host") << ": " << c.buffer << ", " << c.bytes << " bytes, "
-        << c.cycles << " cycles (" << fixed(static_cast<double>(c.cycles) / a.gpu.core_clock_mhz, 2) << " us over "
-        << a.host_link.name << ")\n";
+    out << "  copy " << std::left << std::setw(9) << (c.to_device ? "to device" : "to host") << std::right << " stream "
+        << c.stream << "  " << std::setw(10) << us(c.start) << " .. " << std::setw(10) << us(c.end) << "  " << c.buffer
+        << ", " << c.bytes << " bytes, " << (c.pinned ? "pinned" : "pageable") << ", "
+        << fixed(ratio(static_cast<double>(c.bytes), static_cast<double>(c.end - c.start) / a.gpu.core_clock_mhz) / 1e3, 2)
+        << " GB/s\n";
+  for (size_t i = 0; i < run.launches.size(); ++i)
+    out << "  launch " << std::left << std::setw(7) << i + 1 << std::right << " stream " << run.launches[i].stream << "  "
+        << std::setw(10) << us(run.launches[i].start) << " .. " << std::setw(10) << us(run.launches[i].end) << "  "
+        << run.launches[i].name << '\n';
   const uint64_t total = total_cycles(run);
-  out << "\nTotal: " << total << " cycles (" << fixed(static_cast<double>(total) / a.gpu.core_clock_mhz, 2)
-      << " us), kernels and copies in order\n";
+  out << "\nTotal: " << total << " cycles (" << us(total) << " us), copies and kernels overlapping across streams\n";
   if (run.check)
     out << "Check " << ctx.workload->check->buffer << ": " << (run.check->passed ? "PASSED" : "FAILED") << " - "
         << run.check->detail << '\n';
@@ -206,7 +209,9 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
   j.key("copies").begin_array();
   for (const auto& c : run.copies)
     j.begin_object().field("buffer", c.buffer).field("direction", c.to_device ? "to_device" : "to_host")
-        .field("bytes", static_cast<int64_t>(c.bytes)).field("cycles", static_cast<int64_t>(c.cycles)).end_object();
+        .field("bytes", static_cast<int64_t>(c.bytes)).field("cycles", static_cast<int64_t>(c.cycles))
+        .field("pinned", c.pinned).field("stream", c.stream).field("start_cycle", static_cast<int64_t>(c.start))
+        .field("end_cycle", static_cast<int64_t>(c.end)).end_object();
   j.end_array();
   const uint64_t total = total_cycles(run);
   j.key("total").begin_object().field("cycles", static_cast<int64_t>(total))

@@ -22,8 +22,8 @@ void write_trace(const std::string& path, const arch::ArchConfig& arch, const dr
     j.begin_object().field("name", "thread_name").field("ph", "M").field("pid", sm).field("tid", 0);
     j.key("args").begin_object().field("name", "blocks").end_object().end_object();
   }
-  uint64_t offset = 0;  // launches run one after another
   for (const driver::TimedLaunch& l : run.launches) {
+    const uint64_t offset = l.start;  // where the launch sits on the workload's timeline
     for (const core::BlockSlice& b : l.stats.blocks_trace) {
       j.begin_object().field("name", l.name + " block " + std::to_string(b.block)).field("ph", "X")
           .field("pid", static_cast<int64_t>(b.sm)).field("tid", 0)
@@ -38,7 +38,6 @@ void write_trace(const std::string& path, const arch::ArchConfig& arch, const dr
           .field("ts", static_cast<double>(offset + w.start) / mhz).field("dur", static_cast<double>(w.end - w.start) / mhz);
       j.end_object();
     }
-    offset += l.stats.cycles;
   }
   j.end_array().end_object();
 }

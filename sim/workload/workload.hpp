@@ -35,6 +35,7 @@ struct Buffer {
   ElementType type = ElementType::F32;
   int64_t count = 0;
   InitSpec init;
+  bool pinned = false;  // host copy in page-locked memory (cudaMallocHost), else pageable (malloc)
 };
 
 struct CopyStep {

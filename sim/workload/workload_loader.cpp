@@ -125,6 +125,7 @@ Buffer read_buffer(MapReader b, const Params& params, const std::filesystem::pat
                                             {"f64", ElementType::F64}});
   buf.count = eval_node(b, "count", b.node("count"), params, 1);
   buf.init = read_init(b, dir);
+  if (b.has("pinned")) buf.pinned = b.boolean("pinned");
   b.finish();
   return buf;
 }
@@ -145,7 +146,11 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
   MapReader s(node, file, "steps[" + std::to_string(index) + "]");
   Step step;
   step.line = line_of(node);
-  if (s.has("stream")) step.stream = static_cast<int>(s.integer("stream", 0, 1024));
+  if (s.has("stream")) {
+    const int64_t stream = eval_node(s, "stream", s.node("stream"), w.params, 0);
+    if (stream > 1024) s.fail("stream", "stream ids go up to 1024");
+    step.stream = static_cast<int>(stream);
+  }
   if (s.has("copy") == s.has("launch")) s.fail_here("each step is exactly one of 'copy' and 'launch'");
   if (s.has("copy")) {
     MapReader c = s.map("copy");

@@ -3,6 +3,8 @@
 // configured latencies, and the textbook pairs in the reports.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "arch/arch_loader.hpp"
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
@@ -133,6 +135,34 @@ TEST(MemorySystem, OlderRulesCostMoreTransactions) {
   EXPECT_DOUBLE_EQ(metrics(g80_strided).load_sectors_per_request, 32.0);
   const Result fermi = run("fermi", "read_unit_stride", {"threads=16384"});
   EXPECT_DOUBLE_EQ(metrics(fermi).load_sectors_per_request, 1.0);  // one 128-byte L1 line
+}
+
+TEST(HostCopies, PinnedPageableAndStreams) {
+  // Hopper: PCIe 5.0 x16 at 63 GB/s pinned, 31.5 pageable, 10 us latency, 1980 MHz.
+  const Result two = run("hopper", "streams");
+  const driver::TimedCopy& pinned = two.run.copies[0];
+  EXPECT_TRUE(pinned.pinned);
+  EXPECT_EQ(pinned.cycles, static_cast<uint64_t>(std::llround((10e-6 + 4194304.0 / 63e9) * 1980e6)));
+  const Result copy = run("hopper", "copy");
+  EXPECT_FALSE(copy.run.copies[0].pinned);
+  EXPECT_EQ(copy.run.copies[0].cycles, static_cast<uint64_t>(std::llround((10e-6 + 16777216.0 / 31.5e9) * 1980e6)));
+  // A pageable copy is synchronous: the kernel after it starts when it ends.
+  EXPECT_EQ(copy.run.launches[0].start, copy.run.copies[0].end);
+
+  // Two streams: stream 2's uploads overlap stream 1's kernel and download.
+  const Result one = run("hopper", "streams", {"second=1"});
+  EXPECT_LT(two.run.makespan, one.run.makespan);
+  EXPECT_LT(two.run.copies[3].start, two.run.copies[2].end);  // a2 up while c1 comes down
+  // One stream, or a GPU without copy engines (G80), runs every step back to back.
+  uint64_t sum = 0;
+  for (const auto& c : one.run.copies) sum += c.cycles;
+  for (const auto& l : one.run.launches) sum += l.stats.cycles;
+  EXPECT_EQ(one.run.makespan, sum);
+  const Result g80 = run("g80", "streams", {"n=65536"});
+  uint64_t g80_sum = 0;
+  for (const auto& c : g80.run.copies) g80_sum += c.cycles;
+  for (const auto& l : g80.run.launches) g80_sum += l.stats.cycles;
+  EXPECT_EQ(g80.run.makespan, g80_sum);
 }
 
 }  // namespace
