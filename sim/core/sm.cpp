@@ -220,22 +220,10 @@ void Sm::retire_warp(TimedWarp& w, uint64_t now) {
 }
 
 void Sm::order_candidates(uint32_t s, std::vector<uint32_t>& order) {
-  const std::vector<uint32_t>& live = live_[s];  // oldest first
-  order.assign(live.begin(), live.end());
-  const auto policy = arch_.scheduling.policy;
-  const auto last = std::find(order.begin(), order.end(), last_issued_[s]);
-  if (policy == arch::SchedulerPolicy::LooseRoundRobin) {
-    // Start after the warp that issued last.
-    if (last != order.end()) std::rotate(order.begin(), last + 1, order.end());
-    return;
-  }
-  if (policy == arch::SchedulerPolicy::GreedyThenOldest) {
-    // The warp that issued last goes first while it can; then the oldest.
-    if (last != order.end()) std::rotate(order.begin(), last, last + 1);
-    return;
-  }
   // Two-level: an active set of warps not waiting on memory, oldest first; warps waiting
   // on loads drop to the pending set behind them.
+  const std::vector<uint32_t>& live = live_[s];
+  order.assign(live.begin(), live.end());
   std::stable_partition(order.begin(), order.end(), [&](uint32_t slot) {
     TimedWarp& w = warps_[slot];
     return w.eligible_at <= last_tick_ && readiness(w, s, last_tick_).reason != Stall::Memory;
@@ -252,30 +240,53 @@ uint64_t Sm::tick(uint64_t now) {
       next = std::min(next, wake_[s]);
       continue;
     }
-    order_candidates(s, order_);
     Stall reason = Stall::Idle;
     bool issued = false;
     uint64_t wake = kNever;
-    for (uint32_t slot : order_) {
+    // Returns true when the warp issued (ends the scan).
+    const auto consider = [&](uint32_t slot) {
       TimedWarp& w = warps_[slot];
       // Common case first, inline: a warp whose operands are known to be pending.
       if (w.next_known && w.operands_at > now && !w.at_barrier && w.eligible_at <= now) {
         if (reason == Stall::Idle) reason = w.operands_from_memory ? Stall::Memory : Stall::Dependency;
         wake = std::min(wake, w.operands_at);
-        continue;
+        return false;
       }
       const Readiness r = readiness(w, s, now);
       if (r.at > now) {
         if (reason == Stall::Idle) reason = r.reason;
         wake = std::min(wake, r.at);
-        continue;
+        return false;
       }
       issued = try_issue(w, s, now, false);
       for (int extra = 1; extra < arch_.scheduling.issue_width && try_issue(w, s, now, true); ++extra) {
       }
       last_issued_[s] = slot;
-      break;
+      return true;
+    };
+    const std::vector<uint32_t>& live = live_[s];  // oldest first
+    const size_t n = live.size();
+    const auto last = std::find(live.begin(), live.end(), last_issued_[s]);
+    const size_t at = static_cast<size_t>(last - live.begin());  // n when the last issuer is gone
+    switch (arch_.scheduling.policy) {
+      case arch::SchedulerPolicy::LooseRoundRobin: {  // start after the warp that issued last
+        const size_t start = at < n ? at + 1 : 0;
+        for (size_t i = 0; i < n; ++i)
+          if (consider(live[(start + i) % n])) break;
+        break;
+      }
+      case arch::SchedulerPolicy::GreedyThenOldest:  // the last issuer while it can, then the oldest
+        if (at < n && consider(live[at])) break;
+        for (size_t i = 0; i < n; ++i)
+          if (i != at && consider(live[i])) break;
+        break;
+      case arch::SchedulerPolicy::TwoLevel:
+        order_candidates(s, order_);
+        for (uint32_t slot : order_)
+          if (consider(slot)) break;
+        break;
     }
+    const bool had_warps = n > 0;
     if (issued) {
       ++stats_.issue_cycles;
       issued_any = true;
@@ -284,7 +295,7 @@ uint64_t Sm::tick(uint64_t now) {
     } else {
       reason_[s] = reason;
       ++stats_.stalls[static_cast<int>(reason)];
-      wake_[s] = order_.empty() ? kNever : wake;
+      wake_[s] = had_warps ? wake : kNever;
       next = std::min(next, wake);
     }
   }

@@ -21,15 +21,19 @@ namespace gpusim::core {
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 struct TimedWarp {
-  exec::WarpState state;
-  uint32_t block_slot = 0;     // index into Sm::blocks_
-  uint32_t slot = 0;           // warp slot on the SM: scheduler = slot % schedulers
-  uint64_t age = 0;            // launch order, for greedy-then-oldest
-  uint64_t eligible_at = 0;    // its block's launch cost
-  uint64_t start = 0;          // for the trace
-  bool done = false;
+  // What the scheduler reads every cycle comes first, within one cache line.
+  bool done = true;
   bool at_barrier = false;
+  bool next_known = false;            // next/operands_at are valid until the warp issues
+  bool operands_from_memory = false;
+  uint32_t slot = 0;                  // warp slot on the SM: scheduler = slot % schedulers
+  uint64_t eligible_at = 0;           // its block's launch cost; a barrier's release
+  uint64_t operands_at = 0;           // when the next instruction's operands are ready
+  const InstructionTiming* next = nullptr;
+  uint64_t age = 0;                   // launch order, for greedy-then-oldest
+  uint32_t block_slot = 0;            // index into Sm::blocks_
   uint32_t barrier_id = 0;
+  uint64_t start = 0;                 // for the trace
   // Scoreboard: registers with a write still in flight, as in hardware a small table
   // rather than a time per register. A full table holds back instructions that write.
   struct Pending {
@@ -38,13 +42,9 @@ struct TimedWarp {
     uint64_t at;
   };
   static constexpr int kScoreboardEntries = 32;
-  std::array<Pending, kScoreboardEntries> pending{};
   int pending_count = 0;
-  // The next instruction and when its operands are ready: fixed until the warp issues.
-  bool next_known = false;
-  const InstructionTiming* next = nullptr;
-  uint64_t operands_at = 0;
-  bool operands_from_memory = false;
+  std::array<Pending, kScoreboardEntries> pending{};
+  exec::WarpState state;
 };
 
 struct ResidentBlock {
@@ -97,7 +97,7 @@ class Sm {
   // Issues the warp's next instruction, known to be ready; returns false only for a
   // second (dual-issue) instruction that cannot go in this cycle.
   bool try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual);
-  void order_candidates(uint32_t scheduler, std::vector<uint32_t>& order);
+  void order_candidates(uint32_t scheduler, std::vector<uint32_t>& order);  // two-level policy
   void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now);
   void retire_warp(TimedWarp& w, uint64_t now);
   void account(uint64_t until);

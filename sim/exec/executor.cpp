@@ -37,7 +37,8 @@ void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_bloc
   w.waiting = false;
   w.stack.clear();
   w.stack.push_back({0, -1, w.valid_mask});
-  w.regs.resize(program_.reg_names.size() * kWarpSize);
+  w.narrow.resize(size_t{program_.narrow_regs} * kWarpSize);
+  w.wide.resize(size_t{program_.wide_regs} * kWarpSize);
   w.defined.assign(program_.reg_names.size(), 0);
   w.local.assign(size_t{program_.local_bytes} * kWarpSize, 0);  // local memory starts zeroed
 }
@@ -97,7 +98,7 @@ uint32_t Executor::guard_mask(WarpState& w, const BlockState& b, const Instructi
   uint32_t mask = 0;
   for_each_lane(active, [&](uint32_t lane) {
     if (!(w.defined[in.guard] >> lane & 1u)) undefined_register(w, b, in.guard, lane);
-    const bool p = w.regs[in.guard * kWarpSize + lane] & 1u;
+    const bool p = load(w, in.guard, lane) & 1u;
     if (p != in.guard_negated) mask |= 1u << lane;
   });
   return mask;

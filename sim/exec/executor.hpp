@@ -88,12 +88,23 @@ class Executor {
   using Instruction = kernel::Instruction;
   using Operand = kernel::Operand;
 
+  // One lane of a register: 32-bit registers read back zero-extended.
+  uint64_t load(const WarpState& w, uint32_t reg, uint32_t lane) const {
+    const size_t i = size_t{program_.reg_slot[reg]} * kWarpSize + lane;
+    return program_.reg_wide[reg] ? w.wide[i] : w.narrow[i];
+  }
+  void store(WarpState& w, uint32_t reg, uint32_t lane, uint64_t v) const {
+    const size_t i = size_t{program_.reg_slot[reg]} * kWarpSize + lane;
+    if (program_.reg_wide[reg]) w.wide[i] = v;
+    else w.narrow[i] = static_cast<uint32_t>(v);
+  }
+
   // Operand access for one lane; values are raw bits, interpreted by the instruction type.
   uint64_t read(WarpState& w, const BlockState& b, const Operand& o, uint32_t lane) const {
     switch (o.kind) {
       case Operand::Kind::Reg: {
         if (!(w.defined[o.reg] >> lane & 1u)) undefined_register(w, b, o.reg, lane);
-        const uint64_t v = w.regs[o.reg * kWarpSize + lane];
+        const uint64_t v = load(w, o.reg, lane);
         return o.negate ? (v ^ 1u) : v;
       }
       case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm);
@@ -108,7 +119,7 @@ class Executor {
     return read(w, b, o, lane);
   }
   void write(WarpState& w, uint32_t reg, uint32_t lane, uint64_t v) const {
-    w.regs[reg * kWarpSize + lane] = v;
+    store(w, reg, lane, v);
     w.defined[reg] |= 1u << lane;
   }
   [[noreturn]] void undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const;
@@ -118,12 +129,11 @@ class Executor {
     if (o.kind == Operand::Kind::Reg) {
       const uint32_t missing = mask & ~w.defined[o.reg];
       if (missing) undefined_register(w, b, o.reg, static_cast<uint32_t>(std::countr_zero(missing)));
-      const uint64_t* src = &w.regs[o.reg * kWarpSize];
-      if (o.negate) {
-        for (int l = 0; l < kWarpSize; ++l) out[l] = src[l] ^ 1u;
-      } else {
-        std::copy(src, src + kWarpSize, out);
-      }
+      const size_t base = size_t{program_.reg_slot[o.reg]} * kWarpSize;
+      if (program_.reg_wide[o.reg]) std::copy(&w.wide[base], &w.wide[base] + kWarpSize, out);
+      else std::copy(&w.narrow[base], &w.narrow[base] + kWarpSize, out);  // zero-extends
+      if (o.negate)
+        for (int l = 0; l < kWarpSize; ++l) out[l] ^= 1u;
     } else if (o.kind == Operand::Kind::Imm) {
       std::fill(out, out + kWarpSize, static_cast<uint64_t>(o.imm));
     } else {
@@ -131,11 +141,18 @@ class Executor {
     }
   }
   void scatter(WarpState& w, uint32_t reg, uint32_t mask, const uint64_t* values) const {
-    uint64_t* dst = &w.regs[reg * kWarpSize];
-    if (mask == 0xFFFFFFFFu) {
-      std::copy(values, values + kWarpSize, dst);
+    const size_t base = size_t{program_.reg_slot[reg]} * kWarpSize;
+    if (program_.reg_wide[reg]) {
+      uint64_t* dst = &w.wide[base];
+      if (mask == 0xFFFFFFFFu) std::copy(values, values + kWarpSize, dst);
+      else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
     } else {
-      for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+      uint32_t* dst = &w.narrow[base];
+      if (mask == 0xFFFFFFFFu) {
+        for (int l = 0; l < kWarpSize; ++l) dst[l] = static_cast<uint32_t>(values[l]);
+      } else {
+        for_each_lane(mask, [&](uint32_t lane) { dst[lane] = static_cast<uint32_t>(values[lane]); });
+      }
     }
     w.defined[reg] |= mask;
   }

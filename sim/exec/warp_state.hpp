@@ -21,7 +21,8 @@ struct WarpState {
   uint32_t valid_mask = 0;  // lanes that are threads of the block (the last warp may be partial)
   uint32_t exited = 0;
   std::vector<SimtEntry> stack;
-  std::vector<uint64_t> regs;     // [register][lane]
+  std::vector<uint32_t> narrow;   // [slot][lane]: registers of 32 bits or fewer
+  std::vector<uint64_t> wide;     // [slot][lane]: 64-bit registers
   std::vector<uint32_t> defined;  // per register: lanes that have written it
   std::vector<uint8_t> local;     // [lane][local_bytes]
   // Barrier bookkeeping, owned by the block runner.

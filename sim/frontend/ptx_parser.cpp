@@ -195,18 +195,21 @@ class Parser {
       if (accept("<")) {
         const int64_t n = integer();
         expect(">");
-        for (int64_t i = 0; i < n; ++i) declare_register(p, base + std::to_string(i));
+        for (int64_t i = 0; i < n; ++i) declare_register(p, base + std::to_string(i), type);
       } else {
-        declare_register(p, base);
+        declare_register(p, base, type);
       }
     } while (accept(","));
     expect(";");
   }
 
-  void declare_register(Program& p, const std::string& name) {
+  void declare_register(Program& p, const std::string& name, DataType type) {
     if (regs_.contains(name)) return;  // nested scopes may redeclare temporaries
     regs_[name] = static_cast<uint32_t>(p.reg_names.size());
     p.reg_names.push_back(name);
+    const bool wide = type_bits(type) > 32;
+    p.reg_wide.push_back(wide);
+    p.reg_slot.push_back(wide ? p.wide_regs++ : p.narrow_regs++);
   }
 
   // ---- entries ----

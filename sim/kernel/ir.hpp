@@ -109,6 +109,11 @@ struct Program {
   std::string file;            // PTX file
   std::vector<Instruction> code;
   std::vector<std::string> reg_names;  // for messages only
+  // Registers of 32 bits or fewer are stored in 32-bit slots, 64-bit ones in 64-bit slots:
+  // half the memory for the common case. reg_slot is the index within its kind.
+  std::vector<uint8_t> reg_wide;
+  std::vector<uint32_t> reg_slot;
+  uint32_t narrow_regs = 0, wide_regs = 0;
   std::vector<Param> params;
   uint32_t param_bytes = 0;
   uint32_t static_shared_bytes = 0;    // static .shared variables, laid out from 0

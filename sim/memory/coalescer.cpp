@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
 
 namespace gpusim::memory {
 namespace {
@@ -73,6 +72,13 @@ void half_warp_cc12(std::vector<Transaction>& out, const uint64_t* a, uint32_t m
 std::vector<Transaction> coalesce(arch::CoalescingRule rule, const uint64_t* a, uint32_t mask, uint32_t size,
                                   bool through_l1) {
   std::vector<Transaction> out;
+  coalesce_into(out, rule, a, mask, size, through_l1);
+  return out;
+}
+
+void coalesce_into(std::vector<Transaction>& out, arch::CoalescingRule rule, const uint64_t* a, uint32_t mask,
+                   uint32_t size, bool through_l1) {
+  out.clear();
   switch (rule) {
     case arch::CoalescingRule::Cc10:
       half_warp_cc10(out, a, mask, 0, size);
@@ -87,12 +93,15 @@ std::vector<Transaction> coalesce(arch::CoalescingRule rule, const uint64_t* a, 
       const uint32_t bytes = through_l1 ? 128 : 32;
       const int group = size == 16 ? 8 : size == 8 ? 16 : 32;
       for (int g = 0; g < 32; g += group) {
-        std::vector<Transaction> part;
+        const size_t part = out.size();  // each group is its own request: dedupe within it
         for (int k = g; k < g + group; ++k) {
           if (!(mask >> k & 1u)) continue;
-          for (uint64_t b = align_down(a[k], bytes); b < a[k] + size; b += bytes) add_unique(part, b, bytes);
+          for (uint64_t b = align_down(a[k], bytes); b < a[k] + size; b += bytes) {
+            bool seen = false;
+            for (size_t i = part; i < out.size() && !seen; ++i) seen = out[i].address == b;
+            if (!seen) out.push_back({b, bytes});
+          }
         }
-        out.insert(out.end(), part.begin(), part.end());
       }
       break;
     }
@@ -103,31 +112,43 @@ std::vector<Transaction> coalesce(arch::CoalescingRule rule, const uint64_t* a, 
       }
       break;
   }
-  return out;
 }
 
 int shared_passes(const uint64_t* a, uint32_t mask, uint32_t size, int banks, int bank_width, int scope_threads,
                   bool atomic) {
+  // Per bank, the distinct words asked for (fixed storage: no allocation per access).
+  constexpr int kMaxBanks = 64, kMaxWords = 32 * 4;
   int total = 0;
   for (int first = 0; first < 32; first += scope_threads) {
     const uint32_t scope_mask = scope_threads >= 32 ? mask : (mask >> first) & ((1u << scope_threads) - 1);
     if (!scope_mask) continue;
-    std::map<int, std::vector<uint64_t>> words;  // bank -> distinct words
-    std::map<uint64_t, int> same_address;
+    uint64_t words[kMaxWords];
+    int word_bank[kMaxWords];
+    int n = 0;
+    int per_bank[kMaxBanks] = {};
+    int passes = 1;
     for (int k = 0; k < scope_threads; ++k) {
       if (!(scope_mask >> k & 1u)) continue;
       const uint64_t addr = a[first + k];
-      ++same_address[addr];
       for (uint64_t w = addr / static_cast<uint64_t>(bank_width); w * bank_width < addr + size; ++w) {
-        auto& list = words[static_cast<int>(w % static_cast<uint64_t>(banks))];
-        if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
+        bool seen = false;
+        for (int i = 0; i < n && !seen; ++i) seen = words[i] == w;
+        if (seen || n == kMaxWords) continue;
+        const int bank = static_cast<int>(w % static_cast<uint64_t>(banks)) % kMaxBanks;
+        words[n] = w;
+        word_bank[n++] = bank;
+        passes = std::max(passes, ++per_bank[bank]);
       }
     }
-    // The fullest bank sets the passes (and so, by pigeonhole, bytes over banks x width).
-    int passes = 1;
-    for (const auto& [bank, list] : words) passes = std::max(passes, static_cast<int>(list.size()));
-    if (atomic)
-      for (const auto& [addr, n] : same_address) passes = std::max(passes, n);
+    (void)word_bank;
+    if (atomic) {  // updates to one address serialise
+      for (int k = 0; k < scope_threads; ++k) {
+        if (!(scope_mask >> k & 1u)) continue;
+        int same = 0;
+        for (int j = 0; j < scope_threads; ++j) same += (scope_mask >> j & 1u) && a[first + j] == a[first + k];
+        passes = std::max(passes, same);
+      }
+    }
     total += passes;
   }
   return total;

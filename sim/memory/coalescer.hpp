@@ -27,6 +27,9 @@ struct Transaction {
 // selects the cached path on cc2.0 (128-byte lines) versus 32-byte segments.
 std::vector<Transaction> coalesce(arch::CoalescingRule rule, const uint64_t* addresses, uint32_t mask, uint32_t size,
                                   bool through_l1);
+// The same into `out` (cleared first), reusing its storage.
+void coalesce_into(std::vector<Transaction>& out, arch::CoalescingRule rule, const uint64_t* addresses, uint32_t mask,
+                   uint32_t size, bool through_l1);
 
 // Shared memory: passes (wavefronts) one warp access needs: the largest number of
 // distinct words any bank is asked for (the same word broadcasts), per conflict scope

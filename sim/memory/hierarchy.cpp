@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <map>
 
 #include "memory/coalescer.hpp"
 
@@ -101,11 +100,13 @@ MemoryResponse MemoryHierarchy::shared(const MemoryRequest& r) {
 
 MemoryResponse MemoryHierarchy::global(const MemoryRequest& r, uint64_t now) {
   const bool cached = through_l1(r);
-  const std::vector<Transaction> tx = coalesce(arch_.memory.coalescing, r.addresses, r.mask, r.bytes_per_lane, cached);
+  coalesce_into(tx_, arch_.memory.coalescing, r.addresses, r.mask, r.bytes_per_lane, cached);
+  const std::vector<Transaction>& tx = tx_;
   const uint64_t requested = static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
   uint64_t ready = now + 1;
   // The L1/coalescer handles one 128-byte line (a wavefront) per cycle.
-  std::vector<uint64_t> lines;
+  std::vector<uint64_t>& lines = lines_;
+  lines.clear();
   for (const Transaction& t : tx)
     for (uint64_t a = t.address / 128; a * 128 < t.address + t.bytes; ++a)
       if (std::find(lines.begin(), lines.end(), a) == lines.end()) lines.push_back(a);
@@ -162,10 +163,13 @@ MemoryResponse MemoryHierarchy::global(const MemoryRequest& r, uint64_t now) {
   }
   if (r.is_atomic) {
     // Atomics resolve at L2, one update per cycle for lanes hitting the same address.
-    std::map<uint64_t, int> same;
     int worst = 1;
-    for (int k = 0; k < 32; ++k)
-      if (r.mask >> k & 1u) worst = std::max(worst, ++same[r.addresses[k]]);
+    for (int k = 0; k < 32; ++k) {
+      if (!(r.mask >> k & 1u)) continue;
+      int same = 0;
+      for (int j = 0; j < 32; ++j) same += (r.mask >> j & 1u) && r.addresses[j] == r.addresses[k];
+      worst = std::max(worst, same);
+    }
     ready += static_cast<uint64_t>(worst - 1);
   }
   return {static_cast<uint32_t>(ready - now), static_cast<uint32_t>(std::max<size_t>(1, lines.size()))};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "memory/cache.hpp"
+#include "memory/coalescer.hpp"
 #include "memory/memory_model.hpp"
 
 namespace gpusim::memory {
@@ -40,6 +41,8 @@ class MemoryHierarchy final : public MemoryModel {
   std::vector<uint64_t> slice_free_;  // per L2 slice: one 32-byte sector per cycle
   double bytes_per_cycle_per_channel_ = 0;
   MemoryStats stats_;
+  std::vector<Transaction> tx_;     // scratch, reused by every request
+  std::vector<uint64_t> lines_;     // scratch
 };
 
 }  // namespace gpusim::memory
