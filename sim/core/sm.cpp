@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
 
 namespace gpusim::core {
 
@@ -22,6 +23,7 @@ Sm::Sm(uint32_t id, const arch::ArchConfig& arch, const kernel::Program& program
   live_.resize(schedulers_);
   unit_free_.assign(schedulers_, {});
   last_issued_.assign(schedulers_, 0);
+  last_pos_.assign(schedulers_, std::string::npos);
   reason_.assign(schedulers_, Stall::Idle);
   wake_.assign(schedulers_, 0);
 }
@@ -192,8 +194,14 @@ void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now
 void Sm::retire_warp(TimedWarp& w, uint64_t now) {
   std::fill(wake_.begin(), wake_.end(), 0);
   w.done = true;
-  auto& list = live_[w.slot % schedulers_];
-  list.erase(std::find(list.begin(), list.end(), w.slot));
+  const uint32_t sched = w.slot % schedulers_;
+  auto& list = live_[sched];
+  const size_t j = static_cast<size_t>(std::find(list.begin(), list.end(), w.slot) - list.begin());
+  list.erase(list.begin() + static_cast<long>(j));
+  // Keep the last issuer's position; if it is the one leaving, round robin resumes after
+  // the warp before it.
+  size_t& pos = last_pos_[sched];
+  if (pos != std::string::npos && j <= pos) pos = (j == pos && j == 0) ? std::string::npos : pos - 1;
   --live_warps_;
   ResidentBlock& block = blocks_[w.block_slot];
   --block.live_warps;
@@ -244,7 +252,7 @@ uint64_t Sm::tick(uint64_t now) {
     bool issued = false;
     uint64_t wake = kNever;
     // Returns true when the warp issued (ends the scan).
-    const auto consider = [&](uint32_t slot) {
+    const auto consider = [&](uint32_t slot, size_t index) {
       TimedWarp& w = warps_[slot];
       // Common case first, inline: a warp whose operands are known to be pending.
       if (w.next_known && w.operands_at > now && !w.at_barrier && w.eligible_at <= now) {
@@ -262,28 +270,32 @@ uint64_t Sm::tick(uint64_t now) {
       for (int extra = 1; extra < arch_.scheduling.issue_width && try_issue(w, s, now, true); ++extra) {
       }
       last_issued_[s] = slot;
+      last_pos_[s] = index;
       return true;
     };
     const std::vector<uint32_t>& live = live_[s];  // oldest first
     const size_t n = live.size();
-    const auto last = std::find(live.begin(), live.end(), last_issued_[s]);
-    const size_t at = static_cast<size_t>(last - live.begin());  // n when the last issuer is gone
+    const size_t at = last_pos_[s] < n ? last_pos_[s] : n;  // n: no last issuer
     switch (arch_.scheduling.policy) {
       case arch::SchedulerPolicy::LooseRoundRobin: {  // start after the warp that issued last
         const size_t start = at < n ? at + 1 : 0;
         for (size_t i = 0; i < n; ++i)
-          if (consider(live[(start + i) % n])) break;
+          if (consider(live[(start + i) % n], (start + i) % n)) break;
         break;
       }
       case arch::SchedulerPolicy::GreedyThenOldest:  // the last issuer while it can, then the oldest
-        if (at < n && consider(live[at])) break;
+      {
+        // Greedy only while the last issuer is still there (it may have exited).
+        const size_t greedy = at < n && live[at] == last_issued_[s] ? at : n;
+        if (greedy < n && consider(live[greedy], greedy)) break;
         for (size_t i = 0; i < n; ++i)
-          if (i != at && consider(live[i])) break;
+          if (i != greedy && consider(live[i], i)) break;
         break;
+      }
       case arch::SchedulerPolicy::TwoLevel:
         order_candidates(s, order_);
         for (uint32_t slot : order_)
-          if (consider(slot)) break;
+          if (consider(slot, static_cast<size_t>(std::find(live.begin(), live.end(), slot) - live.begin()))) break;
         break;
     }
     const bool had_warps = n > 0;

@@ -115,7 +115,8 @@ class Sm {
   std::vector<ResidentBlock> blocks_;
   std::vector<std::vector<uint32_t>> live_;          // per scheduler: live warp slots, oldest first
   std::vector<std::array<uint64_t, kUnitCount>> unit_free_;  // per scheduler, in 1/kUnitTicks cycles
-  std::vector<uint32_t> last_issued_;                // per scheduler: warp index, for LRR and GTO
+  std::vector<uint32_t> last_issued_;                // per scheduler: warp slot that issued last
+  std::vector<size_t> last_pos_;                     // per scheduler: its index in live_ (npos: none)
   std::vector<Stall> reason_;                        // per scheduler: stall charged since last_tick_
   // Per scheduler: no warp of it can issue before this cycle (0: evaluate). Nothing it
   // waits on changes until then unless a block arrives, a barrier opens or a warp exits.
