@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Run gpusim's workloads on a real GPU and record how long each launch takes.
+
+Reads the same workloads/*.yaml and the same validate/kernels/*.cu that gpusim simulates
+(one definition of every case), builds the buffers with the same generator, compiles the
+kernel with NVRTC for the device's architecture, runs each step in order, and times every
+launch with CUDA events (warm-up, then the median of repeats). The SM clock is measured
+(clock64 against %globaltimer while the GPU is busy) and used to convert times to cycles.
+Each launch's output is summarised by a checksum so it can be compared with gpusim's
+functional run.
+
+Usage (on the device machine, which has CuPy and PyYAML):
+  python3 validate/run_gpu.py --out validate/results/h100.csv [--repeats 20] [workload ...]
+"""
+import argparse
+import ast
+import datetime
+import hashlib
+import operator
+import os
+import re
+import subprocess
+import sys
+
+import cupy as cp
+import numpy as np
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+DTYPES = {"u8": np.uint8, "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64,
+          "f32": np.float32, "f64": np.float64}
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+        ast.Div: lambda a, b: int(a / b), ast.Mod: lambda a, b: a - b * int(a / b), ast.USub: operator.neg}
+
+
+def evaluate(text, params):
+    """gpusim's integer expressions: + - * / % with C's truncating division."""
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant):
+            return int(node.value)
+        if isinstance(node, ast.Name):
+            return params[node.id]
+        if isinstance(node, ast.BinOp):
+            return _OPS[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp):
+            return _OPS[type(node.op)](ev(node.operand))
+        raise ValueError(f"unsupported expression {text!r}")
+    return ev(ast.parse(str(text), mode="eval"))
+
+
+def splitmix64(seed, count):
+    """The generator of sim/workload/buffer_data.cpp, vectorised."""
+    with np.errstate(over="ignore"):
+        state = (np.uint64(seed) + np.arange(1, count + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+        z = state
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def initial(buf, params, base):
+    count = evaluate(buf["count"], params)
+    dtype = DTYPES[buf["type"]]
+    init = buf.get("init", "zero")
+    if init == "zero":
+        return np.zeros(count, dtype)
+    if init == "iota":
+        return np.arange(count).astype(dtype)
+    if "constant" in init:
+        return np.full(count, init["constant"], dtype)
+    if "file" in init:
+        return np.fromfile(os.path.join(base, init["file"]), dtype)
+    bits = splitmix64(init["random"]["seed"], count)
+    t = buf["type"]
+    if t == "u8":
+        return (bits & np.uint64(0xFF)).astype(dtype)
+    if t in ("i32", "i64"):
+        return ((bits % np.uint64(2000)).astype(np.int64) - 1000).astype(dtype)
+    if t in ("u32", "u64"):
+        return (bits % np.uint64(1000)).astype(dtype)
+    return ((bits >> np.uint64(11)).astype(np.float64) * 2.0 ** -53 * 2.0 - 1.0).astype(dtype)
+
+
+CLOCK_SRC = r"""
+extern "C" __global__ void measure_clock(unsigned long long* out, long long spin) {
+  unsigned long long t0, t1;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  const long long c0 = clock64();
+  while (clock64() - c0 < spin) {}
+  const long long c1 = clock64();
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+  out[0] = c1 - c0;
+  out[1] = t1 - t0;
+}
+"""
+
+
+def sm_clock_mhz():
+    k = cp.RawKernel(CLOCK_SRC, "measure_clock")
+    out = cp.zeros(2, cp.uint64)
+    busy = cp.RawKernel(CLOCK_SRC, "measure_clock")
+    for _ in range(3):  # bring the clock up, then measure over ~20 ms
+        busy((1,), (1,), (out, np.int64(20_000_000)))
+    cp.cuda.Device().synchronize()
+    k((1,), (1,), (out, np.int64(40_000_000)))
+    cycles, ns = (int(v) for v in out.get())
+    return cycles / ns * 1e3
+
+
+def run_workload(path, repeats, arch):
+    spec = yaml.safe_load(open(path))
+    base = os.path.dirname(path)
+    params = dict(spec.get("params", {}))
+    source = os.path.normpath(os.path.join(base, spec["kernel"]["source"]))
+    module = cp.RawModule(code=open(source).read(), options=(f"--gpu-architecture={arch}",))  # NVRTC optimises by default
+    kernel = module.get_function(spec["kernel"]["entry"])
+    host = {b["name"]: initial(b, params, base) for b in spec["buffers"]}
+    device = {name: cp.zeros_like(cp.asarray(a)) for name, a in host.items()}
+    rows = []
+    launch_index = 0
+    for step in spec["steps"]:
+        if "copy" in step:
+            c = step["copy"]
+            if "to_device" in c:
+                device[c["to_device"]].set(host[c["to_device"]])
+            else:
+                host[c["to_host"]] = device[c["to_host"]].get()
+            continue
+        launch = step["launch"]
+        launch_index += 1
+        dims = lambda v: tuple(evaluate(x, params) for x in (v if isinstance(v, list) else [v])) + (1,) * (
+            3 - (len(v) if isinstance(v, list) else 1))
+        grid, block = dims(launch["grid"]), dims(launch["block"])
+        shared = evaluate(launch.get("shared_bytes", 0), params)
+        args = []
+        for a in launch["args"]:
+            if isinstance(a, str) and a in device:
+                args.append(device[a])
+            elif isinstance(a, float) or (isinstance(a, str) and re.search(r"[.eE]", a) and a not in params):
+                args.append(np.float32(a))
+            else:
+                args.append(np.int32(evaluate(a, params)))
+        # Snapshot the buffers so that every timed repeat starts from the same state.
+        saved = {name: d.copy() for name, d in device.items()}
+        def once():
+            kernel(grid, block, tuple(args), shared_mem=shared)
+        for _ in range(3):
+            for name in device:
+                device[name][...] = saved[name]
+            once()
+        times = []
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        for _ in range(repeats):
+            for name in device:
+                device[name][...] = saved[name]
+            start.record()
+            once()
+            stop.record()
+            stop.synchronize()
+            times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
+        for name in device:  # leave the state one run produces
+            device[name][...] = saved[name]
+        once()
+        cp.cuda.Device().synchronize()
+        rows.append({"workload": spec["name"], "launch": launch_index, "entry": spec["kernel"]["entry"],
+                     "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)), "shared_bytes": shared,
+                     "median_us": float(np.median(times)), "min_us": float(np.min(times)), "repeats": repeats})
+    check = spec.get("check")
+    digest = ""
+    if check:
+        digest = hashlib.sha256(host[check["buffer"]].tobytes()).hexdigest()[:16]
+    for r in rows:
+        r["output_sha256_16"] = digest
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("workloads", nargs="*")
+    args = ap.parse_args()
+    names = args.workloads or sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads")) if f.endswith(".yaml"))
+    dev = cp.cuda.Device()
+    props = cp.cuda.runtime.getDeviceProperties(dev.id)
+    gpu = props["name"].decode()
+    arch = f"sm_{props['major']}{props['minor']}"
+    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                            capture_output=True, text=True).stdout.strip()
+    mhz = sm_clock_mhz()
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    command = "python3 validate/run_gpu.py " + " ".join(sys.argv[1:])
+    header = ["workload", "launch", "entry", "grid", "block", "shared_bytes", "median_us", "min_us", "repeats",
+              "sm_clock_mhz", "cycles", "output_sha256_16", "gpu", "driver", "date", "command"]
+    with open(args.out, "w") as f:
+        f.write(",".join(header) + "\n")
+        for name in names:
+            try:
+                rows = run_workload(os.path.join(ROOT, "workloads", name + ".yaml"), args.repeats, arch)
+            except Exception as e:  # keep going: one broken case should not lose the others
+                print(f"{name}: FAILED: {e}", file=sys.stderr)
+                continue
+            for r in rows:
+                r.update(sm_clock_mhz=round(mhz, 1), cycles=round(r["median_us"] * mhz), gpu=gpu, driver=driver,
+                         date=date, command=command)
+                f.write(",".join(f'"{r[h]}"' if h in ("command", "gpu", "date") else str(r[h]) for h in header) + "\n")
+                print(f"{name:22s} launch {r['launch']}: {r['median_us']:10.2f} us  {r['cycles']:10d} cycles", flush=True)
+    print(f"{gpu}, driver {driver}, SM clock {mhz:.0f} MHz -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
