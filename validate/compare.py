@@ -33,8 +33,11 @@ def main():
         measured = list(csv.DictReader(f))
     rows = []
     for name in sorted({r["workload"] for r in measured}):
-        out = subprocess.run([args.gpusim, "--arch", args.arch, "--workload", os.path.join(ROOT, "workloads", name + ".yaml"),
-                              "--format", "json"], capture_output=True, text=True)
+        path = os.path.join(ROOT, "workloads", name + ".yaml")
+        if not os.path.exists(path):
+            path = os.path.join(ROOT, "workloads", "micro", name + ".yaml")
+        out = subprocess.run([args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"],
+                             capture_output=True, text=True)
         if out.returncode not in (0, 3):
             print(f"{name}: gpusim failed: {out.stderr.strip()}", file=sys.stderr)
             continue

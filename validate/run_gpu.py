@@ -184,7 +184,9 @@ def main():
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("workloads", nargs="*")
     args = ap.parse_args()
-    names = args.workloads or sorted(f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads")) if f.endswith(".yaml"))
+    names = args.workloads or sorted(
+        [f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads")) if f.endswith(".yaml")] +
+        ["micro/" + f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads", "micro")) if f.endswith(".yaml")])
     dev = cp.cuda.Device()
     props = cp.cuda.runtime.getDeviceProperties(dev.id)
     gpu = props["name"].decode()

@@ -1,0 +1,62 @@
+// Microbenchmarks that each isolate one parameter of the timing model. Results are
+// written out so the compiler keeps the work; workloads/micro_*.yaml run them.
+
+// Nothing at all: what one launch costs (with many tiny blocks: what a block costs).
+extern "C" __global__ void empty_kernel(int* out) {
+  if (out == nullptr) out[0] = 1;  // never true; keeps the parameter
+}
+
+// One dependent chain of `n` FP32 FMAs per thread: n x the dependent-issue latency.
+extern "C" __global__ void fp32_chain(float* out, int n, float a, float b) {
+  float x = threadIdx.x;
+  for (int i = 0; i < n; ++i) {
+    x = fmaf(x, a, b);
+    x = fmaf(x, a, b);
+    x = fmaf(x, a, b);
+    x = fmaf(x, a, b);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// The same with integer multiply-adds.
+extern "C" __global__ void int_chain(int* out, int n, int a, int b) {
+  int x = threadIdx.x;
+  for (int i = 0; i < n; ++i) {
+    x = x * a + b;
+    x = x * a + b;
+    x = x * a + b;
+    x = x * a + b;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// One thread chases `hops` indices through shared memory (`stride` words apart): the
+// shared-memory load latency plus the loop's arithmetic.
+extern "C" __global__ void shared_chase(unsigned* out, int hops, int stride) {
+  __shared__ unsigned ring[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) ring[i] = (i + stride) % 1024;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  unsigned p = 0;
+  for (int h = 0; h < hops; ++h) p = ring[p];
+  out[blockIdx.x] = p;
+}
+
+// `n` back-to-back barriers in a block of blockDim.x threads.
+extern "C" __global__ void sync_loop(int* out, int n) {
+  int x = threadIdx.x;
+  for (int i = 0; i < n; ++i) {
+    __syncthreads();
+    x ^= i;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// Where each block ran: out[block] = %smid, the order blocks land on SMs.
+extern "C" __global__ void block_placement(unsigned* out) {
+  if (threadIdx.x == 0) {
+    unsigned sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    out[blockIdx.x] = sm;
+  }
+}
