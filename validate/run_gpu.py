@@ -6,6 +6,8 @@ Reads the same workloads/*.yaml and the same validate/kernels/*.cu that gpusim s
 kernel with NVRTC for the device's architecture, runs each step in order, and times every
 launch with CUDA events (warm-up, then the median of repeats). The SM clock is measured
 (clock64 against %globaltimer while the GPU is busy) and used to convert times to cycles.
+Before each timed launch a spin kernel keeps the GPU busy while the host enqueues the events
+and the kernel, so the host's launch latency stays out of the measurement.
 Each launch's output is summarised by a checksum so it can be compared with gpusim's
 functional run.
 
@@ -111,6 +113,20 @@ def sm_clock_mhz():
     return cycles / ns * 1e3
 
 
+_SPIN = None
+
+
+def keep_gpu_busy():
+    """Queue ~50 us of spinning so that the GPU is still busy while the host enqueues the
+    start event, the kernel and the stop event: the events then time the kernel on the
+    GPU, not the host's launch latency."""
+    global _SPIN
+    if _SPIN is None:
+        _SPIN = (cp.RawKernel(CLOCK_SRC, "measure_clock"), cp.zeros(2, cp.uint64))
+    kernel, out = _SPIN
+    kernel((1,), (1,), (out, np.int64(100_000)))
+
+
 def run_workload(path, repeats, arch):
     spec = yaml.safe_load(open(path))
     base = os.path.dirname(path)
@@ -157,6 +173,7 @@ def run_workload(path, repeats, arch):
         for _ in range(repeats):
             for name in device:
                 device[name][...] = saved[name]
+            keep_gpu_busy()
             start.record()
             once()
             stop.record()
