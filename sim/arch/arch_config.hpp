@@ -84,6 +84,7 @@ struct BlockScheduling {
   std::vector<int> sm_order;      // the order blocks are offered to SMs (a permutation of 0..sm_count-1)
   int kernel_launch_cycles = 0;   // GPU-wide, before the first block
   int block_launch_cycles = 0;    // per block, from assignment to its warps' first issue
+  double block_dispatch_interval = 0;  // GPU-wide cycles between two block assignments
 };
 
 // Results per clock per SM for each class (the CUDA guide's throughput table).
@@ -102,6 +103,8 @@ struct Latencies {
   int int32 = 0;
   int fp64 = 0;
   int sfu = 0;
+  int barrier = 0;                // from the last arrival at bar.sync to the release
+  double barrier_per_warp = 0;    // plus this per warp of the block
 };
 
 enum class CoalescingRule {

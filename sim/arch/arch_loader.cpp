@@ -132,6 +132,7 @@ BlockScheduling read_block_scheduler(MapReader r, int sm_count) {
   }
   b.kernel_launch_cycles = as_int(r.integer("kernel_launch_cycles", 0, 100'000'000));
   b.block_launch_cycles = as_int(r.integer("block_launch_cycles", 0, 100'000'000));
+  b.block_dispatch_interval = r.number("block_dispatch_interval", 0, 1e6);
   r.finish();
   return b;
 }
@@ -172,6 +173,8 @@ Latencies read_latencies(MapReader r, const ExecutionUnits& units) {
   l.int32 = as_int(r.integer("int32", 1, 10000));
   l.fp64 = as_int(r.integer("fp64", 0, 10000));
   l.sfu = as_int(r.integer("sfu", 1, 10000));
+  l.barrier = as_int(r.integer("barrier", 0, 100000));
+  l.barrier_per_warp = r.number("barrier_per_warp", 0, 10000);
   if ((units.fp64 == 0) != (l.fp64 == 0))
     r.fail("fp64", "must be 0 exactly when execution_units.fp64 is 0 (no double precision)");
   r.finish();

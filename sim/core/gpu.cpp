@@ -1,6 +1,7 @@
 #include "core/gpu.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -45,6 +46,7 @@ LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program&
   uint64_t next_block = 0;
   size_t cursor = 0;
   const auto& order = arch.block_scheduler.sm_order;
+  double next_dispatch = 0;  // the GPU-wide dispatcher hands out one block per interval
   const auto assign = [&](uint64_t now) {
     while (next_block < total_blocks) {
       size_t tried = 0;
@@ -54,7 +56,10 @@ LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program&
       }
       if (tried == order.size()) return;
       const uint32_t sm = static_cast<uint32_t>(order[cursor]);
-      const uint64_t eligible = now + static_cast<uint64_t>(arch.block_scheduler.block_launch_cycles);
+      const double dispatched = std::max(static_cast<double>(now), next_dispatch);
+      next_dispatch = dispatched + arch.block_scheduler.block_dispatch_interval;
+      const uint64_t eligible = static_cast<uint64_t>(std::ceil(dispatched)) +
+                                static_cast<uint64_t>(arch.block_scheduler.block_launch_cycles);
       sms[sm]->launch_block(next_block++, now, eligible);
       schedule(sm, now);
       cursor = (cursor + 1) % order.size();

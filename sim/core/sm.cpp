@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <string>
 
 namespace gpusim::core {
@@ -181,10 +182,13 @@ void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now
   }
   const uint32_t expected = block.expected[id] ? block.expected[id] : block.live_warps;
   if (block.arrived[id] < expected) return;
+  // The release takes the barrier latency, plus a share per warp of the block.
+  const uint64_t release = now + 1 + static_cast<uint64_t>(arch_.latencies.barrier) +
+                           static_cast<uint64_t>(std::llround(arch_.latencies.barrier_per_warp * executor_.warps_per_block()));
   for (TimedWarp& other : warps_) {
     if (other.done || other.block_slot != w.block_slot || !other.at_barrier || other.barrier_id != id) continue;
     other.at_barrier = false;
-    other.eligible_at = std::max(other.eligible_at, now + 1);
+    other.eligible_at = std::max(other.eligible_at, release);
   }
   block.arrived[id] = 0;
   block.expected[id] = 0;

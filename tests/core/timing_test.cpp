@@ -125,7 +125,10 @@ TEST(Timing, BarrierHoldsTheBlockUntilAllArrive) {
 TEST(Timing, OccupancyLimitedLaunchesRunInWaves) {
   // 100 KB of shared memory per block: 2 blocks per Hopper SM, so 132 x 2 blocks per wave.
   const std::string ptx = kernel(chains(200, 1));
-  const auto run = [&](uint32_t blocks) { return simulate(ptx, "hopper", {}, 256, blocks, 100 * 1024).stats; };
+  // Launch costs apart: they are fixed per kernel, and this is about waves.
+  const std::vector<std::string> no_launch_cost = {"block_scheduler.kernel_launch_cycles=0",
+                                                   "block_scheduler.block_dispatch_interval=0"};
+  const auto run = [&](uint32_t blocks) { return simulate(ptx, "hopper", no_launch_cost, 256, blocks, 100 * 1024).stats; };
   const LaunchStats one = run(264), three = run(3 * 264);
   EXPECT_EQ(one.blocks_per_sm, 2);
   // Three full waves take three times as long, less the overlap of one wave's last
@@ -150,8 +153,11 @@ TEST(Timing, DivergentIfElseCostsBothPaths) {
 // round robin. (Greedy-then-oldest reaches 0.87 at 40 warps but only 0.59 at 48, where
 // the youngest warps starve and finish alone: see docs/timing-model.md.)
 TEST(Timing, SeedLatencyHidingNeedsFortyWarps) {
-  const std::vector<std::string> arch = {"gpu.sm_count=1", "memory.dram.latency=300",
-                                         "block_scheduler.block_launch_cycles=0", "scheduling.policy=lrr"};
+  const std::vector<std::string> arch = {"gpu.sm_count=1", "block_scheduler.sm_order=ascending",
+                                         "memory.l2.latency=200", "memory.dram.latency=300",
+                                         "block_scheduler.block_launch_cycles=0",
+                                         "block_scheduler.kernel_launch_cycles=0",
+                                         "block_scheduler.block_dispatch_interval=0", "scheduling.policy=lrr"};
   // Each iteration: 27 FMAs on the value loaded by the previous one, then the next load,
   // issued as early as the data allows (software-pipelined), then the loop control: 31
   // instructions per 300-cycle load.
