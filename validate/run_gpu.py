@@ -11,8 +11,12 @@ and the kernel, so the host's launch latency stays out of the measurement.
 Each launch's output is summarised by a checksum so it can be compared with gpusim's
 functional run.
 
+With --host-copies FILE it also times host<->device copies (pinned and pageable, both
+directions, 4 KB to 256 MB) and fits latency + bytes / bandwidth to each, for host_link.
+
 Usage (on the device machine, which has CuPy and PyYAML):
-  python3 validate/run_gpu.py --out validate/results/h100.csv [--repeats 20] [workload ...]
+  python3 validate/run_gpu.py --out validate/results/h100.csv [--repeats 20]
+                              [--host-copies validate/results/h100_host_copies.csv] [workload ...]
 """
 import argparse
 import ast
@@ -195,10 +199,58 @@ def run_workload(path, repeats, arch):
     return rows
 
 
+def host_copies(path, header_fields):
+    """Time cudaMemcpy for each direction and host memory kind; fit t = latency + bytes / bandwidth."""
+    sizes = [4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20]
+    dev = cp.empty(sizes[-1], dtype=cp.uint8)
+    pinned_mem = cp.cuda.alloc_pinned_memory(sizes[-1])
+    hosts = {"pinned": np.frombuffer(pinned_mem, dtype=np.uint8, count=sizes[-1]),
+             "pageable": np.ones(sizes[-1], dtype=np.uint8)}
+    rt = cp.cuda.runtime
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    rows, fits = [], []
+    for kind, host in hosts.items():
+        host[...] = 1  # touch every page before timing
+        for direction in ("to_device", "to_host"):
+            points = []
+            for size in sizes:
+                def copy():
+                    if direction == "to_device":
+                        rt.memcpy(dev.data.ptr, host.ctypes.data, size, rt.memcpyHostToDevice)
+                    else:
+                        rt.memcpy(host.ctypes.data, dev.data.ptr, size, rt.memcpyDeviceToHost)
+                for _ in range(2):
+                    copy()
+                times = []
+                for _ in range(10):
+                    start.record()
+                    copy()
+                    stop.record()
+                    stop.synchronize()
+                    times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
+                us = float(np.median(times))
+                points.append((size, us))
+                rows.append((direction, kind, size, us))
+                print(f"copy {direction:9s} {kind:8s} {size:>10d} B {us:10.2f} us {size / us / 1e3:7.2f} GB/s", flush=True)
+            # Bandwidth from the two largest copies (latency cancels); latency from the smallest,
+            # less its transfer time. A least-squares line lets the large copies' noise swamp the intercept.
+            (b1, t1), (b2, t2) = points[-2], points[-1]
+            gbs = (b2 - b1) / (t2 - t1) / 1e3
+            fits.append((direction, kind, points[0][1] - points[0][0] / gbs / 1e3, gbs))
+    with open(path, "w") as f:
+        f.write("direction,host_memory,bytes,median_us,gpu,driver,date,command\n")
+        for r in rows:
+            f.write(",".join(map(str, r)) + "," + header_fields + "\n")
+        for direction, kind, latency, gbs in fits:
+            f.write(f"# fit {direction} {kind}: latency {latency:.2f} us, bandwidth {gbs:.2f} GB/s\n")
+            print(f"fit {direction} {kind}: latency {latency:.2f} us, bandwidth {gbs:.2f} GB/s")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--host-copies", metavar="FILE", help="also time host<->device copies into FILE")
     ap.add_argument("workloads", nargs="*")
     args = ap.parse_args()
     names = args.workloads or sorted(
@@ -229,6 +281,8 @@ def main():
                 f.write(",".join(f'"{r[h]}"' if h in ("command", "gpu", "date") else str(r[h]) for h in header) + "\n")
                 print(f"{name:22s} launch {r['launch']}: {r['median_us']:10.2f} us  {r['cycles']:10d} cycles", flush=True)
     print(f"{gpu}, driver {driver}, SM clock {mhz:.0f} MHz -> {args.out}")
+    if args.host_copies:
+        host_copies(args.host_copies, f'"{gpu}",{driver},"{date}","{command}"')
 
 
 if __name__ == "__main__":
