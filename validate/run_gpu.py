@@ -6,8 +6,10 @@ Reads the same workloads/*.yaml and the same validate/kernels/*.cu that gpusim s
 kernel with NVRTC for the device's architecture, runs each step in order, and times every
 launch with CUDA events (warm-up, then the median of repeats). The SM clock is measured
 (clock64 against %globaltimer while the GPU is busy) and used to convert times to cycles.
-Before each timed launch a spin kernel keeps the GPU busy while the host enqueues the events
-and the kernel, so the host's launch latency stays out of the measurement.
+Before each timed repeat of a workload's first launch the L2 is flushed, as gpusim starts
+cold; later launches find what the earlier ones left, as in gpusim. Before each timed launch
+a spin kernel keeps the GPU busy while the host enqueues the events and the kernel, so the
+host's launch latency stays out of the measurement.
 Each launch's output is summarised by a checksum so it can be compared with gpusim's
 functional run.
 
@@ -131,6 +133,19 @@ def keep_gpu_busy():
     kernel((1,), (1,), (out, np.int64(100_000)))
 
 
+_SCRATCH = None
+
+
+def flush_l2():
+    """Overwrite twice the L2's capacity so that the next launch finds none of its data there
+    (the restore copies before it would otherwise leave the inputs L2-resident)."""
+    global _SCRATCH
+    if _SCRATCH is None:
+        l2 = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["l2CacheSize"]
+        _SCRATCH = cp.empty(2 * l2, dtype=cp.uint8)
+    _SCRATCH.fill(0)
+
+
 def run_workload(path, repeats, arch):
     spec = yaml.safe_load(open(path))
     base = os.path.dirname(path)
@@ -177,6 +192,8 @@ def run_workload(path, repeats, arch):
         for _ in range(repeats):
             for name in device:
                 device[name][...] = saved[name]
+            if launch_index == 1:
+                flush_l2()  # gpusim starts every workload with cold caches; later launches inherit
             keep_gpu_busy()
             start.record()
             once()
