@@ -21,6 +21,17 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def mape(measured, simulated):
+    """Mean absolute percentage error of simulated against measured."""
+    return 100 * sum(abs(s - m) / m for m, s in zip(measured, simulated)) / len(measured)
+
+
+def pearson(xs, ys):
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    return sxy / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arch", default=os.path.join(ROOT, "configs/hopper.yaml"))
@@ -51,34 +62,19 @@ def main():
             rows.append((name, int(r["launch"]), int(r["cycles"]), int(k["cycles"])))
 
     print(f"{'workload':24s} {'launch':>6s} {'measured':>10s} {'simulated':>10s} {'error':>8s}")
-    errors = []
     for name, launch, hw, sim in rows:
-        err = (sim - hw) / hw
-        errors.append(abs(err))
-        print(f"{name:24s} {launch:6d} {hw:10d} {sim:10d} {100 * err:7.1f}%")
-    xs = [math.log(hw) for _, _, hw, _ in rows]
-    ys = [math.log(sim) for _, _, _, sim in rows]
-    n = len(rows)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
+        print(f"{name:24s} {launch:6d} {hw:10d} {sim:10d} {100 * (sim - hw) / hw:7.1f}%")
     hw_c = [hw for _, _, hw, _ in rows]
     sim_c = [sim for _, _, _, sim in rows]
-    mh, ms = sum(hw_c) / n, sum(sim_c) / n
-    pearson = sum((a - mh) * (b - ms) for a, b in zip(hw_c, sim_c)) / math.sqrt(
-        sum((a - mh) ** 2 for a in hw_c) * sum((b - ms) ** 2 for b in sim_c))
-    print(f"\n{n} launches: mean absolute error {100 * sum(errors) / n:.1f}%, Pearson correlation {pearson:.3f} "
-          f"(of log cycles {sxy / math.sqrt(sxx * syy):.3f})")
+    print(f"\n{len(rows)} launches: mean absolute error {mape(hw_c, sim_c):.1f}%, "
+          f"Pearson correlation {pearson(hw_c, sim_c):.3f} "
+          f"(of log cycles {pearson([math.log(v) for v in hw_c], [math.log(v) for v in sim_c]):.3f})")
     # Application kernels measure accuracy; the microbenchmarks (micro_*) are what was fitted.
     app = [(hw, sim) for name, _, hw, sim in rows if not name.startswith("micro_")]
-    app_mape = 100 * sum(abs(s - h) / h for h, s in app) / len(app)
-    ah, asim = [h for h, _ in app], [s for _, s in app]
-    mh2, ms2 = sum(ah) / len(app), sum(asim) / len(app)
-    app_r = sum((a - mh2) * (b - ms2) for a, b in zip(ah, asim)) / math.sqrt(
-        sum((a - mh2) ** 2 for a in ah) * sum((b - ms2) ** 2 for b in asim))
+    app_hw, app_sim = [h for h, _ in app], [s for _, s in app]
+    app_mape = mape(app_hw, app_sim)
     print(f"application kernels ({len(app)} launches): mean absolute error {app_mape:.1f}%, "
-          f"Pearson correlation {app_r:.3f}")
+          f"Pearson correlation {pearson(app_hw, app_sim):.3f}")
 
     if args.plot:
         import matplotlib
