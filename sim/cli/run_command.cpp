@@ -8,6 +8,7 @@
 #include "driver/functional_run.hpp"
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
+#include "stats/check_report.hpp"
 #include "stats/json_writer.hpp"
 #include "stats/timing_report.hpp"
 #include "stats/trace_writer.hpp"
@@ -44,7 +45,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
           .end_object();
     j.end_array();
     j.field("warp_instructions_per_second", rate);
-    if (run.check) j.key("check").begin_object().field("passed", run.check->passed).field("detail", run.check->detail).end_object();
+    if (run.check) stats::write_check_json(j, w.check->buffer, *run.check);
     j.end_object();
   } else {
     out << "gpusim --functional: workload '" << w.name << "', kernel " << w.kernel.entry << " (" << kernel.ptx_path
@@ -69,7 +70,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
 
 int run_command(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description opts("gpusim run options");
-  std::string arch_file, workload_file, format = "text", trace_file;
+  std::string arch_file, workload_file, format = "text", trace_file, size;
   std::vector<std::string> sets;
   int regs_override = -1;
   uint64_t max_instructions = 2'000'000'000;
@@ -80,6 +81,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
       ("set", po::value(&sets)->composing(),
        "NAME=VALUE overrides a workload parameter; SECTION.KEY=VALUE an architecture value "
        "(e.g. scheduling.policy=lrr, memory.dram.latency=400); repeatable")
+      ("size", po::value(&size), "use the workload's named parameter set (its `sizes`, e.g. h100) for the defaults")
       ("regs", po::value(&regs_override), "registers per thread, overriding the workload and ptxas")
       ("functional", "only execute and check the kernels, without timing")
       ("per-sm", "also report per-SM figures")
@@ -103,7 +105,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
     (s.substr(0, eq).find('.') != std::string::npos ? arch_sets : workload_sets).push_back(s);
   }
   const arch::ArchConfig a = arch::load_arch_config(arch_file, arch_sets);
-  const workload::Workload w = workload::load_workload(workload_file, workload_sets);
+  const workload::Workload w = workload::load_workload(workload_file, workload_sets, size);
   const frontend::LoadedKernel kernel =
       frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
   if (vm.count("functional")) return functional(a, w, kernel, max_instructions, format == "json", out);

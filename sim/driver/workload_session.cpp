@@ -109,7 +109,9 @@ std::optional<reference::CheckResult> WorkloadSession::check() const {
     expected.init = {workload::InitSpec::Kind::File, 0, 0, w_.check->expected_file};
     want = workload::initial_bytes(expected);
   }
-  return reference::compare_buffers(host_.at(b->name), want, b->type, w_.check->tolerance);
+  reference::CheckResult result = reference::compare_buffers(host_.at(b->name), want, b->type, w_.check->tolerance);
+  result.output = reference::digest_output(host_.at(b->name), b->type);
+  return result;
 }
 
 }  // namespace gpusim::driver

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/output_digest.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::reference {
@@ -23,6 +24,7 @@ struct CheckResult {
   bool passed = false;
   int64_t mismatches = 0;
   std::string detail;  // the first mismatch, or a summary when passed
+  OutputDigest output;  // of the buffer checked (what the run produced)
 };
 
 // Compares element by element: integers exactly, floats within `tolerance` relative

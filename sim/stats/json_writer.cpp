@@ -93,17 +93,21 @@ JsonWriter& JsonWriter::value(int64_t v) {
   return *this;
 }
 
-JsonWriter& JsonWriter::value(double v) {
+JsonWriter& JsonWriter::number(double v, const char* format) {
   before_value();
   if (!std::isfinite(v)) {
     out_ << "null";
     return *this;
   }
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::snprintf(buf, sizeof buf, format, v);
   out_ << buf;
   return *this;
 }
+
+JsonWriter& JsonWriter::value(double v) { return number(v, "%.6g"); }
+
+JsonWriter& JsonWriter::exact(double v) { return number(v, "%.17g"); }
 
 JsonWriter& JsonWriter::value(bool v) {
   before_value();

@@ -25,7 +25,8 @@ class JsonWriter {
   JsonWriter& value(const char* v) { return value(std::string_view(v)); }
   JsonWriter& value(int64_t v);
   JsonWriter& value(int v) { return value(static_cast<int64_t>(v)); }
-  JsonWriter& value(double v);
+  JsonWriter& value(double v);  // 6 significant digits: for figures
+  JsonWriter& exact(double v);  // 17 significant digits: round-trips the double
   JsonWriter& value(bool v);
   JsonWriter& null();
 
@@ -37,6 +38,7 @@ class JsonWriter {
   }
 
  private:
+  JsonWriter& number(double v, const char* format);
   void before_value();
   void newline();
   void write_string(std::string_view s);

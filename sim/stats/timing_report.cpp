@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iomanip>
 
+#include "stats/check_report.hpp"
 #include "stats/json_writer.hpp"
 
 namespace gpusim::stats {
@@ -119,6 +120,11 @@ void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver
   const arch::ArchConfig& a = *ctx.arch;
   out << "gpusim: workload '" << ctx.workload->name << "' on " << a.gpu.name << " (" << a.gpu.sm_count << " SMs x "
       << a.scheduling.warp_schedulers_per_sm << " schedulers, " << a.gpu.core_clock_mhz << " MHz, " << a.source_file << ")\n";
+  if (!ctx.workload->size.empty()) {
+    out << "Size " << ctx.workload->size << ":";
+    for (const auto& [name, value] : ctx.workload->params) out << ' ' << name << '=' << value;
+    out << '\n';
+  }
   out << "Kernel " << ctx.workload->kernel.entry << " from " << ctx.kernel_source << " (" << ctx.registers_origin << ")\n";
   for (size_t i = 0; i < run.launches.size(); ++i) {
     const driver::TimedLaunch& l = run.launches[i];
@@ -203,6 +209,10 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
   JsonWriter j(out);
   j.begin_object().field("workload", ctx.workload->name).field("arch", ctx.arch->gpu.name)
       .field("arch_file", ctx.arch->source_file).field("clock_mhz", ctx.arch->gpu.core_clock_mhz);
+  j.field("size", ctx.workload->size.empty() ? std::string("default") : ctx.workload->size);
+  j.key("params").begin_object();
+  for (const auto& [name, value] : ctx.workload->params) j.field(name, value);
+  j.end_object();
   j.key("kernels").begin_array();
   for (const auto& l : run.launches) json_launch(j, ctx, l);
   j.end_array();
@@ -216,7 +226,7 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
   const uint64_t total = total_cycles(run);
   j.key("total").begin_object().field("cycles", static_cast<int64_t>(total))
       .field("time_us", static_cast<double>(total) / ctx.arch->gpu.core_clock_mhz).end_object();
-  if (run.check) j.key("check").begin_object().field("passed", run.check->passed).field("detail", run.check->detail).end_object();
+  if (run.check) write_check_json(j, ctx.workload->check->buffer, *run.check);
   j.end_object();
 }
 

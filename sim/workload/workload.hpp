@@ -71,6 +71,7 @@ struct Workload {
   std::string source_file;
   std::string name;
   std::string description;
+  std::string size;  // the named size applied (--size), empty for the defaults
   Params params;
   KernelSpec kernel;
   std::vector<Buffer> buffers;
@@ -81,8 +82,10 @@ struct Workload {
   int64_t threads_per_block(const LaunchStep& l) const { return l.block[0] * l.block[1] * l.block[2]; }
 };
 
-// Reads a workload; `overrides` ("name=value" from --set) replace parameter
-// defaults before any expression is evaluated. Throws util::InputError.
-Workload load_workload(const std::string& path, const std::vector<std::string>& overrides = {});
+// Reads a workload; `size` names one of its `sizes` (parameter sets replacing the
+// defaults), then `overrides` ("name=value" from --set) replace parameters, all before
+// any expression is evaluated. Throws util::InputError.
+Workload load_workload(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const std::string& size = "");
 
 }  // namespace gpusim::workload

@@ -43,7 +43,32 @@ std::array<int64_t, 3> read_dims(MapReader& r, std::string_view key, const Param
   return dims;
 }
 
-Params read_params(MapReader& root, const std::vector<std::string>& overrides) {
+// `sizes: {NAME: {param: value, ...}}`: named parameter sets (e.g. `h100`, large enough to
+// fill that GPU). Every size is validated; the one named by --size replaces the defaults.
+void apply_size(MapReader& root, const std::string& size, Params& params) {
+  std::string names;
+  bool found = false;
+  if (root.has("sizes")) {
+    MapReader sizes = root.map("sizes");
+    for (const std::string& name : sizes.keys()) {
+      MapReader set = sizes.map(name);
+      for (const std::string& param : set.keys()) {
+        if (!params.contains(param)) set.fail(param, "not one of the workload's params");
+        const int64_t v = set.integer(param, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+        if (name == size) params[param] = v;
+      }
+      set.finish();
+      names += (names.empty() ? "" : ", ") + name;
+      found = found || name == size;
+    }
+    sizes.finish();
+  }
+  if (!size.empty() && !found)
+    throw InputError(root.file() + ": --size '" + size + "': the workload has no such size" +
+                     (names.empty() ? std::string(" (it defines none)") : " (it has: " + names + ")"));
+}
+
+Params read_params(MapReader& root, const std::string& size, const std::vector<std::string>& overrides) {
   Params params;
   if (root.has("params")) {
     MapReader p = root.map("params");
@@ -54,6 +79,7 @@ Params read_params(MapReader& root, const std::vector<std::string>& overrides) {
     }
     p.finish();
   }
+  apply_size(root, size, params);
   for (const std::string& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos) throw InputError("--set '" + o + "': expected NAME=VALUE");
@@ -199,14 +225,15 @@ const Buffer* Workload::find_buffer(const std::string& buffer_name) const {
   return nullptr;
 }
 
-Workload load_workload(const std::string& path, const std::vector<std::string>& overrides) {
+Workload load_workload(const std::string& path, const std::vector<std::string>& overrides, const std::string& size) {
   MapReader root(util::load_yaml_file(path), path);
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   Workload w;
   w.source_file = path;
   w.name = root.string("name");
   if (root.has("description")) w.description = root.string("description");
-  w.params = read_params(root, overrides);
+  w.size = size;
+  w.params = read_params(root, size, overrides);
   w.kernel = read_kernel(root.map("kernel"), dir);
 
   const YAML::Node buffers = root.node("buffers");

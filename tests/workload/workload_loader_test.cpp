@@ -67,5 +67,34 @@ TEST(WorkloadLoader, ErrorsNameLineAndKey) {
             ":7: steps[0].launch.extra: unknown key");
 }
 
+const char* kSized =
+    "name: t\nparams: {n: 64, block: 32}\nsizes:\n  big: {n: 4096}\n  wide: {block: 64}\n"
+    "kernel: {ptx: w.yaml, entry: k}\nbuffers:\n  - {name: a, type: f32, count: n, init: zero}\n"
+    "steps:\n  - launch: {grid: n / block, block: block, args: [a]}\n";
+
+TEST(WorkloadLoader, NamedSizesReplaceDefaultsAndSetComesLast) {
+  test::TempFile f("w.yaml", kSized);
+  const auto grid_of = [](const Workload& w) { return std::get<LaunchStep>(w.steps[0].action).grid[0]; };
+  const Workload plain = load_workload(f.path());
+  EXPECT_EQ(plain.size, "");
+  EXPECT_EQ(plain.buffers[0].count, 64);
+  EXPECT_EQ(grid_of(plain), 2);
+  const Workload big = load_workload(f.path(), {}, "big");
+  EXPECT_EQ(big.size, "big");
+  EXPECT_EQ(big.buffers[0].count, 4096);
+  EXPECT_EQ(grid_of(big), 128);                                       // 4096 / 32: block keeps its default
+  EXPECT_EQ(grid_of(load_workload(f.path(), {"block=128"}, "big")), 32);  // --set wins over the size
+  EXPECT_EQ(grid_of(load_workload(f.path(), {}, "wide")), 1);
+  try {
+    load_workload(f.path(), {}, "huge");
+    ADD_FAILURE() << "an unknown size must be refused";
+  } catch (const util::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--size 'huge': the workload has no such size (it has: big, wide)"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_EQ(error_for(std::string(kSized).replace(std::string(kSized).find("big: {n"), 7, "big: {m")),
+            ":4: sizes.big.m: not one of the workload's params");
+}
+
 }  // namespace
 }  // namespace gpusim::workload

@@ -1,0 +1,14 @@
+// The workload check in JSON: passed/detail and the output digest, the same object
+// for functional and timed runs.
+#pragma once
+
+#include <string>
+
+#include "reference/references.hpp"
+#include "stats/json_writer.hpp"
+
+namespace gpusim::stats {
+
+void write_check_json(JsonWriter& j, const std::string& buffer, const reference::CheckResult& check);
+
+}  // namespace gpusim::stats
