@@ -2,15 +2,17 @@
 """Compare gpusim with the hardware: simulated against measured cycles per launch.
 
 Runs `gpusim --arch ARCH --workload W --format json` for every workload in the results CSV
-(validate/run_gpu.py's output), joins by workload and launch, prints measured cycles,
-simulated cycles and the error, then the mean absolute percentage error and the Pearson
-correlation, and draws a log-log scatter plot. Uses /usr/bin/python3 with Debian's
+(validate/run_gpu.py's output) at the parameters recorded there, joins by workload and
+launch, prints measured cycles, simulated cycles and the error, then the mean absolute
+percentage error and the Pearson correlation, and draws a log-log scatter plot. It also
+compares each GPU output's digest with gpusim's and fails when they disagree. Uses /usr/bin/python3 with Debian's
 matplotlib.
 
 Usage: validate/compare.py [--arch configs/hopper.yaml] [--results validate/results/h100.csv]
                            [--gpusim build/gpusim] [--plot validate/results/h100_vs_gpusim.png]
 """
 import argparse
+import concurrent.futures
 import csv
 import json
 import math
@@ -32,6 +34,40 @@ def pearson(xs, ys):
     return sxy / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
 
 
+def simulate(args, name, params):
+    """gpusim's JSON report for one workload at the given NAME=VALUE parameters, or None."""
+    path = os.path.join(ROOT, "workloads", name + ".yaml")
+    if not os.path.exists(path):
+        path = os.path.join(ROOT, "workloads", "micro", name + ".yaml")
+    command = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
+    for p in params:
+        command += ["--set", p]
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode not in (0, 3):
+        print(f"{name}: gpusim failed: {out.stderr.strip()}", file=sys.stderr)
+        return None
+    return json.loads(out.stdout)
+
+
+def compare_output(measured_row, check):
+    """The GPU's output digest against gpusim's (which gpusim checked against the reference):
+    'identical' when the CRCs agree, 'within tolerance' when they differ but every sampled
+    element is within the workload's tolerance, else what differs."""
+    if not check["passed"]:
+        return f"gpusim's own check failed: {check['detail']}"
+    ours = check["output"]
+    if measured_row["output_crc32"] == ours["crc32"]:
+        return "identical"
+    theirs = [float(v) for v in measured_row["output_samples"].split(";")]
+    tolerance = check["tolerance"]
+    for i, got, want in zip(ours["sample_indices"], theirs, ours["samples"]):
+        if abs(got - want) > tolerance * max(1.0, abs(want)):
+            return f"DIFFERS: element {i} is {got} on the GPU, {want} in gpusim"
+    if len(theirs) != len(ours["samples"]):
+        return "DIFFERS: a different number of elements"
+    return "within tolerance" if tolerance > 0 else "DIFFERS: bytes differ (CRC), samples agree"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--arch", default=os.path.join(ROOT, "configs/hopper.yaml"))
@@ -44,22 +80,21 @@ def main():
 
     with open(args.results, newline="") as f:
         measured = list(csv.DictReader(f))
-    rows = []
-    for name in sorted({r["workload"] for r in measured}):
-        path = os.path.join(ROOT, "workloads", name + ".yaml")
-        if not os.path.exists(path):
-            path = os.path.join(ROOT, "workloads", "micro", name + ".yaml")
-        out = subprocess.run([args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"],
-                             capture_output=True, text=True)
-        if out.returncode not in (0, 3):
-            print(f"{name}: gpusim failed: {out.stderr.strip()}", file=sys.stderr)
+    # One gpusim run per workload, at the parameters the hardware ran (older results: defaults).
+    runs = {}
+    for r in measured:
+        runs.setdefault(r["workload"], r.get("params", "").split())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        reports = dict(zip(runs, pool.map(lambda item: simulate(args, *item), runs.items())))
+    rows, outputs = [], {}
+    for r in measured:
+        report = reports[r["workload"]]
+        if report is None:
             continue
-        kernels = json.loads(out.stdout)["kernels"]
-        for r in measured:
-            if r["workload"] != name:
-                continue
-            k = kernels[int(r["launch"]) - 1]
-            rows.append((name, int(r["launch"]), int(r["cycles"]), int(k["cycles"])))
+        k = report["kernels"][int(r["launch"]) - 1]
+        rows.append((r["workload"], int(r["launch"]), int(r["cycles"]), int(k["cycles"])))
+        if r.get("output_crc32") and "check" in report:
+            outputs[r["workload"]] = compare_output(r, report["check"])
 
     print(f"{'workload':24s} {'launch':>6s} {'measured':>10s} {'simulated':>10s} {'error':>8s}")
     for name, launch, hw, sim in rows:
@@ -93,6 +128,14 @@ def main():
         fig.savefig(args.plot, dpi=110)
         print(f"plot written to {args.plot}")
 
+    if outputs:
+        print("\noutputs, GPU against gpusim (gpusim's checked against each workload's reference):")
+        for name, verdict in sorted(outputs.items()):
+            print(f"  {name:24s} {verdict}")
+    bad = [name for name, verdict in outputs.items() if verdict not in ("identical", "within tolerance")]
+    if bad:
+        print(f"FAIL: the GPU's output disagrees with gpusim's for {', '.join(sorted(bad))}")
+        return 1
     if args.max_app_mape is not None and app_mape > args.max_app_mape:
         print(f"FAIL: application-kernel error {app_mape:.1f}% exceeds the baseline {args.max_app_mape:.1f}%")
         return 1

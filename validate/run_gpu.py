@@ -10,25 +10,28 @@ Before each timed repeat of a workload's first launch the L2 is flushed, as gpus
 cold; later launches find what the earlier ones left, as in gpusim. Before each timed launch
 a spin kernel keeps the GPU busy while the host enqueues the events and the kernel, so the
 host's launch latency stays out of the measurement.
-Each launch's output is summarised by a checksum so it can be compared with gpusim's
-functional run.
+Workloads run at their named size (`--size`, default h100: their `sizes: {h100: ...}`, large
+enough to fill the GPU); the parameters used are recorded. The checked output buffer is
+summarised as gpusim summarises it (CRC-32 and 16 evenly spaced elements), so that
+validate/compare.py can check the GPU's output against gpusim's, which is checked against
+the workload's reference.
 
 With --host-copies FILE it also times host<->device copies (pinned and pageable, both
 directions, 4 KB to 256 MB) and fits latency + bytes / bandwidth to each, for host_link.
 
 Usage (on the device machine, which has CuPy and PyYAML):
-  python3 validate/run_gpu.py --out validate/results/h100.csv [--repeats 20]
+  python3 validate/run_gpu.py --out validate/results/h100.csv [--repeats 20] [--size h100]
                               [--host-copies validate/results/h100_host_copies.csv] [workload ...]
 """
 import argparse
 import ast
 import datetime
-import hashlib
 import operator
 import os
 import re
 import subprocess
 import sys
+import zlib
 
 import cupy as cp
 import numpy as np
@@ -145,10 +148,23 @@ def flush_l2():
     _SCRATCH.fill(0)
 
 
-def run_workload(path, repeats, arch):
+DIGEST_SAMPLES = 16
+
+
+def output_digest(values):
+    """gpusim's OutputDigest (sim/reference/output_digest.cpp): CRC-32 of the bytes and the
+    elements at k * (count - 1) / 15, k = 0..15, each index once."""
+    count = len(values)
+    indices = sorted({k * (count - 1) // (DIGEST_SAMPLES - 1) for k in range(DIGEST_SAMPLES)}) if count else []
+    samples = ";".join(repr(float(values[i])) for i in indices)
+    return f"{zlib.crc32(values.tobytes()):08x}", samples
+
+
+def run_workload(path, repeats, arch, size):
     spec = yaml.safe_load(open(path))
     base = os.path.dirname(path)
     params = dict(spec.get("params", {}))
+    params.update(spec.get("sizes", {}).get(size, {}))
     source = os.path.normpath(os.path.join(base, spec["kernel"]["source"]))
     module = cp.RawModule(code=open(source).read(), options=(f"--gpu-architecture={arch}",))  # NVRTC optimises by default
     kernel = module.get_function(spec["kernel"]["entry"])
@@ -207,11 +223,11 @@ def run_workload(path, repeats, arch):
                      "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)), "shared_bytes": shared,
                      "median_us": float(np.median(times)), "min_us": float(np.min(times)), "repeats": repeats})
     check = spec.get("check")
-    digest = ""
-    if check:
-        digest = hashlib.sha256(host[check["buffer"]].tobytes()).hexdigest()[:16]
+    crc, samples = output_digest(host[check["buffer"]]) if check else ("", "")
+    applied = size if size in spec.get("sizes", {}) else "default"
     for r in rows:
-        r["output_sha256_16"] = digest
+        r.update(size=applied, params=" ".join(f"{k}={v}" for k, v in sorted(params.items())),
+                 output_crc32=crc, output_samples=samples)
     return rows
 
 
@@ -266,6 +282,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
     ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--size", default="h100", help="the workloads' named size to run (their `sizes:`), default h100")
     ap.add_argument("--host-copies", metavar="FILE", help="also time host<->device copies into FILE")
     ap.add_argument("workloads", nargs="*")
     args = ap.parse_args()
@@ -281,20 +298,20 @@ def main():
     mhz = sm_clock_mhz()
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     command = "python3 validate/run_gpu.py " + " ".join(sys.argv[1:])
-    header = ["workload", "launch", "entry", "grid", "block", "shared_bytes", "median_us", "min_us", "repeats",
-              "sm_clock_mhz", "cycles", "output_sha256_16", "gpu", "driver", "date", "command"]
+    header = ["workload", "size", "params", "launch", "entry", "grid", "block", "shared_bytes", "median_us", "min_us",
+              "repeats", "sm_clock_mhz", "cycles", "output_crc32", "output_samples", "gpu", "driver", "date", "command"]
     with open(args.out, "w") as f:
         f.write(",".join(header) + "\n")
         for name in names:
             try:
-                rows = run_workload(os.path.join(ROOT, "workloads", name + ".yaml"), args.repeats, arch)
+                rows = run_workload(os.path.join(ROOT, "workloads", name + ".yaml"), args.repeats, arch, args.size)
             except Exception as e:  # keep going: one broken case should not lose the others
                 print(f"{name}: FAILED: {e}", file=sys.stderr)
                 continue
             for r in rows:
                 r.update(sm_clock_mhz=round(mhz, 1), cycles=round(r["median_us"] * mhz), gpu=gpu, driver=driver,
                          date=date, command=command)
-                f.write(",".join(f'"{r[h]}"' if h in ("command", "gpu", "date") else str(r[h]) for h in header) + "\n")
+                f.write(",".join(f'"{r[h]}"' if h in ("command", "gpu", "date", "params", "output_samples") else str(r[h]) for h in header) + "\n")
                 print(f"{name:22s} launch {r['launch']}: {r['median_us']:10.2f} us  {r['cycles']:10d} cycles", flush=True)
     print(f"{gpu}, driver {driver}, SM clock {mhz:.0f} MHz -> {args.out}")
     if args.host_copies:

@@ -45,7 +45,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
           .end_object();
     j.end_array();
     j.field("warp_instructions_per_second", rate);
-    if (run.check) stats::write_check_json(j, w.check->buffer, *run.check);
+    if (run.check) stats::write_check_json(j, *w.check, *run.check);
     j.end_object();
   } else {
     out << "gpusim --functional: workload '" << w.name << "', kernel " << w.kernel.entry << " (" << kernel.ptx_path

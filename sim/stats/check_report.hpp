@@ -2,13 +2,12 @@
 // for functional and timed runs.
 #pragma once
 
-#include <string>
-
 #include "reference/references.hpp"
 #include "stats/json_writer.hpp"
+#include "workload/workload.hpp"
 
 namespace gpusim::stats {
 
-void write_check_json(JsonWriter& j, const std::string& buffer, const reference::CheckResult& check);
+void write_check_json(JsonWriter& j, const workload::Check& spec, const reference::CheckResult& check);
 
 }  // namespace gpusim::stats

@@ -226,7 +226,7 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
   const uint64_t total = total_cycles(run);
   j.key("total").begin_object().field("cycles", static_cast<int64_t>(total))
       .field("time_us", static_cast<double>(total) / ctx.arch->gpu.core_clock_mhz).end_object();
-  if (run.check) write_check_json(j, ctx.workload->check->buffer, *run.check);
+  if (run.check) write_check_json(j, *ctx.workload->check, *run.check);
   j.end_object();
 }
 

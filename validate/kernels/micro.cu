@@ -42,6 +42,20 @@ extern "C" __global__ void shared_chase(unsigned* out, int hops, int stride) {
   out[blockIdx.x] = p;
 }
 
+// All 32 lanes of a warp chase through shared memory at once. Lane l starts at word
+// l * spread and every hop moves each lane one row of 32 words on, so a lane keeps its
+// bank: spread 1 puts the lanes in 32 banks (no conflict), spread 2 two lanes per bank,
+// spread 32 all lanes in bank 0 (a 32-way conflict on every hop).
+extern "C" __global__ void shared_conflict_chase(unsigned* out, int hops, int spread) {
+  constexpr int kWords = 4096;
+  __shared__ unsigned ring[kWords];
+  for (int i = threadIdx.x; i < kWords; i += blockDim.x) ring[i] = (i + 32) % kWords;
+  __syncthreads();
+  unsigned p = (threadIdx.x * spread) % kWords;
+  for (int h = 0; h < hops; ++h) p = ring[p];
+  out[threadIdx.x] = p;
+}
+
 // `n` back-to-back barriers in a block of blockDim.x threads.
 extern "C" __global__ void sync_loop(int* out, int n) {
   int x = threadIdx.x;
