@@ -30,6 +30,23 @@ extern "C" __global__ void int_chain(int* out, int n, int a, int b) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// Dependent integer remainders by a run-time divisor, x = (x * 7 + 13) % d: 32-bit
+// unsigned (wide == 0) or 64-bit signed (wide != 0). GPUs have no integer divider; SASS
+// expands each into a sequence. One warp gives the sequence's latency, a full GPU its
+// issue cost.
+extern "C" __global__ void int_rem_chain(unsigned* out, int n, int d, int wide) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!wide) {
+    unsigned x = threadIdx.x;
+    for (int i = 0; i < n; ++i) x = (x * 7u + 13u) % static_cast<unsigned>(d);
+    out[t] = x;
+  } else {
+    long long x = threadIdx.x;
+    for (int i = 0; i < n; ++i) x = (x * 7 + 13) % static_cast<long long>(d);
+    out[t] = static_cast<unsigned>(x);
+  }
+}
+
 // One thread chases `hops` indices through shared memory (`stride` words apart): the
 // shared-memory load latency plus the loop's arithmetic.
 extern "C" __global__ void shared_chase(unsigned* out, int hops, int stride) {
