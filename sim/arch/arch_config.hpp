@@ -70,6 +70,7 @@ struct SharedMemory {
   int bank_width_bytes = 0;
   int conflict_scope_threads = 0;   // 16: conflicts counted per half-warp (1.x), 32: per warp
   int latency = 0;                  // load-to-use, cycles
+  int replay_cycles = 1;            // each bank-conflict pass after the first adds this
 };
 
 enum class SchedulerPolicy { LooseRoundRobin, GreedyThenOldest, TwoLevel };
@@ -105,6 +106,8 @@ struct Latencies {
   int sfu = 0;
   int barrier = 0;                // from the last arrival at bar.sync to the release
   double barrier_per_warp = 0;    // plus this per warp of the block
+  int int_divide = 0;             // integer div/rem: no divider, SASS runs a sequence this long
+  int int_divide_slots = 1;       // ...of this many instructions (issue cycles of the scheduler)
 };
 
 enum class CoalescingRule {
@@ -124,6 +127,7 @@ struct Cache {
 
 struct L1Cache : Cache {
   bool caches_global_loads = false;  // the generation's default for plain ld.global
+  int miss_line_cycles = 0;          // an SM sends one line request to L2 per this many cycles; 0: no limit
 };
 
 struct L2Cache : Cache {

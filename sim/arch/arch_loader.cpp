@@ -95,6 +95,7 @@ SharedMemory read_shared_memory(MapReader r) {
   s.bank_width_bytes = as_int(r.integer("bank_width_bytes", 1, 64));
   s.conflict_scope_threads = as_int(r.integer("conflict_scope_threads", 1, 1024));
   s.latency = as_int(r.integer("latency", 1, 100000));
+  s.replay_cycles = as_int(r.integer("replay_cycles", 1, 1000));
   if (s.max_per_block_optin < s.max_per_block) r.fail("max_per_block_optin", "is smaller than max_per_block");
   if (s.max_per_block_optin + s.reserved_per_block > s.per_sm)
     r.fail("max_per_block_optin", "plus reserved_per_block exceeds per_sm");
@@ -175,6 +176,8 @@ Latencies read_latencies(MapReader r, const ExecutionUnits& units) {
   l.sfu = as_int(r.integer("sfu", 1, 10000));
   l.barrier = as_int(r.integer("barrier", 0, 100000));
   l.barrier_per_warp = r.number("barrier_per_warp", 0, 10000);
+  l.int_divide = as_int(r.integer("int_divide", 1, 100000));
+  l.int_divide_slots = as_int(r.integer("int_divide_slots", 1, 1000));
   if ((units.fp64 == 0) != (l.fp64 == 0))
     r.fail("fp64", "must be 0 exactly when execution_units.fp64 is 0 (no double precision)");
   r.finish();
@@ -204,6 +207,7 @@ Memory read_memory(MapReader r) {
     L1Cache c;
     read_cache_common(*l1, c);
     c.caches_global_loads = l1->boolean("caches_global_loads");
+    c.miss_line_cycles = as_int(l1->integer("miss_line_cycles", 0, 1000));
     l1->finish();
     m.l1 = c;
   }

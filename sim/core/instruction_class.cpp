@@ -96,6 +96,10 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     t.occupancy = lanes == 0 ? kUnitTicks
                              : static_cast<uint32_t>((int64_t{arch.warp_size} * schedulers * kUnitTicks + lanes - 1) / lanes);
     t.latency = static_cast<uint16_t>(t.is_control ? 1 : latency_of(t.unit, arch.latencies));
+    if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
+      t.latency = static_cast<uint16_t>(arch.latencies.int_divide);
+      t.issue_slots = static_cast<uint16_t>(arch.latencies.int_divide_slots);
+    }
     t.reads.fill(kernel::kNoReg);
     t.writes.fill(kernel::kNoReg);
     size_t nr = 0, nw = 0;

@@ -23,6 +23,7 @@ Sm::Sm(uint32_t id, const arch::ArchConfig& arch, const kernel::Program& program
   blocks_.resize(static_cast<size_t>(arch.limits.max_blocks_per_sm));
   live_.resize(schedulers_);
   unit_free_.assign(schedulers_, {});
+  issue_free_.assign(schedulers_, 0);
   last_issued_.assign(schedulers_, 0);
   last_pos_.assign(schedulers_, std::string::npos);
   reason_.assign(schedulers_, Stall::Idle);
@@ -106,6 +107,7 @@ Sm::Readiness Sm::readiness(TimedWarp& w, uint32_t scheduler, uint64_t now) {
     w.next_known = true;
   }
   if (w.operands_at > now) return {w.operands_at, w.operands_from_memory ? Stall::Memory : Stall::Dependency};
+  if (issue_free_[scheduler] > now) return {issue_free_[scheduler], Stall::ExecutionUnitBusy};
   // The unit takes a new warp instruction in the first cycle in which it frees up.
   const uint64_t unit_cycle = unit_free_[scheduler][static_cast<int>(w.next->unit)] / kUnitTicks;
   if (unit_cycle > now) return {unit_cycle, Stall::ExecutionUnitBusy};
@@ -146,12 +148,20 @@ bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
     if (req.mask) {
       const memory::MemoryResponse resp = memory_.access(req, now);
       latency = resp.latency;
-      busy = std::max<uint64_t>(busy, uint64_t{resp.pipeline_cycles} * kUnitTicks);  // wavefronts / passes
+      if (req.space == kernel::StateSpace::Shared) {
+        // The banks serve the whole SM one pass per cycle: passes from every scheduler queue there.
+        const uint64_t start = std::max(now, shared_free_);
+        shared_free_ = start + resp.pipeline_cycles;
+        latency += start - now;
+      } else {
+        busy = std::max<uint64_t>(busy, uint64_t{resp.pipeline_cycles} * kUnitTicks);  // wavefronts
+      }
     }
     from_memory = true;
   }
   uint64_t& unit = unit_free_[scheduler][static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
+  if (t.issue_slots > 1) issue_free_[scheduler] = now + t.issue_slots;
   // Retire arrived writes, then enter this instruction's.
   int kept = 0;
   for (int i = 0; i < w.pending_count; ++i) {

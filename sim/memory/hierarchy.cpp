@@ -26,6 +26,7 @@ MemoryHierarchy::MemoryHierarchy(const arch::ArchConfig& arch) : arch_(arch) {
   if (arch.memory.l2) l2_.emplace(*arch.memory.l2);
   channel_free_.assign(static_cast<size_t>(arch.memory.dram.channels), 0.0);
   if (arch.memory.l2) slice_free_.assign(static_cast<size_t>(arch.memory.l2->slices), 0);
+  miss_port_free_.assign(static_cast<size_t>(arch.gpu.sm_count), 0);
   const double bytes_per_cycle = arch.memory.dram.bandwidth_gbs * 1e9 / (arch.gpu.core_clock_mhz * 1e6);
   bytes_per_cycle_per_channel_ = bytes_per_cycle / arch.memory.dram.channels;
 }
@@ -33,6 +34,20 @@ MemoryHierarchy::MemoryHierarchy(const arch::ArchConfig& arch) : arch_(arch) {
 void MemoryHierarchy::start_kernel() {
   std::fill(channel_free_.begin(), channel_free_.end(), 0.0);
   std::fill(slice_free_.begin(), slice_free_.end(), 0);
+  std::fill(miss_port_free_.begin(), miss_port_free_.end(), 0);
+}
+
+uint64_t MemoryHierarchy::departure(uint32_t sm, uint64_t address, uint64_t now) {
+  const int cycles = arch_.memory.l1 ? arch_.memory.l1->miss_line_cycles : 0;
+  if (cycles == 0) return now;
+  const uint64_t line = address / 128;
+  for (const auto& [l, at] : departed_)
+    if (l == line) return at;
+  uint64_t& free = miss_port_free_[sm];
+  const uint64_t at = std::max(now, free);
+  free = at + static_cast<uint64_t>(cycles);
+  departed_.emplace_back(line, at);
+  return at;
 }
 
 uint64_t MemoryHierarchy::drained_at() const {
@@ -94,12 +109,13 @@ MemoryResponse MemoryHierarchy::shared(const MemoryRequest& r) {
                                    s.conflict_scope_threads, r.is_atomic);
   ++stats_.shared_requests;
   stats_.shared_passes += static_cast<uint64_t>(passes);
-  // Each extra pass replays the access one cycle later.
-  return {static_cast<uint32_t>(s.latency + passes - 1), static_cast<uint32_t>(passes)};
+  // Each extra pass replays the access replay_cycles later.
+  return {static_cast<uint32_t>(s.latency + (passes - 1) * s.replay_cycles), static_cast<uint32_t>(passes)};
 }
 
 MemoryResponse MemoryHierarchy::global(const MemoryRequest& r, uint64_t now) {
   const bool cached = through_l1(r);
+  departed_.clear();  // each line of this request leaves the SM once
   coalesce_into(tx_, arch_.memory.coalescing, r.addresses, r.mask, r.bytes_per_lane, cached);
   const std::vector<Transaction>& tx = tx_;
   const uint64_t requested = static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
@@ -142,7 +158,8 @@ MemoryResponse MemoryHierarchy::global(const MemoryRequest& r, uint64_t now) {
       continue;
     }
     if (!cached) {
-      for (uint64_t a = t.address; a < t.address + t.bytes; a += kSector) ready = std::max(ready, l2_read(a, now));
+      for (uint64_t a = t.address; a < t.address + t.bytes; a += kSector)
+        ready = std::max(ready, l2_read(a, departure(r.sm, a, now)));
       continue;
     }
     SectoredCache& l1 = l1_[r.sm];
@@ -155,8 +172,9 @@ MemoryResponse MemoryHierarchy::global(const MemoryRequest& r, uint64_t now) {
         continue;
       }
       ++stats_.l1_misses;
-      uint64_t arrive = now;  // an L1 sector is filled from the L2 sectors it spans
-      for (uint64_t s = a; s < a + step; s += kSector) arrive = std::max(arrive, l2_read(s, now));
+      const uint64_t sent = departure(r.sm, a, now);
+      uint64_t arrive = sent;  // an L1 sector is filled from the L2 sectors it spans
+      for (uint64_t s = a; s < a + step; s += kSector) arrive = std::max(arrive, l2_read(s, sent));
       l1.fill(a, arrive, false, now);
       ready = std::max(ready, arrive);
     }

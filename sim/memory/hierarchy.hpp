@@ -35,10 +35,14 @@ class MemoryHierarchy final : public MemoryModel {
   std::vector<SectoredCache> l1_;  // per SM (empty: no L1)
   std::optional<SectoredCache> l2_;
   // Cycle at which an L2 slice can take the sector at `address`, arriving at `now`.
+  // When the request for `address`'s line leaves SM `sm`: one line per l1.miss_line_cycles.
+  uint64_t departure(uint32_t sm, uint64_t address, uint64_t now);
   uint64_t l2_slot(uint64_t address, uint64_t now);
 
   std::vector<double> channel_free_;  // per DRAM channel: cycle it is next free
   std::vector<uint64_t> slice_free_;  // per L2 slice: one 32-byte sector per cycle
+  std::vector<uint64_t> miss_port_free_;  // per SM: when its L1 can send the next line request to L2
+  std::vector<std::pair<uint64_t, uint64_t>> departed_;  // scratch: line -> when its request left the SM
   double bytes_per_cycle_per_channel_ = 0;
   MemoryStats stats_;
   std::vector<Transaction> tx_;     // scratch, reused by every request

@@ -12,6 +12,11 @@ extern "C" __global__ void strided_read(const float* __restrict__ in, float* __r
   out[t] = in[i] * 2.0f;
 }
 
+extern "C" __global__ void strided_write(float* __restrict__ out, int stride, int n) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[(static_cast<long long>(t) * stride) % n] = static_cast<float>(t);
+}
+
 // mode 0: every thread writes next[i] = (i + step) % n (a ring); mode 1: one thread
 // follows the ring `hops` times and stores where it ended.
 extern "C" __global__ void pointer_chase(unsigned* next, unsigned* out, int n, int step, int hops, int mode) {
