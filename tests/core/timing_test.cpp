@@ -75,6 +75,25 @@ uint64_t cycles(const std::string& body, const std::string& arch = "hopper", con
   return simulate(kernel(body), arch, o, threads, blocks).stats.cycles;
 }
 
+TEST(Timing, IntegerDivisionIsAnExpandedSequence) {
+  // No integer divider: on Hopper a rem.u32 has the fitted 61-cycle latency and holds its
+  // scheduler for 13 issue cycles. 64 more dependent remainders: 64 x 61 cycles; 64 more
+  // spread over 16 registers (16 x 13 = 208 issue cycles between dependent ones, more
+  // than 61): issue-bound, 64 x 13.
+  std::string dependent, independent;
+  const std::string init = "mov.u32 %r26, 7;\n";
+  const auto rems = [](int n, int regs) {
+    std::string s;
+    for (int i = 0; i < n; ++i) {
+      const std::string r = "%r" + std::to_string(10 + i % regs);
+      s += "rem.u32 " + r + ", " + r + ", %r26;\n";
+    }
+    return s;
+  };
+  EXPECT_EQ(cycles(init + rems(128, 1)) - cycles(init + rems(64, 1)), 64u * 61);
+  EXPECT_EQ(cycles(init + rems(128, 16)) - cycles(init + rems(64, 16)), 64u * 13);
+}
+
 TEST(Timing, DependentChainCostsLatencyPerInstruction) {
   // Each extra dependent FMA adds exactly the FP32 latency: 4 cycles on Hopper, 11 on Kepler.
   EXPECT_EQ(cycles(chains(128, 1)) - cycles(chains(64, 1)), 64u * 4);

@@ -9,12 +9,57 @@
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
 #include "memory/cache.hpp"
+#include "memory/hierarchy.hpp"
 #include "stats/timing_report.hpp"
 #include "test_paths.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::memory {
 namespace {
+
+using kernel::StateSpace;
+
+MemoryResponse warp_access(MemoryHierarchy& m, StateSpace space, uint64_t stride_bytes, uint64_t now,
+                           kernel::CacheOp op = kernel::CacheOp::Default) {
+  std::array<uint64_t, 32> addresses{};
+  for (uint64_t l = 0; l < 32; ++l) addresses[l] = (space == StateSpace::Shared ? 0 : 1ull << 32) + l * stride_bytes;
+  MemoryRequest r;
+  r.space = space;
+  r.cache_op = op;
+  r.mask = 0xFFFFFFFFu;
+  r.bytes_per_lane = 4;
+  r.addresses = addresses.data();
+  return m.access(r, now);
+}
+
+TEST(MemorySystem, BankConflictPassesCostTheReplayCycles) {
+  // 32 lanes 32 words apart share bank 0: 32 passes, each after the first adding
+  // replay_cycles (Hopper: 2, fitted) to the 23-cycle latency.
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"));
+  MemoryHierarchy m(hopper);
+  EXPECT_EQ(warp_access(m, StateSpace::Shared, 128, 0).latency, 23u + 31 * 2);
+  EXPECT_EQ(warp_access(m, StateSpace::Shared, 128, 0).pipeline_cycles, 32u);
+  EXPECT_EQ(warp_access(m, StateSpace::Shared, 4, 0).latency, 23u);  // one word per bank
+  MemoryHierarchy one(arch::load_arch_config(test::config_path("hopper"), {"shared_memory.replay_cycles=1"}));
+  EXPECT_EQ(warp_access(one, StateSpace::Shared, 128, 0).latency, 23u + 31);
+}
+
+TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
+  // .cg loads bypass L1. Once the lines sit in L2, a warp touching 32 lines (128 bytes
+  // apart) waits for the last line's request to leave the SM, 31 x 9 cycles after the
+  // first, then the L2 latency (314); a warp touching one line waits the L2 latency alone.
+  const auto cg = kernel::CacheOp::CacheGlobal;
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"));
+  MemoryHierarchy m(hopper);
+  warp_access(m, StateSpace::Global, 128, 0, cg);  // brings the 32 sectors into L2
+  warp_access(m, StateSpace::Global, 4, 0, cg);    // and the rest of the first line
+  EXPECT_EQ(warp_access(m, StateSpace::Global, 128, 100000, cg).latency, 31u * 9 + 314);
+  EXPECT_EQ(warp_access(m, StateSpace::Global, 4, 200000, cg).latency, 314u);
+  MemoryHierarchy unlimited(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.miss_line_cycles=0"}));
+  warp_access(unlimited, StateSpace::Global, 128, 0, cg);
+  // Without the limit all 32 leave at once; only sectors hashed to the same L2 slice queue.
+  EXPECT_LT(warp_access(unlimited, StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
+}
 
 TEST(SectoredCache, LruReplacementAndMissMerging) {
   // 2 sets x 2 ways of 128-byte lines with 32-byte sectors.
