@@ -113,6 +113,7 @@ Scheduling read_scheduling(MapReader r) {
   s.policy = r.choice<SchedulerPolicy>("policy", {{"lrr", SchedulerPolicy::LooseRoundRobin},
                                                   {"gto", SchedulerPolicy::GreedyThenOldest},
                                                   {"two_level", SchedulerPolicy::TwoLevel}});
+  s.fuse_like_ptxas = r.boolean("fuse_like_ptxas");
   r.finish();
   return s;
 }

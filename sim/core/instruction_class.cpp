@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/ptxas_fusion.hpp"
+
 namespace gpusim::core {
 
 using kernel::DataType;
@@ -112,6 +114,7 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     }
     out.push_back(t);
   }
+  if (arch.scheduling.fuse_like_ptxas) fuse_like_ptxas(program, out);
   return out;
 }
 

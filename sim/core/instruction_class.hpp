@@ -23,7 +23,8 @@ struct InstructionTiming {
   Unit unit = Unit::Int32;
   uint16_t latency = 1;        // cycles until the result can be read (memory: decided at issue)
   uint32_t occupancy = kUnitTicks;  // unit time one warp instruction takes, in 1/kUnitTicks cycles
-  uint16_t issue_slots = 1;    // scheduler cycles it takes: >1 where SASS expands it (integer division)
+  uint16_t issue_slots = 1;    // scheduler cycles: >1 where SASS expands it (integer division), 0 where
+                               // ptxas folds it into its user (core/ptxas_fusion.hpp)
   bool is_memory = false;      // latency comes from the memory model
   bool is_barrier = false;
   bool is_control = false;     // branches, exits: never dual-issued behind another instruction

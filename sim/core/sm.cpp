@@ -119,6 +119,7 @@ bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
   const int32_t pc = executor_.peek(w.state);
   const InstructionTiming& t = timing_[static_cast<size_t>(pc)];
   if (dual && (t.is_control || t.is_barrier)) return false;
+  last_free_ = t.issue_slots == 0;
   ResidentBlock& block = blocks_[w.block_slot];
   executor_.set_clock(now);
   executor_.set_sm_id(id_);
@@ -281,6 +282,8 @@ uint64_t Sm::tick(uint64_t now) {
         return false;
       }
       issued = try_issue(w, s, now, false);
+      // An instruction ptxas folds into its user took no issue cycle: the warp goes on.
+      while (last_free_ && !w.done && readiness(w, s, now).at <= now) try_issue(w, s, now, false);
       for (int extra = 1; extra < arch_.scheduling.issue_width && try_issue(w, s, now, true); ++extra) {
       }
       last_issued_[s] = slot;

