@@ -96,6 +96,9 @@ def main():
         if r.get("output_crc32") and "check" in report:
             outputs[r["workload"]] = compare_output(r, report["check"])
 
+    if not rows:
+        print("FAIL: no launch could be compared (see the errors above)")
+        return 1
     print(f"{'workload':24s} {'launch':>6s} {'measured':>10s} {'simulated':>10s} {'error':>8s}")
     for name, launch, hw, sim in rows:
         print(f"{name:24s} {launch:6d} {hw:10d} {sim:10d} {100 * (sim - hw) / hw:7.1f}%")

@@ -79,7 +79,7 @@ struct Scheduling {
   int warp_schedulers_per_sm = 0;
   int issue_width = 0;  // independent instructions one scheduler may issue per cycle
   SchedulerPolicy policy = SchedulerPolicy::LooseRoundRobin;
-  bool fuse_like_ptxas = false;  // count PTX pairs that ptxas merges into one SASS instruction once
+  bool sass_like = false;  // issue PTX as ptxas would emit it: fused pairs, list-scheduled blocks
 };
 
 struct BlockScheduling {

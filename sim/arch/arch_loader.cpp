@@ -113,7 +113,7 @@ Scheduling read_scheduling(MapReader r) {
   s.policy = r.choice<SchedulerPolicy>("policy", {{"lrr", SchedulerPolicy::LooseRoundRobin},
                                                   {"gto", SchedulerPolicy::GreedyThenOldest},
                                                   {"two_level", SchedulerPolicy::TwoLevel}});
-  s.fuse_like_ptxas = r.boolean("fuse_like_ptxas");
+  s.sass_like = r.boolean("sass_like");
   r.finish();
   return s;
 }

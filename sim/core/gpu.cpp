@@ -7,14 +7,19 @@
 #include <queue>
 
 #include "arch/occupancy.hpp"
+#include "core/ptxas_schedule.hpp"
 #include "core/sm.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::core {
 
-LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program& program, exec::DeviceMemory& memory,
+LaunchStats simulate_launch(const arch::ArchConfig& arch, const kernel::Program& ptx, exec::DeviceMemory& memory,
                             const exec::LaunchConfig& launch, int registers_per_thread, memory::MemoryModel& memory_model,
                             const TimingOptions& options) {
+  // Issue order as ptxas would emit it, where the architecture says so (core/ptxas_schedule.hpp).
+  const kernel::Program reordered =
+      arch.scheduling.sass_like ? schedule_like_ptxas(ptx, classify_program(ptx, arch)) : kernel::Program{};
+  const kernel::Program& program = arch.scheduling.sass_like ? reordered : ptx;
   const int64_t shared = int64_t{program.static_shared_bytes} + launch.dynamic_shared_bytes;
   const arch::OccupancyResult occ = arch::compute_occupancy(
       arch, {static_cast<int>(launch.threads_per_block()), registers_per_thread, shared});

@@ -114,7 +114,7 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     }
     out.push_back(t);
   }
-  if (arch.scheduling.fuse_like_ptxas) fuse_like_ptxas(program, out);
+  if (arch.scheduling.sass_like) fuse_like_ptxas(program, out);
   return out;
 }
 

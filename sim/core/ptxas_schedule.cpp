@@ -1,0 +1,136 @@
+#include "core/ptxas_schedule.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace gpusim::core {
+namespace {
+
+using kernel::Instruction;
+using kernel::Opcode;
+
+bool ends_block(const Instruction& in) { return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit; }
+bool is_fence(const Instruction& in) { return in.op == Opcode::Bar || in.op == Opcode::Membar; }
+bool is_memory(const Instruction& in) {
+  return in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red;
+}
+
+// A load's result waits on memory: weigh it as a shared-memory load would, so that address
+// arithmetic for later loads moves ahead of work that only consumes earlier ones.
+constexpr int kLoadWeight = 24;
+
+struct Edge {
+  size_t to;
+  int delay;  // cycles the successor must wait after the predecessor issues
+};
+
+// Reorders code[begin, end) in place.
+void schedule_block(std::vector<Instruction>& code, const std::vector<InstructionTiming>& timing, size_t begin,
+                    size_t end) {
+  const size_t n = end - begin;
+  if (n < 3) return;
+  std::vector<std::vector<Edge>> succ(n);
+  std::vector<int> preds(n, 0);
+  const auto edge = [&](size_t from, size_t to, int delay) {
+    succ[from].push_back({to, delay});
+    ++preds[to];
+  };
+  std::unordered_map<uint32_t, size_t> writer;                // register -> last instruction writing it
+  std::unordered_map<uint32_t, std::vector<size_t>> readers;  // ... and those reading it since
+  long last_memory = -1, last_fence = -1;
+  std::vector<size_t> since_fence;
+  for (size_t i = 0; i < n; ++i) {
+    const Instruction& in = code[begin + i];
+    const InstructionTiming& t = timing[begin + i];
+    const bool last = i + 1 == n && ends_block(in);
+    if (is_fence(in) || last) {
+      for (size_t j : since_fence) edge(j, i, 1);
+      since_fence.clear();
+      last_fence = static_cast<long>(i);
+    } else if (last_fence >= 0) {
+      edge(static_cast<size_t>(last_fence), i, 1);
+    }
+    for (uint32_t r : t.reads) {
+      if (r == kernel::kNoReg) continue;
+      if (auto w = writer.find(r); w != writer.end()) {
+        const InstructionTiming& wt = timing[begin + w->second];
+        edge(w->second, i, wt.is_memory ? kLoadWeight : wt.latency);
+      }
+    }
+    for (uint32_t r : t.writes) {
+      if (r == kernel::kNoReg) continue;
+      if (auto w = writer.find(r); w != writer.end()) edge(w->second, i, 1);
+      for (size_t j : readers[r])
+        if (j != i) edge(j, i, 0);
+    }
+    if (is_memory(in)) {
+      if (last_memory >= 0) edge(static_cast<size_t>(last_memory), i, 1);
+      last_memory = static_cast<long>(i);
+    }
+    for (uint32_t r : t.reads)
+      if (r != kernel::kNoReg) readers[r].push_back(i);
+    for (uint32_t r : t.writes)
+      if (r != kernel::kNoReg) {
+        writer[r] = i;
+        readers[r].clear();
+      }
+    since_fence.push_back(i);
+  }
+  // Height: the longest latency-weighted path from an instruction to the block's end.
+  std::vector<int> height(n, 0);
+  for (size_t i = n; i-- > 0;)
+    for (const Edge& e : succ[i]) height[i] = std::max(height[i], e.delay + height[e.to]);
+
+  std::vector<long> ready_at(n, 0);
+  std::vector<bool> done(n, false);
+  std::vector<size_t> order;
+  order.reserve(n);
+  long cycle = 0;
+  while (order.size() < n) {
+    size_t best = n;
+    long earliest = -1;
+    for (size_t i = 0; i < n; ++i) {
+      if (done[i] || preds[i] != 0) continue;
+      if (earliest < 0 || ready_at[i] < earliest) earliest = ready_at[i];
+      if (ready_at[i] > cycle) continue;
+      if (best == n || height[i] > height[best]) best = i;  // ties: the earlier in PTX
+    }
+    if (best == n) {  // nothing ready this cycle: wait for the first
+      cycle = earliest;
+      continue;
+    }
+    done[best] = true;
+    order.push_back(best);
+    for (const Edge& e : succ[best]) {
+      --preds[e.to];
+      ready_at[e.to] = std::max(ready_at[e.to], cycle + e.delay);
+    }
+    ++cycle;
+  }
+  std::vector<Instruction> block(code.begin() + static_cast<long>(begin), code.begin() + static_cast<long>(end));
+  for (size_t k = 0; k < n; ++k) code[begin + k] = block[order[k]];
+}
+
+}  // namespace
+
+kernel::Program schedule_like_ptxas(const kernel::Program& program, const std::vector<InstructionTiming>& timing) {
+  kernel::Program out = program;
+  const size_t size = program.code.size();
+  std::vector<bool> leader(size + 1, false);
+  leader[0] = true;
+  for (size_t pc = 0; pc < size; ++pc) {
+    const Instruction& in = program.code[pc];
+    if (in.op == Opcode::Bra) leader[static_cast<size_t>(in.src[0].imm)] = true;
+    if (in.reconverge_pc >= 0) leader[static_cast<size_t>(in.reconverge_pc)] = true;
+    if (ends_block(in)) leader[pc + 1] = true;
+  }
+  size_t begin = 0;
+  for (size_t pc = 1; pc <= size; ++pc)
+    if (leader[pc]) {
+      schedule_block(out.code, timing, begin, pc);
+      begin = pc;
+    }
+  return out;
+}
+
+}  // namespace gpusim::core
