@@ -1,6 +1,7 @@
 #include "core/ptxas_schedule.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 
 namespace gpusim::core {
@@ -82,6 +83,11 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
     for (const Edge& e : succ[i]) height[i] = std::max(height[i], e.delay + height[e.to]);
 
   std::vector<long> ready_at(n, 0);
+  std::array<long, kUnitCount> unit_free{};  // ptxas knows each pipe's throughput too
+  const auto unit_ready = [&](size_t i) {
+    const InstructionTiming& t = timing[begin + i];
+    return t.occupancy == 0 ? 0L : unit_free[static_cast<size_t>(t.unit)];
+  };
   std::vector<bool> done(n, false);
   std::vector<size_t> order;
   order.reserve(n);
@@ -91,8 +97,9 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
     long earliest = -1;
     for (size_t i = 0; i < n; ++i) {
       if (done[i] || preds[i] != 0) continue;
-      if (earliest < 0 || ready_at[i] < earliest) earliest = ready_at[i];
-      if (ready_at[i] > cycle) continue;
+      const long at = std::max(ready_at[i], unit_ready(i));
+      if (earliest < 0 || at < earliest) earliest = at;
+      if (at > cycle) continue;
       if (best == n || height[i] > height[best]) best = i;  // ties: the earlier in PTX
     }
     if (best == n) {  // nothing ready this cycle: wait for the first
@@ -101,6 +108,9 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
     }
     done[best] = true;
     order.push_back(best);
+    const InstructionTiming& bt = timing[begin + best];
+    if (bt.occupancy != 0)
+      unit_free[static_cast<size_t>(bt.unit)] = cycle + static_cast<long>((bt.occupancy + kUnitTicks - 1) / kUnitTicks);
     for (const Edge& e : succ[best]) {
       --preds[e.to];
       ready_at[e.to] = std::max(ready_at[e.to], cycle + e.delay);

@@ -109,7 +109,7 @@ TEST(ArchLoader, BadChoiceListsTheOptions) {
 TEST(ArchLoader, CrossFieldChecks) {
   EXPECT_NE(error_after_edit("max_per_block_optin: 232448", "max_per_block_optin: 40000").find("smaller than max_per_block"),
             std::string::npos);
-  EXPECT_NE(error_after_edit("latency: 690", "latency: 100").find("dram: latency must exceed the L2's"),
+  EXPECT_NE(error_after_edit("latency: 674", "latency: 100").find("dram: latency must exceed the L2's"),
             std::string::npos);
   EXPECT_NE(error_after_edit("size_bytes: 52428800", "size_bytes: 52428801").find("whole number of sets"),
             std::string::npos);
