@@ -34,6 +34,39 @@ def pearson(xs, ys):
     return sxy / math.sqrt(sum((x - mx) ** 2 for x in xs) * sum((y - my) ** 2 for y in ys))
 
 
+# Textbook effects (issue 6): each pair's slow case over its fast case, measured and
+# simulated; the model should agree in direction and within 25% in ratio.
+TEXTBOOK = [
+    ("coalescing: strided vs unit-stride read", ("read_strided", 1), ("read_unit_stride", 1)),
+    ("coalescing: naive vs padded transpose", ("transpose_naive", 1), ("transpose_padded", 1)),
+    ("bank conflicts: tiled vs padded transpose", ("transpose_tiled", 1), ("transpose_padded", 1)),
+    ("bank conflicts: scan vs padded scan", ("scan", 1), ("scan_padded", 1)),
+    ("divergence: branch by thread vs by warp", ("branch_by_thread", 1), ("branch_by_warp", 1)),
+    ("divergence: divergent vs sequential reduction", ("reduce_divergent", 1), ("reduce_sequential", 1)),
+    ("latency hiding: 2 vs 64 warps per SM", ("latency_hiding", 1), ("latency_hiding", 6)),
+    ("occupancy: 16 vs 64 warps per SM", ("latency_hiding", 4), ("latency_hiding", 6)),
+    ("block count: 4 vs 8 warps per SM", ("latency_hiding", 2), ("latency_hiding", 3)),
+]
+
+
+def textbook(rows):
+    """Prints each textbook pair's ratios; returns how many miss (direction or 25%)."""
+    cycles = {(name, launch): (hw, sim) for name, launch, hw, sim in rows}
+    misses = 0
+    print(f"\n{'textbook effect':48s} {'measured':>9s} {'simulated':>9s} {'off':>6s}")
+    for label, slow, fast in TEXTBOOK:
+        if slow not in cycles or fast not in cycles:
+            continue
+        hw = cycles[slow][0] / cycles[fast][0]
+        sim = cycles[slow][1] / cycles[fast][1]
+        off = abs(sim / hw - 1)
+        ok = (hw > 1) == (sim > 1) and off <= 0.25
+        misses += not ok
+        verdict = "" if ok else ("  WRONG DIRECTION" if (hw > 1) != (sim > 1) else "  MISSED")
+        print(f"{label:48s} {hw:9.2f} {sim:9.2f} {100 * off:5.0f}%{verdict}")
+    return misses
+
+
 def simulate(args, name, params):
     """gpusim's JSON report for one workload at the given NAME=VALUE parameters, or None."""
     path = os.path.join(ROOT, "workloads", name + ".yaml")
@@ -113,6 +146,9 @@ def main():
     app_mape = mape(app_hw, app_sim)
     print(f"application kernels ({len(app)} launches): mean absolute error {app_mape:.1f}%, "
           f"Pearson correlation {pearson(app_hw, app_sim):.3f}")
+
+    misses = textbook(rows)
+    print(f"{misses} textbook effect(s) missed")
 
     if args.plot:
         import matplotlib

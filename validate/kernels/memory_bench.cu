@@ -4,6 +4,13 @@ extern "C" __global__ void copy_f32(const float* __restrict__ in, float* __restr
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = in[i];
 }
 
+// A grid-stride sum: reads n floats, writes one per thread (DRAM read bandwidth alone).
+extern "C" __global__ void stream_read(const float* __restrict__ in, float* __restrict__ out, int n) {
+  float sum = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) sum += in[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
 // Each thread sums `reps` elements `stride` apart: stride 1 is coalesced, larger strides
 // touch one sector per thread.
 extern "C" __global__ void strided_read(const float* __restrict__ in, float* __restrict__ out, int stride, int n) {
