@@ -37,11 +37,13 @@ TEST(MemorySystem, BankConflictPassesCostTheReplayCycles) {
   // replay_cycles (set to 2 here, as fitted for Hopper) to the latency (set to 25); the
   // banks stay busy one cycle per pass.
   const std::vector<std::string> set = {"shared_memory.latency=25", "shared_memory.replay_cycles=2"};
-  MemoryHierarchy m(arch::load_arch_config(test::config_path("hopper"), set));
+  const arch::ArchConfig fitted = arch::load_arch_config(test::config_path("hopper"), set);
+  MemoryHierarchy m(fitted);  // keeps a reference to the configuration
   EXPECT_EQ(warp_access(m, StateSpace::Shared, 128, 0).latency, 25u + 31 * 2);
   EXPECT_EQ(warp_access(m, StateSpace::Shared, 128, 0).pipeline_cycles, 32u);
   EXPECT_EQ(warp_access(m, StateSpace::Shared, 4, 0).latency, 25u);  // one word per bank
-  MemoryHierarchy one(arch::load_arch_config(test::config_path("hopper"), {set[0], "shared_memory.replay_cycles=1"}));
+  const arch::ArchConfig single = arch::load_arch_config(test::config_path("hopper"), {set[0], "shared_memory.replay_cycles=1"});
+  MemoryHierarchy one(single);
   EXPECT_EQ(warp_access(one, StateSpace::Shared, 128, 0).latency, 25u + 31);
 }
 
@@ -52,12 +54,14 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   // latency alone.
   const auto cg = kernel::CacheOp::CacheGlobal;
   const std::vector<std::string> set = {"memory.l2.latency=314", "memory.l1.miss_line_cycles=9"};
-  MemoryHierarchy m(arch::load_arch_config(test::config_path("hopper"), set));
+  const arch::ArchConfig limited = arch::load_arch_config(test::config_path("hopper"), set);
+  MemoryHierarchy m(limited);  // keeps a reference to the configuration
   warp_access(m, StateSpace::Global, 128, 0, cg);  // brings the 32 sectors into L2
   warp_access(m, StateSpace::Global, 4, 0, cg);    // and the rest of the first line
   EXPECT_EQ(warp_access(m, StateSpace::Global, 128, 100000, cg).latency, 31u * 9 + 314);
   EXPECT_EQ(warp_access(m, StateSpace::Global, 4, 200000, cg).latency, 314u);
-  MemoryHierarchy unlimited(arch::load_arch_config(test::config_path("hopper"), {set[0], "memory.l1.miss_line_cycles=0"}));
+  const arch::ArchConfig no_limit = arch::load_arch_config(test::config_path("hopper"), {set[0], "memory.l1.miss_line_cycles=0"});
+  MemoryHierarchy unlimited(no_limit);
   warp_access(unlimited, StateSpace::Global, 128, 0, cg);
   // Without the limit all 32 leave at once; only sectors hashed to the same L2 slice queue.
   EXPECT_LT(warp_access(unlimited, StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
