@@ -45,6 +45,17 @@ Unit unit_of(const kernel::Instruction& in) {
   return Unit::Int32;
 }
 
+// 64-bit integer add/sub/multiply/compare: two dependent 32-bit SASS instructions.
+bool is_wide_integer_pair(const kernel::Instruction& in) {
+  const bool wide = in.op == Opcode::Setp ? kernel::type_bits(in.type) == 64 : kernel::type_bits(in.type) == 64;
+  if (!wide || in.type == DataType::F64) return false;
+  switch (in.op) {
+    case Opcode::Add: case Opcode::Sub: case Opcode::Setp: case Opcode::Min: case Opcode::Max: return true;
+    case Opcode::Mul: return in.mode == static_cast<uint8_t>(kernel::MulMode::Lo);
+    default: return false;
+  }
+}
+
 int lanes_of(Unit u, const arch::ExecutionUnits& units) {
   switch (u) {
     case Unit::Fp32: return units.fp32;
@@ -101,6 +112,11 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
       t.latency = static_cast<uint16_t>(arch.latencies.int_divide);
       t.issue_slots = static_cast<uint16_t>(arch.latencies.int_divide_slots);
+    } else if (t.unit == Unit::Int32 && arch.scheduling.sass_like && is_wide_integer_pair(in)) {
+      // The integer datapath is 32 bits: SASS does this as a low and a high half, the high
+      // one waiting for the low one's carry or comparison.
+      t.latency = static_cast<uint16_t>(2 * t.latency);
+      t.issue_slots = 2;
     }
     t.reads.fill(kernel::kNoReg);
     t.writes.fill(kernel::kNoReg);

@@ -94,10 +94,10 @@ TEST(Timing, IntegerDivisionIsAnExpandedSequence) {
   EXPECT_EQ(cycles(init + rems(128, 16)) - cycles(init + rems(64, 16)), 64u * 13);
 }
 
-// A kernel with almost nothing around `body`: %r1 = tid, %f1 = 1.0, %f2 = 0.5.
+// A kernel with almost nothing around `body`: %r1 = %rd1 = tid, %f1 = 1.0, %f2 = 0.5.
 std::string bare(const std::string& body) {
   return ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
-         ".reg .b32 %r<48>;\n.reg .f32 %f<8>;\nmov.u32 %r1, %tid.x;\nmov.f32 %f1, 0f3F800000;\n"
+         ".reg .b32 %r<48>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<4>;\nmov.u32 %r1, %tid.x;\ncvt.u64.u32 %rd1, %r1;\nmov.f32 %f1, 0f3F800000;\n"
          "mov.f32 %f2, 0f3F000000;\n" + body + "ret;\n}\n";
 }
 
@@ -121,6 +121,15 @@ TEST(Timing, PairsPtxasFusesIssueAsOne) {
   };
   EXPECT_EQ(bare_cycles(pairs(16)) - bare_cycles(pairs(8)), 8u * 4);
   EXPECT_EQ(bare_cycles(pairs(16), kAsWritten) - bare_cycles(pairs(8), kAsWritten), 8u * 8);
+}
+
+TEST(Timing, WideIntegerArithmeticIsTwoDependentHalves) {
+  // add.s64 is IADD3 + IADD3.X in SASS, the high half waiting for the carry: 64 more
+  // dependent 64-bit adds cost 64 x 2 x 4 cycles with sass_like, 64 x 4 as PTX has them.
+  std::string adds64;
+  for (int i = 0; i < 64; ++i) adds64 += "add.s64 %rd1, %rd1, 3;\n";
+  EXPECT_EQ(bare_cycles(adds64 + adds64) - bare_cycles(adds64), 64u * 8);
+  EXPECT_EQ(bare_cycles(adds64 + adds64, kAsWritten) - bare_cycles(adds64, kAsWritten), 64u * 4);
 }
 
 TEST(Timing, ListSchedulingFillsAChainsGaps) {
