@@ -73,6 +73,19 @@ extern "C" __global__ void shared_conflict_chase(unsigned* out, int hops, int sp
   out[threadIdx.x] = p;
 }
 
+// Each lane stores `reps` times to shared memory at word (lane * spread + 32 * k) % 4096:
+// spread 1 puts the lanes in 32 banks, 32 all in bank 0. The banks' cost of conflicting
+// stores (micro_shared_conflicts and micro_shared_bandwidth measure loads).
+extern "C" __global__ void shared_conflict_store(unsigned* out, int reps, int spread) {
+  constexpr int kWords = 4096;
+  __shared__ unsigned ring[kWords];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  volatile unsigned* v = ring;
+  for (int k = 0; k < reps; ++k) v[(lane * spread + 32 * (k + warp)) % kWords] = k;
+  __syncthreads();
+  out[threadIdx.x] = ring[threadIdx.x % kWords];
+}
+
 // `n` back-to-back barriers in a block of blockDim.x threads.
 extern "C" __global__ void sync_loop(int* out, int n) {
   int x = threadIdx.x;
