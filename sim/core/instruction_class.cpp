@@ -47,8 +47,7 @@ Unit unit_of(const kernel::Instruction& in) {
 
 // 64-bit integer add/sub/multiply/compare: two dependent 32-bit SASS instructions.
 bool is_wide_integer_pair(const kernel::Instruction& in) {
-  const bool wide = in.op == Opcode::Setp ? kernel::type_bits(in.type) == 64 : kernel::type_bits(in.type) == 64;
-  if (!wide || in.type == DataType::F64) return false;
+  if (kernel::type_bits(in.type) != 64 || in.type == DataType::F64) return false;
   switch (in.op) {
     case Opcode::Add: case Opcode::Sub: case Opcode::Setp: case Opcode::Min: case Opcode::Max: return true;
     case Opcode::Mul: return in.mode == static_cast<uint8_t>(kernel::MulMode::Lo);
