@@ -4,13 +4,14 @@
 #include <array>
 #include <unordered_map>
 
+#include "kernel/cfg.hpp"
+
 namespace gpusim::core {
 namespace {
 
 using kernel::Instruction;
 using kernel::Opcode;
 
-bool ends_block(const Instruction& in) { return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit; }
 bool is_fence(const Instruction& in) { return in.op == Opcode::Bar || in.op == Opcode::Membar; }
 bool is_memory(const Instruction& in) {
   return in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red;
@@ -43,7 +44,7 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
   for (size_t i = 0; i < n; ++i) {
     const Instruction& in = code[begin + i];
     const InstructionTiming& t = timing[begin + i];
-    const bool last = i + 1 == n && ends_block(in);
+    const bool last = i + 1 == n && t.is_control;  // the block's branch (or exit) stays last
     if (is_fence(in) || last) {
       for (size_t j : since_fence) edge(j, i, 1);
       since_fence.clear();
@@ -125,21 +126,10 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
 
 kernel::Program schedule_like_ptxas(const kernel::Program& program, const std::vector<InstructionTiming>& timing) {
   kernel::Program out = program;
-  const size_t size = program.code.size();
-  std::vector<bool> leader(size + 1, false);
-  leader[0] = true;
-  for (size_t pc = 0; pc < size; ++pc) {
-    const Instruction& in = program.code[pc];
-    if (in.op == Opcode::Bra) leader[static_cast<size_t>(in.src[0].imm)] = true;
-    if (in.reconverge_pc >= 0) leader[static_cast<size_t>(in.reconverge_pc)] = true;
-    if (ends_block(in)) leader[pc + 1] = true;
-  }
-  size_t begin = 0;
-  for (size_t pc = 1; pc <= size; ++pc)
-    if (leader[pc]) {
-      schedule_block(out.code, timing, begin, pc);
-      begin = pc;
-    }
+  // The CFG's blocks start at every branch target and reconvergence point and end at
+  // every branch: reordering inside them moves no PC anything refers to.
+  for (const kernel::BasicBlock& b : kernel::build_cfg(program.code).blocks)
+    schedule_block(out.code, timing, static_cast<size_t>(b.first), static_cast<size_t>(b.last) + 1);
   return out;
 }
 

@@ -115,8 +115,8 @@ class Sm {
   std::vector<ResidentBlock> blocks_;
   std::vector<std::vector<uint32_t>> live_;          // per scheduler: live warp slots, oldest first
   std::vector<std::array<uint64_t, kUnitCount>> unit_free_;  // per scheduler, in 1/kUnitTicks cycles
-  uint64_t shared_free_ = 0;
-  bool last_free_ = false;            // the instruction try_issue last issued was folded (no issue cycle)          // when the shared-memory banks take the next pass
+  uint64_t shared_free_ = 0;          // when the shared-memory banks take the next pass
+  bool last_free_ = false;            // the instruction try_issue last issued was folded (no issue cycle)
   std::vector<uint64_t> issue_free_;  // per scheduler: first cycle it can issue again (expanded instructions)
   std::vector<uint32_t> last_issued_;                // per scheduler: warp slot that issued last
   std::vector<size_t> last_pos_;                     // per scheduler: its index in live_ (npos: none)
