@@ -1,37 +1,36 @@
 #!/usr/bin/env python3
 """Run gpusim's workloads on a real GPU and record how long each launch takes.
 
-Reads the same workloads/*.yaml and the same validate/kernels/*.cu that gpusim simulates
-(one definition of every case), builds the buffers with the same generator, compiles the
-kernel with NVRTC for the device's architecture, runs each step in order, and times every
-launch with CUDA events (warm-up, then the median of repeats). The SM clock is measured
-(clock64 against %globaltimer while the GPU is busy) and used to convert times to cycles.
-Before each timed repeat of a workload's first launch the L2 is flushed, as gpusim starts
-cold; later launches find what the earlier ones left, as in gpusim. Before each timed launch
-a spin kernel keeps the GPU busy while the host enqueues the events and the kernel, so the
-host's launch latency stays out of the measurement.
-Workloads run at their named size (`--size`, default h100: their `sizes: {h100: ...}`, large
-enough to fill the GPU); the parameters used are recorded. The checked output buffer is
-summarised as gpusim summarises it (CRC-32 and 16 evenly spaced elements), so that
-validate/compare.py can check the GPU's output against gpusim's, which is checked against
-the workload's reference.
+The workloads are exactly the ones gpusim simulates: `gpusim workload --dump-inputs` lays each
+one out (parameters and size applied, every expression evaluated, each buffer's initial
+contents, each kernel argument packed by the kernel's parameter types) and this script only
+moves those bytes to the GPU, compiles the same validate/kernels/*.cu with NVRTC for the
+device, runs the steps in order and times every launch with CUDA events (warm-up, then the
+median of repeats). Nothing of the workload format is re-implemented here. The SM clock is
+measured (clock64 against %globaltimer while the GPU is busy) and used to convert times to
+cycles. Before each timed repeat of a workload's first launch the L2 is flushed, as gpusim
+starts cold; later launches find what the earlier ones left, as in gpusim. Before each timed
+launch a spin kernel keeps the GPU busy while the host enqueues the events and the kernel, so
+the host's launch latency stays out of the measurement. The checked output buffer is
+summarised by `gpusim digest` (CRC-32 and 16 evenly spaced elements), so validate/compare.py
+can check the GPU's output against gpusim's.
 
+Workloads run at their named size (`--size`, default h100: large enough to fill the GPU).
 With --host-copies FILE it also times host<->device copies (pinned and pageable, both
 directions, 4 KB to 256 MB) and fits latency + bytes / bandwidth to each, for host_link.
 
-Usage (on the device machine, which has CuPy and PyYAML):
-  python3 validate/run_gpu.py --out validate/results/h100.csv [--repeats 20] [--size h100]
-                              [--host-copies validate/results/h100_host_copies.csv] [workload ...]
+Usage (on the device machine, which has CuPy and PyYAML; gpusim built statically here with
+-DGPUSIM_STATIC=ON and carried, as the device machine lacks yaml-cpp and Boost):
+  python3 validate/run_gpu.py --gpusim build-static/gpusim --out validate/results/h100.csv
+                              [--repeats 20] [--size h100] [--host-copies FILE] [workload ...]
 """
 import argparse
-import ast
 import datetime
-import operator
+import json
 import os
-import re
 import subprocess
 import sys
-import zlib
+import tempfile
 
 import cupy as cp
 import numpy as np
@@ -41,59 +40,33 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DTYPES = {"u8": np.uint8, "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64,
           "f32": np.float32, "f64": np.float64}
-
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-        ast.Div: lambda a, b: int(a / b), ast.Mod: lambda a, b: a - b * int(a / b), ast.USub: operator.neg}
-
-
-def evaluate(text, params):
-    """gpusim's integer expressions: + - * / % with C's truncating division."""
-    def ev(node):
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant):
-            return int(node.value)
-        if isinstance(node, ast.Name):
-            return params[node.id]
-        if isinstance(node, ast.BinOp):
-            return _OPS[type(node.op)](ev(node.left), ev(node.right))
-        if isinstance(node, ast.UnaryOp):
-            return _OPS[type(node.op)](ev(node.operand))
-        raise ValueError(f"unsupported expression {text!r}")
-    return ev(ast.parse(str(text), mode="eval"))
+# PTX parameter types as NumPy scalars for CuPy's argument packing.
+PTX_SCALARS = {"u8": np.uint8, "s8": np.int8, "b8": np.uint8, "u16": np.uint16, "s16": np.int16, "b16": np.uint16,
+               "u32": np.uint32, "s32": np.int32, "b32": np.uint32, "u64": np.uint64, "s64": np.int64,
+               "b64": np.uint64, "f32": np.float32, "f64": np.float64}
 
 
-def splitmix64(seed, count):
-    """The generator of sim/workload/buffer_data.cpp, vectorised."""
-    with np.errstate(over="ignore"):
-        state = (np.uint64(seed) + np.arange(1, count + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
-        z = state
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
+def dump_inputs(gpusim, path, size, folder):
+    """The workload as gpusim resolves it: manifest.json and the buffers' initial bytes. A
+    workload that defines no such size runs at its defaults."""
+    with open(path) as f:
+        sizes = yaml.safe_load(f).get("sizes") or {}
+    command = [gpusim, "workload", "--arch", os.path.join(ROOT, "configs/hopper.yaml"), "--workload", path,
+               "--dump-inputs", folder] + (["--size", size] if size in sizes else [])
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip())
+    with open(os.path.join(folder, "manifest.json")) as f:
+        return json.load(f)
 
 
-def initial(buf, params, base):
-    count = evaluate(buf["count"], params)
-    dtype = DTYPES[buf["type"]]
-    init = buf.get("init", "zero")
-    if init == "zero":
-        return np.zeros(count, dtype)
-    if init == "iota":
-        return np.arange(count).astype(dtype)
-    if "constant" in init:
-        return np.full(count, init["constant"], dtype)
-    if "file" in init:
-        return np.fromfile(os.path.join(base, init["file"]), dtype)
-    bits = splitmix64(init["random"]["seed"], count)
-    t = buf["type"]
-    if t == "u8":
-        return (bits & np.uint64(0xFF)).astype(dtype)
-    if t in ("i32", "i64"):
-        return ((bits % np.uint64(2000)).astype(np.int64) - 1000).astype(dtype)
-    if t in ("u32", "u64"):
-        return (bits % np.uint64(1000)).astype(dtype)
-    return ((bits >> np.uint64(11)).astype(np.float64) * 2.0 ** -53 * 2.0 - 1.0).astype(dtype)
+def digest(gpusim, values, type_name, folder):
+    """gpusim's own digest of a buffer (CRC-32 and samples)."""
+    path = os.path.join(folder, "output.bin")
+    values.tofile(path)
+    d = json.loads(subprocess.run([gpusim, "digest", "--type", type_name, path], check=True, capture_output=True,
+                                  text=True).stdout)
+    return d["crc32"], ";".join(repr(float(v)) for v in d["samples"])
 
 
 CLOCK_SRC = r"""
@@ -148,86 +121,66 @@ def flush_l2():
     _SCRATCH.fill(0)
 
 
-DIGEST_SAMPLES = 16
+def run_workload(gpusim, path, repeats, arch, size):
+    with tempfile.TemporaryDirectory() as folder:
+        spec = dump_inputs(gpusim, path, size, folder)
+        source = os.path.normpath(os.path.join(ROOT, spec["kernel"]["source"]))
+        module = cp.RawModule(code=open(source).read(), options=(f"--gpu-architecture={arch}",))  # NVRTC optimises
+        kernel = module.get_function(spec["kernel"]["entry"])
+        types = {b["name"]: b["type"] for b in spec["buffers"]}
+        host = {b["name"]: np.fromfile(os.path.join(folder, b["file"]), DTYPES[b["type"]]) for b in spec["buffers"]}
+        device = {name: cp.zeros_like(cp.asarray(a)) for name, a in host.items()}
+        rows = []
+        launch_index = 0
+        for step in spec["steps"]:
+            if "copy" in step:
+                c = step["copy"]
+                if c["direction"] == "to_device":
+                    device[c["buffer"]].set(host[c["buffer"]])
+                else:
+                    host[c["buffer"]] = device[c["buffer"]].get()
+                continue
+            launch = step["launch"]
+            launch_index += 1
+            grid, block, shared = tuple(launch["grid"]), tuple(launch["block"]), launch["shared_bytes"]
+            args = tuple(device[a["buffer"]] if "buffer" in a else
+                         np.frombuffer(bytes.fromhex(a["little_endian_hex"]), PTX_SCALARS[a["ptx_type"]])[0]
+                         for a in launch["args"])
+            # Snapshot the buffers so that every timed repeat starts from the same state.
+            saved = {name: d.copy() for name, d in device.items()}
 
-
-def output_digest(values):
-    """gpusim's OutputDigest (sim/reference/output_digest.cpp): CRC-32 of the bytes and the
-    elements at k * (count - 1) / 15, k = 0..15, each index once."""
-    count = len(values)
-    indices = sorted({k * (count - 1) // (DIGEST_SAMPLES - 1) for k in range(DIGEST_SAMPLES)}) if count else []
-    samples = ";".join(repr(float(values[i])) for i in indices)
-    return f"{zlib.crc32(values.tobytes()):08x}", samples
-
-
-def run_workload(path, repeats, arch, size):
-    spec = yaml.safe_load(open(path))
-    base = os.path.dirname(path)
-    params = dict(spec.get("params", {}))
-    params.update(spec.get("sizes", {}).get(size, {}))
-    source = os.path.normpath(os.path.join(base, spec["kernel"]["source"]))
-    module = cp.RawModule(code=open(source).read(), options=(f"--gpu-architecture={arch}",))  # NVRTC optimises by default
-    kernel = module.get_function(spec["kernel"]["entry"])
-    host = {b["name"]: initial(b, params, base) for b in spec["buffers"]}
-    device = {name: cp.zeros_like(cp.asarray(a)) for name, a in host.items()}
-    rows = []
-    launch_index = 0
-    for step in spec["steps"]:
-        if "copy" in step:
-            c = step["copy"]
-            if "to_device" in c:
-                device[c["to_device"]].set(host[c["to_device"]])
-            else:
-                host[c["to_host"]] = device[c["to_host"]].get()
-            continue
-        launch = step["launch"]
-        launch_index += 1
-        dims = lambda v: tuple(evaluate(x, params) for x in (v if isinstance(v, list) else [v])) + (1,) * (
-            3 - (len(v) if isinstance(v, list) else 1))
-        grid, block = dims(launch["grid"]), dims(launch["block"])
-        shared = evaluate(launch.get("shared_bytes", 0), params)
-        args = []
-        for a in launch["args"]:
-            if isinstance(a, str) and a in device:
-                args.append(device[a])
-            elif isinstance(a, float) or (isinstance(a, str) and re.search(r"[.eE]", a) and a not in params):
-                args.append(np.float32(a))
-            else:
-                args.append(np.int32(evaluate(a, params)))
-        # Snapshot the buffers so that every timed repeat starts from the same state.
-        saved = {name: d.copy() for name, d in device.items()}
-        def once():
-            kernel(grid, block, tuple(args), shared_mem=shared)
-        for _ in range(3):
-            for name in device:
+            def once():
+                kernel(grid, block, args, shared_mem=shared)
+            for _ in range(3):
+                for name in device:
+                    device[name][...] = saved[name]
+                once()
+            times = []
+            start, stop = cp.cuda.Event(), cp.cuda.Event()
+            for _ in range(repeats):
+                for name in device:
+                    device[name][...] = saved[name]
+                if launch_index == 1:
+                    flush_l2()  # gpusim starts every workload with cold caches; later launches inherit
+                keep_gpu_busy()
+                start.record()
+                once()
+                stop.record()
+                stop.synchronize()
+                times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
+            for name in device:  # leave the state one run produces
                 device[name][...] = saved[name]
             once()
-        times = []
-        start, stop = cp.cuda.Event(), cp.cuda.Event()
-        for _ in range(repeats):
-            for name in device:
-                device[name][...] = saved[name]
-            if launch_index == 1:
-                flush_l2()  # gpusim starts every workload with cold caches; later launches inherit
-            keep_gpu_busy()
-            start.record()
-            once()
-            stop.record()
-            stop.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
-        for name in device:  # leave the state one run produces
-            device[name][...] = saved[name]
-        once()
-        cp.cuda.Device().synchronize()
-        rows.append({"workload": spec["name"], "launch": launch_index, "entry": spec["kernel"]["entry"],
-                     "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)), "shared_bytes": shared,
-                     "median_us": float(np.median(times)), "min_us": float(np.min(times)), "repeats": repeats})
-    check = spec.get("check")
-    crc, samples = output_digest(host[check["buffer"]]) if check else ("", "")
-    applied = size if size in spec.get("sizes", {}) else "default"
+            cp.cuda.Device().synchronize()
+            rows.append({"workload": spec["workload"], "launch": launch_index, "entry": spec["kernel"]["entry"],
+                         "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)),
+                         "shared_bytes": shared, "median_us": float(np.median(times)),
+                         "min_us": float(np.min(times)), "repeats": repeats})
+        check = spec.get("check")
+        crc, samples = digest(gpusim, host[check["buffer"]], types[check["buffer"]], folder) if check else ("", "")
+    params = " ".join(f"{k}={v}" for k, v in sorted(spec["params"].items()))
     for r in rows:
-        r.update(size=applied, params=" ".join(f"{k}={v}" for k, v in sorted(params.items())),
-                 output_crc32=crc, output_samples=samples)
+        r.update(size=spec["size"], params=params, output_crc32=crc, output_samples=samples)
     return rows
 
 
@@ -281,6 +234,8 @@ def host_copies(path, header_fields):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
+    ap.add_argument("--gpusim", default=os.path.join(ROOT, "build-static/gpusim"),
+                    help="gpusim executable (it lays the workloads out); default build-static/gpusim")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--size", default="h100", help="the workloads' named size to run (their `sizes:`), default h100")
     ap.add_argument("--host-copies", metavar="FILE", help="also time host<->device copies into FILE")
@@ -304,7 +259,8 @@ def main():
         f.write(",".join(header) + "\n")
         for name in names:
             try:
-                rows = run_workload(os.path.join(ROOT, "workloads", name + ".yaml"), args.repeats, arch, args.size)
+                rows = run_workload(args.gpusim, os.path.join(ROOT, "workloads", name + ".yaml"), args.repeats, arch,
+                                    args.size)
             except Exception as e:  # keep going: one broken case should not lose the others
                 print(f"{name}: FAILED: {e}", file=sys.stderr)
                 continue

@@ -1,13 +1,21 @@
-// ArchConfig: one GPU described by a configs/*.yaml file, as plain validated data.
-// Everything downstream (occupancy, timing, memory) reads these structs, never YAML.
+// ArchConfig: one GPU described by a configs/*.yaml file, as plain validated data. It is
+// made of the components' own parts (each declared beside the code that uses it), so a
+// component is built from its part alone; arch/ adds what the occupancy calculator reads.
+// The parameters are declared in the `declare` members (util/params.hpp).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <map>
-#include <optional>
 #include <string>
-#include <vector>
+
+#include "core/block_dispatch_config.hpp"
+#include "core/scheduling_config.hpp"
+#include "core/units_config.hpp"
+#include "host/host_link_config.hpp"
+#include "memory/banks.hpp"
+#include "memory/memory_config.hpp"
+#include "util/params.hpp"
 
 namespace gpusim::arch {
 
@@ -23,8 +31,19 @@ struct GpuInfo {
   std::string architecture;  // family, e.g. "Kepler"
   ComputeCapability compute_capability;
   int sm_count = 0;
-  double core_clock_mhz = 0;    // the clock all cycle counts are in
-  double memory_clock_mhz = 0;
+  double core_clock_mhz = 0;  // the clock all cycle counts are in
+
+  static params::CustomSpec<ComputeCapability> compute_capability_spec();
+
+  template <class V>
+  void declare(V& v) {
+    v.text("name", name, {.doc = "marketing name, e.g. \"Tesla K20X\""});
+    v.text("architecture", architecture, {.doc = "family, e.g. \"Kepler\""});
+    v.custom("compute_capability", compute_capability, compute_capability_spec());
+    v.integer("sm_count", sm_count, {.min = 1, .max = 4096, .unit = "SMs", .doc = "streaming multiprocessors"});
+    v.number("core_clock_mhz", core_clock_mhz,
+             {.min = 1, .max = 100000, .unit = "MHz", .doc = "the SM clock every cycle count is in"});
+  }
 };
 
 struct Limits {
@@ -34,6 +53,21 @@ struct Limits {
   int max_threads_per_block = 0;
   std::array<int64_t, 3> max_block_dims{};
   std::array<int64_t, 3> max_grid_dims{};
+
+  template <class V>
+  void declare(V& v) {
+    v.integer("max_threads_per_sm", max_threads_per_sm, {.min = 1, .max = 65536, .unit = "threads", .doc = "resident threads per SM"});
+    v.integer("max_warps_per_sm", max_warps_per_sm, {.min = 1, .max = 2048, .unit = "warps", .doc = "resident warps per SM"});
+    v.integer("max_blocks_per_sm", max_blocks_per_sm, {.min = 1, .max = 1024, .unit = "blocks", .doc = "resident blocks per SM"});
+    v.integer("max_threads_per_block", max_threads_per_block, {.min = 1, .max = 65536, .unit = "threads", .doc = "threads per block"});
+    v.integers("max_block_dims", max_block_dims,
+               {.min = 1, .max = 2147483647, .unit = "threads", .doc = "largest block in x, y, z (enforced at launch)"});
+    v.integers("max_grid_dims", max_grid_dims,
+               {.min = 1, .max = 2147483647, .unit = "blocks", .doc = "largest grid in x, y, z (enforced at launch)"});
+    v.check([&](const params::Checker& c) {
+      c.require(max_threads_per_block <= max_threads_per_sm, "max_threads_per_block", "exceeds max_threads_per_sm");
+    });
+  }
 };
 
 enum class RegisterAllocation { PerBlock, PerWarp };
@@ -41,16 +75,16 @@ enum class RegisterAllocation { PerBlock, PerWarp };
 struct Registers {
   int per_sm = 0;
   int max_per_block = 0;
-  int max_per_thread = 0;
-  int allocation_unit = 0;
+  int max_per_thread = 255;
+  int allocation_unit = 256;
   RegisterAllocation allocation = RegisterAllocation::PerWarp;
   // Per block: warps are rounded up to this before registers are counted (1.x).
   // Per warp: the register file is split into this many equal sub-partitions and a
   // block's warps are rounded up to it for the launch check (2.x and later).
-  int warp_allocation_granularity = 1;
+  int warp_allocation_granularity = 4;
   // Some parts must also fit a sibling's register-file split to launch at all
   // (GP100 is checked as if it had GP10x's 4 sub-partitions). Equals the above otherwise.
-  int launch_check_granularity = 1;
+  int launch_check_granularity = 4;
   // Registers per thread whose per-warp allocation uses a larger unit (Fermi).
   std::map<int, int> allocation_unit_overrides;
 
@@ -58,117 +92,126 @@ struct Registers {
     auto it = allocation_unit_overrides.find(regs_per_thread);
     return it == allocation_unit_overrides.end() ? allocation_unit : it->second;
   }
+
+  static params::CustomSpec<std::map<int, int>> overrides_spec();
+
+  template <class V>
+  void declare(V& v) {
+    v.integer("per_sm", per_sm, {.min = 1, .max = 2147483647, .unit = "registers", .doc = "32-bit registers per SM"});
+    v.integer("max_per_block", max_per_block, {.min = 1, .max = 2147483647, .unit = "registers", .doc = "registers one block may use"});
+    v.integer("max_per_thread", max_per_thread,
+              {.min = 1, .max = 1024, .def = 255, .unit = "registers", .doc = "registers one thread may use"});
+    v.integer("allocation_unit", allocation_unit,
+              {.min = 1, .max = 65536, .def = 256, .unit = "registers", .doc = "registers are allocated in multiples of this"});
+    v.choice("allocation_granularity", allocation,
+             std::vector<params::Choice<RegisterAllocation>>{
+                 {"block", RegisterAllocation::PerBlock, "a block's registers are allocated together (1.x)"},
+                 {"warp", RegisterAllocation::PerWarp, "each warp's registers are allocated on its own (2.x and later)"}},
+             std::optional(RegisterAllocation::PerWarp), "how registers are allocated");
+    v.integer("warp_allocation_granularity", warp_allocation_granularity,
+              {.min = 1, .max = 64, .def = 4, .unit = "warps",
+               .doc = "per block: warps are rounded up to this; per warp: register-file sub-partitions"});
+    v.integer("launch_check_granularity", launch_check_granularity,
+              {.min = 1, .max = 64, .def = 4, .unit = "warps",
+               .doc = "a block's warps are rounded up to this for the launch check (GP100: 4 though it has 2 partitions)"});
+    v.custom("allocation_unit_overrides", allocation_unit_overrides, overrides_spec());
+    v.check([&](const params::Checker& c) {
+      c.require(max_per_block <= per_sm, "max_per_block", "exceeds per_sm");
+      c.require(per_sm % warp_allocation_granularity == 0, "warp_allocation_granularity",
+                "must divide per_sm into equal sub-partitions");
+      c.require(launch_check_granularity % warp_allocation_granularity == 0, "launch_check_granularity",
+                "must be a multiple of warp_allocation_granularity");
+      c.require(per_sm % allocation_unit == 0, "per_sm", "must be a multiple of allocation_unit");
+      for (const auto& [regs, unit] : allocation_unit_overrides)
+        c.require(regs <= max_per_thread, "allocation_unit_overrides",
+                  "register count " + std::to_string(regs) + " exceeds max_per_thread");
+    });
+  }
 };
 
 struct SharedMemory {
   int64_t per_sm = 0;               // default carve-out available to blocks
-  int64_t max_per_block = 0;        // without opt-in
+  int64_t max_per_block = 49152;    // without opt-in
   int64_t max_per_block_optin = 0;  // with cudaFuncSetAttribute opt-in
   int64_t allocation_unit = 0;
   int64_t reserved_per_block = 0;   // taken by the driver for each block (8.0 and later)
-  int banks = 0;
-  int bank_width_bytes = 0;
-  int conflict_scope_threads = 0;   // 16: conflicts counted per half-warp (1.x), 32: per warp
-  int latency = 0;                  // load-to-use, cycles
-  int replay_cycles = 1;            // each bank-conflict pass after the first adds this
-};
+  memory::SharedAccessConfig access;  // banks and latency: the SM's load/store unit
 
-enum class SchedulerPolicy { LooseRoundRobin, GreedyThenOldest, TwoLevel };
-
-struct Scheduling {
-  int warp_schedulers_per_sm = 0;
-  int issue_width = 0;  // independent instructions one scheduler may issue per cycle
-  SchedulerPolicy policy = SchedulerPolicy::LooseRoundRobin;
-  bool sass_like = false;  // issue PTX as ptxas would emit it: fused pairs, list-scheduled blocks
-};
-
-struct BlockScheduling {
-  std::vector<int> sm_order;      // the order blocks are offered to SMs (a permutation of 0..sm_count-1)
-  int kernel_launch_cycles = 0;   // GPU-wide, before the first block
-  int block_launch_cycles = 0;    // per block, from assignment to its warps' first issue
-  double block_dispatch_interval = 0;  // GPU-wide cycles between two block assignments
-};
-
-// Results per clock per SM for each class (the CUDA guide's throughput table).
-struct ExecutionUnits {
-  int fp32 = 0;
-  int int32 = 0;
-  int fp64 = 0;
-  int sfu = 0;
-  int load_store = 0;
-  int tensor_cores = 0;
-};
-
-// Dependent-issue latency per instruction class, in cycles.
-struct Latencies {
-  int fp32 = 0;
-  int int32 = 0;
-  int fp64 = 0;
-  int sfu = 0;
-  int barrier = 0;                // from the last arrival at bar.sync to the release
-  double barrier_per_warp = 0;    // plus this per warp of the block
-  int int_divide = 0;             // integer div/rem: no divider, SASS runs a sequence this long
-  int int_divide_slots = 1;       // ...of this many instructions (issue cycles of the scheduler)
-};
-
-enum class CoalescingRule {
-  Cc10,       // 1.0/1.1: strict per half-warp
-  Cc12,       // 1.2/1.3: shrinking 128/64/32-byte segments per half-warp
-  Cc20,       // 2.x: 128-byte L1 lines per warp
-  Sectored32  // 3.x and later: 32-byte sectors
-};
-
-struct Cache {
-  int64_t size_bytes = 0;
-  int line_bytes = 0;
-  int sector_bytes = 0;
-  int associativity = 0;
-  int latency = 0;  // hit latency, cycles
-};
-
-struct L1Cache : Cache {
-  bool caches_global_loads = false;  // the generation's default for plain ld.global
-  int miss_line_cycles = 0;          // an SM sends one line request to L2 per this many cycles; 0: no limit
-};
-
-struct L2Cache : Cache {
-  int slices = 0;
-};
-
-struct Dram {
-  int latency = 0;  // cycles to the SM on an L2 miss
-  double bandwidth_gbs = 0;
-  int channels = 0;
-};
-
-struct Memory {
-  CoalescingRule coalescing = CoalescingRule::Sectored32;
-  std::optional<L1Cache> l1;  // empty: no data cache for global memory
-  std::optional<L2Cache> l2;
-  Dram dram;
-};
-
-struct HostLink {
-  std::string name;
-  double bandwidth_gbs = 0;           // per direction, from pinned host memory
-  double pageable_bandwidth_gbs = 0;  // from pageable host memory
-  double latency_us = 0;
-  int copy_engines = 0;      // 0: copies cannot overlap kernels
+  template <class V>
+  void declare(V& v) {
+    constexpr int64_t big = int64_t{1} << 40;
+    v.integer("per_sm", per_sm, {.min = 1, .max = big, .unit = "bytes", .doc = "shared memory per SM (the default carve-out)"});
+    v.integer("max_per_block", max_per_block,
+              {.min = 1, .max = big, .def = 49152, .unit = "bytes", .doc = "per block without opt-in"});
+    v.integer("max_per_block_optin", max_per_block_optin,
+              {.min = 1, .max = big, .unit = "bytes", .doc = "per block with the cudaFuncSetAttribute opt-in"});
+    v.integer("allocation_unit", allocation_unit,
+              {.min = 1, .max = big, .unit = "bytes", .doc = "allocated in multiples of this (a power of two)"});
+    v.integer("reserved_per_block", reserved_per_block,
+              {.min = 0, .max = big, .def = 0, .unit = "bytes", .doc = "taken by the driver for each block (8.0 and later)"});
+    access.declare(v);
+    v.check([&](const params::Checker& c) {
+      c.require(max_per_block_optin >= max_per_block, "max_per_block_optin", "is smaller than max_per_block");
+      c.require(max_per_block_optin + reserved_per_block <= per_sm, "max_per_block_optin",
+                "plus reserved_per_block exceeds per_sm");
+      c.require((allocation_unit & (allocation_unit - 1)) == 0, "allocation_unit", "must be a power of two");
+    });
+  }
 };
 
 struct ArchConfig {
   std::string source_file;
   GpuInfo gpu;
-  int warp_size = 0;
+  int warp_size = 32;
   Limits limits;
   Registers registers;
   SharedMemory shared_memory;
-  Scheduling scheduling;
-  BlockScheduling block_scheduler;
-  ExecutionUnits units;
-  Latencies latencies;
-  Memory memory;
-  HostLink host_link;
+  core::SchedulingConfig scheduling;
+  core::BlockDispatchConfig block_scheduler;
+  core::ExecutionUnits units;
+  core::Latencies latencies;
+  memory::MemoryConfig memory;
+  host::HostLinkConfig host_link;
+
+  template <class V>
+  void declare(V& v) {
+    v.section("gpu", gpu, "What the GPU is");
+    v.integer("warp_size", warp_size,
+              {.min = 32, .max = 32, .def = 32, .unit = "threads",
+               .doc = "threads per warp: 32 on every NVIDIA GPU; the model's SIMT masks are 32 bits wide"});
+    v.section("limits", limits, "Launch and residency limits");
+    v.section("registers", registers, "The register file");
+    v.section("shared_memory", shared_memory, "Shared memory: capacity, banks and latency");
+    v.section("scheduling", scheduling, "Warp schedulers");
+    v.section("block_scheduler", block_scheduler, "The GPU-wide block scheduler");
+    v.section("execution_units", units, "Execution units");
+    v.section("latencies", latencies, "Dependent-issue latencies");
+    v.section("memory", memory, "The memory system");
+    v.section("host_link", host_link, "The host link and copy engines");
+    v.check([&](const params::Checker& c) {
+      if (int64_t{limits.max_warps_per_sm} * warp_size != limits.max_threads_per_sm)
+        c.fail("limits", "max_warps_per_sm x warp_size (" + std::to_string(limits.max_warps_per_sm) + " x " +
+                             std::to_string(warp_size) + ") must equal max_threads_per_sm (" +
+                             std::to_string(limits.max_threads_per_sm) + ")");
+      c.require(limits.max_threads_per_block % warp_size == 0, "limits",
+                "max_threads_per_block must be a multiple of warp_size");
+      c.require(scheduling.warp_schedulers_per_sm <= limits.max_warps_per_sm, "scheduling",
+                "more warp schedulers than warps per SM");
+      c.require((units.fp64 == 0) == (latencies.fp64 == 0), "latencies.fp64",
+                "must be 0 exactly when execution_units.fp64 is 0 (no double precision)");
+      if (!block_scheduler.sm_order.empty()) {
+        c.require(block_scheduler.sm_order.size() == static_cast<size_t>(gpu.sm_count), "block_scheduler.sm_order",
+                  "expected 'ascending' or a list of " + std::to_string(gpu.sm_count) + " SM indices");
+        std::vector<bool> seen(static_cast<size_t>(gpu.sm_count), false);
+        for (int sm : block_scheduler.sm_order) {
+          c.require(sm >= 0 && sm < gpu.sm_count, "block_scheduler.sm_order",
+                    "SM " + std::to_string(sm) + " is out of range [0, " + std::to_string(gpu.sm_count - 1) + "]");
+          c.require(!seen[static_cast<size_t>(sm)], "block_scheduler.sm_order", "SM " + std::to_string(sm) + " appears twice");
+          seen[static_cast<size_t>(sm)] = true;
+        }
+      }
+    });
+  }
 };
 
 }  // namespace gpusim::arch

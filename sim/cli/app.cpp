@@ -12,10 +12,16 @@ namespace {
 constexpr const char* kUsage =
     "usage: gpusim [run] --arch ARCH.yaml --workload WORKLOAD.yaml [options]\n"
     "       gpusim occupancy --arch ARCH.yaml --threads N --regs N [--smem BYTES] [options]\n"
+    "       gpusim params --arch ARCH.yaml [--set SECTION.KEY=VALUE]... | --reference\n"
+    "       gpusim workload --arch ARCH.yaml --workload W.yaml [--size S] --dump-inputs DIR\n"
+    "       gpusim digest --type f32 FILE\n"
     "\n"
     "Subcommands:\n"
     "  run         simulate a workload on an architecture (the default)\n"
     "  occupancy   how many blocks and warps of a kernel fit on one SM, and what limits it\n"
+    "  params      every parameter of an architecture file, its value and where it came from\n"
+    "  workload    write a workload's resolved launches and initial buffers (--dump-inputs DIR)\n"
+    "  digest      the CRC-32 and samples of a raw output buffer, as reports give them\n"
     "\n"
     "Run `gpusim SUBCOMMAND --help` for its options.\n";
 
@@ -35,7 +41,8 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
     return 0;
   }
   const std::string& first = args[0];
-  const bool named = first == "occupancy" || first == "run";
+  const bool named = first == "occupancy" || first == "run" || first == "params" || first == "workload" ||
+                     first == "digest";
   if (!named && first.rfind("--", 0) != 0) {
     err << "gpusim: unknown subcommand '" << first << "' (see gpusim --help)\n";
     return 2;
@@ -43,7 +50,11 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
   const std::vector<std::string> rest(args.begin() + (named ? 1 : 0), args.end());
   const std::string name = named ? first : "run";
   try {
-    return name == "occupancy" ? occupancy_command(rest, out) : run_command(rest, out);
+    if (name == "occupancy") return occupancy_command(rest, out);
+    if (name == "params") return params_command(rest, out);
+    if (name == "workload") return workload_command(rest, out);
+    if (name == "digest") return digest_command(rest, out);
+    return run_command(rest, out);
   } catch (const exec::ExecError& e) {
     err << "gpusim " << name << ": error: " << e.what() << '\n';
   } catch (const util::InputError& e) {

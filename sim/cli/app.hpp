@@ -14,5 +14,8 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
 // Subcommands, each given the arguments after its name.
 int occupancy_command(const std::vector<std::string>& args, std::ostream& out);
 int run_command(const std::vector<std::string>& args, std::ostream& out);
+int params_command(const std::vector<std::string>& args, std::ostream& out);
+int workload_command(const std::vector<std::string>& args, std::ostream& out);
+int digest_command(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace gpusim::cli

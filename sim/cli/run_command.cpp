@@ -9,7 +9,7 @@
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
 #include "stats/check_report.hpp"
-#include "stats/json_writer.hpp"
+#include "stats/json_output.hpp"
 #include "stats/timing_report.hpp"
 #include "stats/trace_writer.hpp"
 #include "util/yaml_reader.hpp"
@@ -20,13 +20,9 @@ namespace {
 
 namespace po = boost::program_options;
 
-std::string dims(const std::array<int64_t, 3>& d) {
-  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
-}
-
 int functional(const arch::ArchConfig& a, const workload::Workload& w, const frontend::LoadedKernel& kernel,
                uint64_t max_instructions, bool json, std::ostream& out) {
-  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, *kernel.program, max_instructions);
+  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, *kernel.program, max_instructions, &a);
   uint64_t warp_total = 0;
   for (const auto& l : run.launches) warp_total += l.stats.warp_instructions;
   const auto efficiency = [&](uint64_t threads, uint64_t warps) {
@@ -34,25 +30,23 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
   };
   const double rate = run.seconds > 0 ? static_cast<double>(warp_total) / run.seconds : 0;
   if (json) {
-    stats::JsonWriter j(out);
-    j.begin_object().field("workload", w.name).field("arch", a.gpu.name).field("mode", "functional");
-    j.key("kernels").begin_array();
+    nlohmann::ordered_json j = {{"workload", w.name}, {"arch", a.gpu.name}, {"mode", "functional"}};
+    j["kernels"] = nlohmann::ordered_json::array();
     for (const auto& l : run.launches)
-      j.begin_object().field("name", w.kernel.entry).field("blocks", l.grid[0] * l.grid[1] * l.grid[2])
-          .field("warp_instructions", static_cast<int64_t>(l.stats.warp_instructions))
-          .field("thread_instructions", static_cast<int64_t>(l.stats.thread_instructions))
-          .field("simt_efficiency", efficiency(l.stats.thread_instructions, l.stats.warp_instructions))
-          .end_object();
-    j.end_array();
-    j.field("warp_instructions_per_second", rate);
-    if (run.check) stats::write_check_json(j, *w.check, *run.check);
-    j.end_object();
+      j["kernels"].push_back({{"name", w.kernel.entry},
+                              {"blocks", l.grid[0] * l.grid[1] * l.grid[2]},
+                              {"warp_instructions", l.stats.warp_instructions},
+                              {"thread_instructions", l.stats.thread_instructions},
+                              {"simt_efficiency", efficiency(l.stats.thread_instructions, l.stats.warp_instructions)}});
+    j["warp_instructions_per_second"] = rate;
+    if (run.check) j["check"] = stats::check_json(*w.check, *run.check);
+    stats::write_json(out, j);
   } else {
     out << "gpusim --functional: workload '" << w.name << "', kernel " << w.kernel.entry << " (" << kernel.ptx_path
         << ", " << kernel.ptx_origin << ")\n";
     for (size_t i = 0; i < run.launches.size(); ++i) {
       const auto& l = run.launches[i];
-      out << "  launch " << i + 1 << ": " << w.kernel.entry << "<<<" << dims(l.grid) << ", " << dims(l.block)
+      out << "  launch " << i + 1 << ": " << w.kernel.entry << "<<<" << stats::dims_text(l.grid) << ", " << stats::dims_text(l.block)
           << ">>>  " << l.stats.warp_instructions << " warp instructions, " << l.stats.thread_instructions
           << " thread instructions, SIMT efficiency "
           << 100.0 * efficiency(l.stats.thread_instructions, l.stats.warp_instructions) << "%\n";

@@ -55,7 +55,7 @@ bool is_wide_integer_pair(const kernel::Instruction& in) {
   }
 }
 
-int lanes_of(Unit u, const arch::ExecutionUnits& units) {
+int lanes_of(Unit u, const ExecutionUnits& units) {
   switch (u) {
     case Unit::Fp32: return units.fp32;
     case Unit::Int32: return units.int32;
@@ -66,7 +66,7 @@ int lanes_of(Unit u, const arch::ExecutionUnits& units) {
   }
 }
 
-int latency_of(Unit u, const arch::Latencies& l) {
+int latency_of(Unit u, const Latencies& l) {
   switch (u) {
     case Unit::Fp32: return l.fp32;
     case Unit::Int32: return l.int32;
@@ -100,6 +100,9 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     InstructionTiming t;
     t.unit = unit_of(in);
     t.is_memory = t.unit == Unit::LoadStore;
+    t.needs_mshr = (in.op == Opcode::Ld || in.op == Opcode::Atom) &&
+                   (in.space == kernel::StateSpace::Global || in.space == kernel::StateSpace::Local ||
+                    in.space == kernel::StateSpace::Generic);
     t.is_barrier = in.op == Opcode::Bar;
     t.is_control = t.unit == Unit::Branch;
     if (t.unit == Unit::Fp64 && arch.units.fp64 == 0) t.unit = Unit::Fp32;  // no FP64 unit: emulated on FP32 (CC 1.0)

@@ -26,6 +26,7 @@ struct InstructionTiming {
   uint16_t issue_slots = 1;    // scheduler cycles: >1 where SASS expands it (integer division), 0 where
                                // ptxas folds it into its user (core/ptxas_fusion.hpp)
   bool is_memory = false;      // latency comes from the memory model
+  bool needs_mshr = false;     // a load or atomic that may go to global or local memory
   bool is_barrier = false;
   bool is_control = false;     // branches, exits: never dual-issued behind another instruction
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)

@@ -3,10 +3,12 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "memory/memory_model.hpp"
+#include "memory/memory_stats.hpp"
+#include "stats/counter.hpp"
 
 namespace gpusim::core {
 
@@ -18,11 +20,14 @@ enum class Stall : uint8_t {
   Memory,            // it waits for a load
   Barrier,           // the warp waits at bar.sync
   ExecutionUnitBusy, // its unit is still busy with an earlier warp instruction
+  MshrFull,          // a global or local access waits for a free miss-status register in its L1
   Count
 };
 constexpr int kStallCount = static_cast<int>(Stall::Count);
 const char* stall_name(Stall s);
+const char* stall_description(Stall s);
 
+// Per SM; the counters are declared (name, unit, description) in launch_stats.cpp.
 struct SmStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
@@ -31,7 +36,11 @@ struct SmStats {
   uint64_t warp_cycles = 0;          // resident warps summed over cycles
   uint64_t blocks = 0;
   uint64_t busy_until = 0;           // the cycle its last block retired
+  uint64_t shared_requests = 0;      // warp accesses to shared memory
+  uint64_t shared_passes = 0;        // bank passes they took (conflicts add passes)
   std::array<uint64_t, kStallCount> stalls{};
+
+  static std::span<const stats::Counter<SmStats>> counters();
 };
 
 struct BlockSlice {  // for the trace

@@ -3,60 +3,101 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <string>
+
+#include "arch/arch_config.hpp"
+#include "exec/exec_error.hpp"
 
 namespace gpusim::core {
 
-Sm::Sm(uint32_t id, const arch::ArchConfig& arch, const kernel::Program& program,
-       const std::vector<InstructionTiming>& timing, exec::Executor& executor, memory::MemoryModel& memory,
-       bool trace_warps)
-    : id_(id),
-      arch_(arch),
-      program_(program),
-      timing_(timing),
-      executor_(executor),
-      memory_(memory),
-      trace_warps_(trace_warps),
-      schedulers_(static_cast<uint32_t>(arch.scheduling.warp_schedulers_per_sm)) {
-  warps_.resize(static_cast<size_t>(arch.limits.max_warps_per_sm));
-  for (TimedWarp& w : warps_) w.done = true;
-  blocks_.resize(static_cast<size_t>(arch.limits.max_blocks_per_sm));
-  live_.resize(schedulers_);
-  unit_free_.assign(schedulers_, {});
-  issue_free_.assign(schedulers_, 0);
-  last_issued_.assign(schedulers_, 0);
-  last_pos_.assign(schedulers_, std::string::npos);
-  reason_.assign(schedulers_, Stall::Idle);
-  wake_.assign(schedulers_, 0);
+SmConfig SmConfig::from(const arch::ArchConfig& arch) {
+  SmConfig c;
+  c.max_warps = arch.limits.max_warps_per_sm;
+  c.max_blocks = arch.limits.max_blocks_per_sm;
+  c.schedulers = arch.scheduling.warp_schedulers_per_sm;
+  c.issue_width = arch.scheduling.issue_width;
+  c.policy = arch.scheduling.policy;
+  c.shared = arch.shared_memory.access;
+  c.barrier_latency = arch.latencies.barrier;
+  c.barrier_per_warp = arch.latencies.barrier_per_warp;
+  return c;
 }
 
-void Sm::account(uint64_t until) {
+bool Sm::active(uint32_t slot, engine::Cycle now) {
+  TimedWarp& w = warps_[slot];
+  return w.eligible_at <= now && readiness(w, *scanning_, now).reason != Stall::Memory;
+}
+
+bool Sm::try_offer(IssueScan& scan, size_t index) {
+  Scheduler& s = *scanning_;
+  const engine::Cycle now = scan.now();
+  const uint32_t slot = s.live[index];
+  TimedWarp& w = warps_[slot];
+  const Readiness r = readiness(w, s, now);
+  if (r.at > now) {
+    scan.wait(r.reason, r.at);
+    return false;
+  }
+  issued_ = try_issue(w, s, now, false);
+  // An instruction ptxas folds into its user took no issue cycle: the warp goes on.
+  while (last_free_ && !w.done && readiness(w, s, now).at <= now) try_issue(w, s, now, false);
+  for (int extra = 1; extra < config_.issue_width && try_issue(w, s, now, true); ++extra) {
+  }
+  s.last_issued = slot;
+  s.last_pos = index;
+  return true;
+}
+
+Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::MemorySystem& memory,
+       const KernelContext& kernel, BlockSink& dispatcher)
+    : id_(id),
+      config_(config),
+      events_(events),
+      memory_(memory),
+      kernel_(kernel),
+      dispatcher_(dispatcher),
+      lsu_(id, config.shared, memory),
+      tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
+      warps_(static_cast<size_t>(config.max_warps)),
+      blocks_(static_cast<size_t>(config.max_blocks)),
+      schedulers_(static_cast<size_t>(config.schedulers)),
+      last_tick_(events.now()) {
+  for (Scheduler& s : schedulers_) s.policy = SchedulerPolicyRegistry::instance().make(config.policy);
+  memory_.connect(id_, this);
+}
+
+Sm::~Sm() { memory_.connect(id_, nullptr); }
+
+void Sm::account(engine::Cycle until) {
   if (until <= last_tick_) return;
   const uint64_t span = until - last_tick_;
-  for (uint32_t s = 0; s < schedulers_; ++s) stats_.stalls[static_cast<int>(reason_[s])] += span;
+  for (const Scheduler& s : schedulers_) stats_.stalls[static_cast<int>(s.reason)] += span;
   stats_.warp_cycles += uint64_t{live_warps_} * span;
   if (live_warps_ > 0) stats_.active_cycles += span;
   last_tick_ = until;
 }
 
-void Sm::launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at) {
+void Sm::wake_all() {
+  for (Scheduler& s : schedulers_) s.wake = 0;
+}
+
+void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at) {
   account(now);
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
   ResidentBlock& block = blocks_[b];
-  block = ResidentBlock{};
-  block.state = executor_.make_block(linear);
+  block.state = kernel_.executor.make_block(linear);
+  block.barriers.reset();
   block.linear = linear;
   block.start = eligible_at;
   block.in_use = true;
   uint32_t slot = 0;
-  const uint32_t count = static_cast<uint32_t>(arch_.limits.max_warps_per_sm);
-  const uint32_t per_block = executor_.warps_per_block();
+  const uint32_t count = static_cast<uint32_t>(warps_.size());
+  const uint32_t per_block = kernel_.executor.warps_per_block();
   for (uint32_t i = 0; i < per_block; ++i) {
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
-    executor_.reset_warp(w.state, block.state, i);
-    live_[slot % schedulers_].push_back(slot);  // launch order is age order
+    kernel_.executor.reset_warp(w.state, block.state, i);
+    schedulers_[slot % schedulers_.size()].live.push_back(slot);  // launch order is age order
     w.block_slot = b;
     w.slot = slot;
     w.age = next_age_++;
@@ -65,65 +106,47 @@ void Sm::launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at) {
     w.done = false;
     w.at_barrier = false;
     w.next_known = false;
-    w.pending_count = 0;
+    w.scoreboard.clear();
   }
   block.live_warps = per_block;
   live_warps_ += per_block;
-  std::fill(wake_.begin(), wake_.end(), 0);
+  wake_all();
   --free_block_slots_;
   ++stats_.blocks;
+  events_.schedule_by(tick_event_, now);
 }
 
-Sm::Readiness Sm::readiness(TimedWarp& w, uint32_t scheduler, uint64_t now) {
+Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   if (now < w.eligible_at) return {w.eligible_at, Stall::BlockLaunch};
   if (w.at_barrier) return {kNever, Stall::Barrier};
   if (!w.next_known) {
-    const InstructionTiming& t = timing_[static_cast<size_t>(executor_.peek(w.state))];
-    const auto uses = [&](uint32_t reg) {
-      for (uint32_t r : t.reads)
-        if (r == reg) return true;
-      for (uint32_t r : t.writes)  // no overtaking a pending write to the same register
-        if (r == reg) return true;
-      return false;
-    };
-    uint64_t deps = 0, earliest = kNever;
-    bool memory = false;
-    for (int i = 0; i < w.pending_count; ++i) {
-      const TimedWarp::Pending& p = w.pending[static_cast<size_t>(i)];
-      earliest = std::min(earliest, p.at);
-      if (p.at > deps && uses(p.reg)) {
-        deps = p.at;
-        memory = p.from_memory;
-      }
-    }
-    // A full scoreboard takes no new write until its first entry arrives.
-    if (w.pending_count == TimedWarp::kScoreboardEntries && t.writes[0] != kernel::kNoReg && earliest > deps) {
-      deps = earliest;
-      memory = false;
-    }
+    const InstructionTiming& t = kernel_.timing[static_cast<size_t>(kernel_.executor.peek(w.state))];
+    const Scoreboard::Wait wait = w.scoreboard.operands(t);
     w.next = &t;
-    w.operands_at = deps;
-    w.operands_from_memory = memory;
+    w.operands_at = wait.at;
+    w.operands_from_memory = wait.from_memory;
     w.next_known = true;
   }
-  if (w.operands_at > now) return {w.operands_at, w.operands_from_memory ? Stall::Memory : Stall::Dependency};
-  if (issue_free_[scheduler] > now) return {issue_free_[scheduler], Stall::ExecutionUnitBusy};
-  // The unit takes a new warp instruction in the first cycle in which it frees up.
-  const uint64_t unit_cycle = unit_free_[scheduler][static_cast<int>(w.next->unit)] / kUnitTicks;
-  if (unit_cycle > now) return {unit_cycle, Stall::ExecutionUnitBusy};
+  const Readiness known = known_readiness(w, s.units, now);
+  if (known.at > now) return known;
+  if (w.next->needs_mshr) {
+    const engine::Cycle accepted = lsu_.accepts_at(now);
+    if (accepted > now) return {accepted, Stall::MshrFull};
+  }
   return {now, Stall::Idle};
 }
 
-bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
-  if (dual && (w.done || readiness(w, scheduler, now).at > now)) return false;
-  const int32_t pc = executor_.peek(w.state);
-  const InstructionTiming& t = timing_[static_cast<size_t>(pc)];
+bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
+  if (dual && (w.done || readiness(w, s, now).at > now)) return false;
+  exec::Executor& executor = kernel_.executor;
+  const int32_t pc = executor.peek(w.state);
+  const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
   if (dual && (t.is_control || t.is_barrier)) return false;
   last_free_ = t.issue_slots == 0;
   ResidentBlock& block = blocks_[w.block_slot];
-  executor_.set_clock(now);
-  executor_.set_sm_id(id_);
-  const exec::StepResult r = executor_.step(w.state, block.state);
+  executor.set_clock(now);
+  executor.set_sm_id(id_);
+  const exec::StepResult r = executor.step(w.state, block.state);
   w.next_known = false;
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
@@ -131,96 +154,76 @@ bool Sm::try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual) {
   }
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
-  uint64_t latency = t.latency;
+  engine::Cycle ready = now + t.latency;
+  uint32_t ticket = Scoreboard::kArithmetic;
   uint64_t busy = t.occupancy;
-  bool from_memory = false;
   if (r.instruction->op == kernel::Opcode::Shfl) {
-    latency = static_cast<uint64_t>(arch_.shared_memory.latency);
+    ready = now + static_cast<engine::Cycle>(config_.shared.latency);
   } else if (t.is_memory && r.addresses) {
-    memory::MemoryRequest req;
-    req.space = r.memory_space;
-    req.is_store = r.instruction->op == kernel::Opcode::St || r.instruction->op == kernel::Opcode::Red;
-    req.is_atomic = r.instruction->op == kernel::Opcode::Atom || r.instruction->op == kernel::Opcode::Red;
-    req.cache_op = r.instruction->cache_op;
-    req.mask = r.executed_mask;
-    req.bytes_per_lane = r.access_bytes;
-    req.addresses = r.addresses;
-    req.sm = id_;
-    if (req.mask) {
-      const memory::MemoryResponse resp = memory_.access(req, now);
-      latency = resp.latency;
-      if (req.space == kernel::StateSpace::Shared) {
-        // The banks serve the whole SM one pass per cycle: passes from every scheduler queue there.
-        const uint64_t start = std::max(now, shared_free_);
-        shared_free_ = start + resp.pipeline_cycles;
-        latency += start - now;
-      } else {
-        busy = std::max<uint64_t>(busy, uint64_t{resp.pipeline_cycles} * kUnitTicks);  // wavefronts
-      }
+    ticket = Scoreboard::kMemoryKnown;
+    if (r.executed_mask) {
+      const LoadStoreUnit::Access a = lsu_.access(r, w.slot, now, stats_);
+      ready = a.ready;
+      ticket = a.ticket;
+      busy = std::max(busy, a.busy_ticks);
     }
-    from_memory = true;
   }
-  uint64_t& unit = unit_free_[scheduler][static_cast<int>(t.unit)];
+  uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
-  if (t.issue_slots > 1) issue_free_[scheduler] = now + t.issue_slots;
-  // Retire arrived writes, then enter this instruction's.
-  int kept = 0;
-  for (int i = 0; i < w.pending_count; ++i) {
-    const TimedWarp::Pending& p = w.pending[static_cast<size_t>(i)];
-    bool rewritten = false;
-    for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
-    if (p.at > now && !rewritten) w.pending[static_cast<size_t>(kept++)] = p;
-  }
-  w.pending_count = kept;
-  for (uint32_t reg : t.writes) {
-    if (reg == kernel::kNoReg || latency == 0) continue;
-    if (w.pending_count < TimedWarp::kScoreboardEntries)
-      w.pending[static_cast<size_t>(w.pending_count++)] = {reg, from_memory, now + latency};
-  }
+  if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
+  w.scoreboard.issue(t, now, ready, ticket);
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
   return true;
 }
 
-void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now) {
-  ResidentBlock& block = blocks_[w.block_slot];
-  const uint32_t id = r.barrier_id;
-  block.expected[id] = r.barrier_threads ? (r.barrier_threads + exec::kWarpSize - 1) / exec::kWarpSize : 0;
-  ++block.arrived[id];
-  if (r.barrier_waits) {
-    w.at_barrier = true;
-    w.barrier_id = id;
-  }
-  const uint32_t expected = block.expected[id] ? block.expected[id] : block.live_warps;
-  if (block.arrived[id] < expected) return;
-  // The release takes the barrier latency, plus a share per warp of the block.
-  const uint64_t release = now + 1 + static_cast<uint64_t>(arch_.latencies.barrier) +
-                           static_cast<uint64_t>(std::llround(arch_.latencies.barrier_per_warp * executor_.warps_per_block()));
-  for (TimedWarp& other : warps_) {
-    if (other.done || other.block_slot != w.block_slot || !other.at_barrier || other.barrier_id != id) continue;
-    other.at_barrier = false;
-    other.eligible_at = std::max(other.eligible_at, release);
-  }
-  block.arrived[id] = 0;
-  block.expected[id] = 0;
-  std::fill(wake_.begin(), wake_.end(), 0);
+void Sm::on_response(uint64_t tag) {
+  TimedWarp& w = warps_[LoadStoreUnit::slot_of(tag)];
+  const engine::Cycle now = events_.now();
+  if (w.done || !w.scoreboard.arrived(LoadStoreUnit::ticket_of(tag), now)) return;  // the warp has gone
+  w.next_known = false;
+  schedulers_[w.slot % schedulers_.size()].wake = 0;
+  events_.schedule_by(tick_event_, now);
 }
 
-void Sm::retire_warp(TimedWarp& w, uint64_t now) {
-  std::fill(wake_.begin(), wake_.end(), 0);
+void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at) {
+  for (TimedWarp& other : warps_) {
+    if (other.done || other.block_slot != block_slot || !other.at_barrier || !(barriers >> other.barrier_id & 1u))
+      continue;
+    other.at_barrier = false;
+    other.eligible_at = std::max(other.eligible_at, at);
+  }
+  wake_all();
+}
+
+void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now) {
+  ResidentBlock& block = blocks_[w.block_slot];
+  if (r.barrier_waits) {
+    w.at_barrier = true;
+    w.barrier_id = r.barrier_id;
+  }
+  if (!block.barriers.arrive(r.barrier_id, r.barrier_threads, block.live_warps)) return;
+  // The release takes the barrier latency, plus a share per warp of the block.
+  const engine::Cycle release =
+      now + 1 + static_cast<engine::Cycle>(config_.barrier_latency) +
+      static_cast<engine::Cycle>(std::llround(config_.barrier_per_warp * kernel_.executor.warps_per_block()));
+  release_barriers(w.block_slot, 1u << r.barrier_id, release);
+}
+
+void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
+  wake_all();
   w.done = true;
-  const uint32_t sched = w.slot % schedulers_;
-  auto& list = live_[sched];
-  const size_t j = static_cast<size_t>(std::find(list.begin(), list.end(), w.slot) - list.begin());
-  list.erase(list.begin() + static_cast<long>(j));
+  Scheduler& s = schedulers_[w.slot % schedulers_.size()];
+  const size_t j = static_cast<size_t>(std::find(s.live.begin(), s.live.end(), w.slot) - s.live.begin());
+  s.live.erase(s.live.begin() + static_cast<long>(j));
   // Keep the last issuer's position; if it is the one leaving, round robin resumes after
   // the warp before it.
-  size_t& pos = last_pos_[sched];
+  size_t& pos = s.last_pos;
   if (pos != std::string::npos && j <= pos) pos = (j == pos && j == 0) ? std::string::npos : pos - 1;
   --live_warps_;
   ResidentBlock& block = blocks_[w.block_slot];
   --block.live_warps;
-  if (trace_warps_)
+  if (kernel_.trace_warps)
     warp_trace_.push_back({id_, w.slot, block.linear, w.state.warp_in_block, w.start, now + 1});
   if (block.live_warps == 0) {
     block.in_use = false;
@@ -231,101 +234,34 @@ void Sm::retire_warp(TimedWarp& w, uint64_t now) {
     return;
   }
   // Barriers waiting for every live warp may now be complete.
-  for (uint32_t id = 0; id < block.arrived.size(); ++id) {
-    if (block.arrived[id] == 0 || block.expected[id] != 0 || block.arrived[id] < block.live_warps) continue;
-    for (TimedWarp& other : warps_)
-      if (!other.done && other.block_slot == w.block_slot && other.at_barrier && other.barrier_id == id) {
-        other.at_barrier = false;
-        other.eligible_at = std::max(other.eligible_at, now + 1);
-      }
-    block.arrived[id] = 0;
-  }
+  if (const uint32_t done = block.barriers.warp_exited(block.live_warps)) release_barriers(w.block_slot, done, now + 1);
 }
 
-void Sm::order_candidates(uint32_t s, std::vector<uint32_t>& order) {
-  // Two-level: an active set of warps not waiting on memory, oldest first; warps waiting
-  // on loads drop to the pending set behind them.
-  const std::vector<uint32_t>& live = live_[s];
-  order.assign(live.begin(), live.end());
-  std::stable_partition(order.begin(), order.end(), [&](uint32_t slot) {
-    TimedWarp& w = warps_[slot];
-    return w.eligible_at <= last_tick_ && readiness(w, s, last_tick_).reason != Stall::Memory;
-  });
-}
-
-uint64_t Sm::tick(uint64_t now) {
+engine::Cycle Sm::tick(engine::Cycle now) {
   account(now);
   bool issued_any = false;
-  uint64_t next = kNever;  // when nothing issues: the earliest cycle any warp becomes ready
-  for (uint32_t s = 0; s < schedulers_; ++s) {
-    if (wake_[s] > now) {  // still waiting, for the same reason as when last evaluated
-      ++stats_.stalls[static_cast<int>(reason_[s])];
-      next = std::min(next, wake_[s]);
+  engine::Cycle next = kNever;  // when nothing issues: the earliest cycle any warp becomes ready
+  for (Scheduler& s : schedulers_) {
+    if (s.wake > now) {  // still waiting, for the same reason as when last evaluated
+      ++stats_.stalls[static_cast<int>(s.reason)];
+      next = std::min(next, s.wake);
       continue;
     }
-    Stall reason = Stall::Idle;
-    bool issued = false;
-    uint64_t wake = kNever;
-    // Returns true when the warp issued (ends the scan).
-    const auto consider = [&](uint32_t slot, size_t index) {
-      TimedWarp& w = warps_[slot];
-      // Common case first, inline: a warp whose operands are known to be pending.
-      if (w.next_known && w.operands_at > now && !w.at_barrier && w.eligible_at <= now) {
-        if (reason == Stall::Idle) reason = w.operands_from_memory ? Stall::Memory : Stall::Dependency;
-        wake = std::min(wake, w.operands_at);
-        return false;
-      }
-      const Readiness r = readiness(w, s, now);
-      if (r.at > now) {
-        if (reason == Stall::Idle) reason = r.reason;
-        wake = std::min(wake, r.at);
-        return false;
-      }
-      issued = try_issue(w, s, now, false);
-      // An instruction ptxas folds into its user took no issue cycle: the warp goes on.
-      while (last_free_ && !w.done && readiness(w, s, now).at <= now) try_issue(w, s, now, false);
-      for (int extra = 1; extra < arch_.scheduling.issue_width && try_issue(w, s, now, true); ++extra) {
-      }
-      last_issued_[s] = slot;
-      last_pos_[s] = index;
-      return true;
-    };
-    const std::vector<uint32_t>& live = live_[s];  // oldest first
-    const size_t n = live.size();
-    const size_t at = last_pos_[s] < n ? last_pos_[s] : n;  // n: no last issuer
-    switch (arch_.scheduling.policy) {
-      case arch::SchedulerPolicy::LooseRoundRobin: {  // start after the warp that issued last
-        const size_t start = at < n ? at + 1 : 0;
-        for (size_t i = 0; i < n; ++i)
-          if (consider(live[(start + i) % n], (start + i) % n)) break;
-        break;
-      }
-      case arch::SchedulerPolicy::GreedyThenOldest:  // the last issuer while it can, then the oldest
-      {
-        // Greedy only while the last issuer is still there (it may have exited).
-        const size_t greedy = at < n && live[at] == last_issued_[s] ? at : n;
-        if (greedy < n && consider(live[greedy], greedy)) break;
-        for (size_t i = 0; i < n; ++i)
-          if (i != greedy && consider(live[i], i)) break;
-        break;
-      }
-      case arch::SchedulerPolicy::TwoLevel:
-        order_candidates(s, order_);
-        for (uint32_t slot : order_)
-          if (consider(slot, static_cast<size_t>(std::find(live.begin(), live.end(), slot) - live.begin()))) break;
-        break;
-    }
-    const bool had_warps = n > 0;
-    if (issued) {
+    IssueScan scan(*this, warps_, s.live, s.units, s.last_pos, s.last_issued, now);
+    const bool had_warps = !s.live.empty();
+    scanning_ = &s;
+    issued_ = false;
+    s.policy->pick(scan);
+    if (issued_) {
       ++stats_.issue_cycles;
       issued_any = true;
-      reason_[s] = Stall::Idle;  // not charged: this cycle issued
-      wake_[s] = 0;
+      s.reason = Stall::Idle;  // not charged: this cycle issued
+      s.wake = 0;
     } else {
-      reason_[s] = reason;
-      ++stats_.stalls[static_cast<int>(reason)];
-      wake_[s] = had_warps ? wake : kNever;
-      next = std::min(next, wake);
+      s.reason = scan.reason();
+      ++stats_.stalls[static_cast<int>(scan.reason())];
+      s.wake = had_warps ? scan.wake() : kNever;
+      next = std::min(next, scan.wake());
     }
   }
   stats_.warp_cycles += live_warps_;
@@ -336,20 +272,38 @@ uint64_t Sm::tick(uint64_t now) {
   return std::max(next, now + 1);
 }
 
-void Sm::finish(uint64_t end) {
-  for (uint32_t s = 0; s < schedulers_; ++s)
-    if (live_warps_ == 0) reason_[s] = Stall::Idle;
+void Sm::on_tick() {
+  const engine::Cycle now = events_.now();
+  const uint64_t before = stats_.warp_instructions;
+  engine::Cycle next = tick(now);
+  *kernel_.instructions += stats_.warp_instructions - before;
+  if (*kernel_.instructions > kernel_.max_warp_instructions)
+    throw exec::ExecError("kernel " + kernel_.program.name + ": more than " +
+                          std::to_string(kernel_.max_warp_instructions) +
+                          " warp instructions in this launch: an endless loop? (raise the limit with --max-instructions)");
+  if (retired_ > 0) {
+    retired_ = 0;
+    dispatcher_.blocks_retired(id_, now);
+  }
+  if (every_cycle_ && has_warps()) next = now + 1;
+  if (next != kNever) events_.schedule_by(tick_event_, next);
+}
+
+void Sm::finish(engine::Cycle end) {
+  if (live_warps_ == 0)
+    for (Scheduler& s : schedulers_) s.reason = Stall::Idle;
   account(end);
 }
 
 std::string Sm::describe_stuck() const {
   std::string out;
   for (const TimedWarp& w : warps_) {
-    if (w.done || !w.at_barrier) continue;
+    if (w.done) continue;
     if (!out.empty()) out.append(", ");
     out.append("SM ").append(std::to_string(id_)).append(" block ").append(std::to_string(blocks_[w.block_slot].linear));
-    out.append(" warp ").append(std::to_string(w.state.warp_in_block)).append(" at barrier ");
-    out.append(std::to_string(w.barrier_id));
+    out.append(" warp ").append(std::to_string(w.state.warp_in_block));
+    if (w.at_barrier) out.append(" at barrier ").append(std::to_string(w.barrier_id));
+    else out.append(" waiting for a memory response");
   }
   return out;
 }

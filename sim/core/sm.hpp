@@ -1,85 +1,89 @@
-// One streaming multiprocessor: resident blocks and warps, warp schedulers with their
-// policy and issue width, per-scheduler execution units, a scoreboard per warp, and
-// barriers. Instructions execute functionally at issue (exec::Executor); the SM only
-// decides when. Every scheduler-cycle is either an issue or one stall reason.
+// One streaming multiprocessor: resident blocks and warps, warp schedulers (each with its
+// policy, a plug-in) and their execution units, the warps' scoreboards, barriers, and the
+// load/store unit. Instructions execute functionally at issue (exec::Executor); the SM
+// only decides when. It ticks on the engine while it can issue and otherwise sleeps until
+// a warp becomes ready or a memory response wakes it. Every scheduler-cycle is either an
+// issue or one stall reason.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
-#include "arch/arch_config.hpp"
 #include "core/instruction_class.hpp"
 #include "core/launch_stats.hpp"
+#include "core/load_store_unit.hpp"
+#include "core/scheduler/issue_scan.hpp"
+#include "core/scheduler/policy.hpp"
+#include "core/warp.hpp"
+#include "engine/event_queue.hpp"
+#include "exec/barrier.hpp"
 #include "exec/executor.hpp"
-#include "memory/memory_model.hpp"
+#include "memory/memory_system.hpp"
+
+namespace gpusim::arch {
+struct ArchConfig;
+}
 
 namespace gpusim::core {
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+using engine::kNever;
 
-struct TimedWarp {
-  // What the scheduler reads every cycle comes first, within one cache line.
-  bool done = true;
-  bool at_barrier = false;
-  bool next_known = false;            // next/operands_at are valid until the warp issues
-  bool operands_from_memory = false;
-  uint32_t slot = 0;                  // warp slot on the SM: scheduler = slot % schedulers
-  uint64_t eligible_at = 0;           // its block's launch cost; a barrier's release
-  uint64_t operands_at = 0;           // when the next instruction's operands are ready
-  const InstructionTiming* next = nullptr;
-  uint64_t age = 0;                   // launch order, for greedy-then-oldest
-  uint32_t block_slot = 0;            // index into Sm::blocks_
-  uint32_t barrier_id = 0;
-  uint64_t start = 0;                 // for the trace
-  // Scoreboard: registers with a write still in flight, as in hardware a small table
-  // rather than a time per register. A full table holds back instructions that write.
-  struct Pending {
-    uint32_t reg;
-    bool from_memory;
-    uint64_t at;
-  };
-  static constexpr int kScoreboardEntries = 32;
-  int pending_count = 0;
-  std::array<Pending, kScoreboardEntries> pending{};
-  exec::WarpState state;
+// The SM's part of the architecture, by value.
+struct SmConfig {
+  int max_warps = 0;
+  int max_blocks = 0;
+  int schedulers = 0;
+  int issue_width = 1;
+  std::string policy;
+  memory::SharedAccessConfig shared;
+  int barrier_latency = 0;
+  double barrier_per_warp = 0;
+
+  static SmConfig from(const arch::ArchConfig& arch);
 };
 
-struct ResidentBlock {
-  exec::BlockState state;
-  uint64_t linear = 0;
-  uint64_t start = 0;
-  uint32_t live_warps = 0;
-  std::array<uint32_t, 16> arrived{};
-  std::array<uint32_t, 16> expected{};  // warps; 0 = every live warp
-  bool in_use = false;
+// What one launch gives every SM.
+struct KernelContext {
+  const kernel::Program& program;
+  const std::vector<InstructionTiming>& timing;
+  exec::Executor& executor;
+  bool trace_warps = false;
+  uint64_t* instructions = nullptr;  // warp instructions issued by every SM so far
+  uint64_t max_warp_instructions = 0;
 };
 
-class Sm {
+// Told when an SM retires blocks (the block dispatcher).
+class BlockSink {
  public:
-  Sm(uint32_t id, const arch::ArchConfig& arch, const kernel::Program& program,
-     const std::vector<InstructionTiming>& timing, exec::Executor& executor, memory::MemoryModel& memory,
-     bool trace_warps);
+  virtual ~BlockSink() = default;
+  virtual void blocks_retired(uint32_t sm, engine::Cycle now) = 0;
+};
 
-  // Resources a block of the current launch needs, and whether one more fits now.
+class Sm final : private Issuer, public memory::ResponseSink {
+ public:
+  Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::MemorySystem& memory,
+     const KernelContext& kernel, BlockSink& dispatcher);
+  ~Sm() override;
+
+  uint32_t id() const { return id_; }
   bool can_accept() const { return free_block_slots_ > 0; }
   void set_block_capacity(int blocks) { free_block_slots_ = blocks; }
-  void launch_block(uint64_t linear, uint64_t now, uint64_t eligible_at);
+  // Makes block `linear` resident at `now`; its warps may issue from `eligible_at`.
+  void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
+  // Ticks every cycle, never jumping over idle ones (for tests of the jump logic).
+  void set_tick_every_cycle(bool v) { every_cycle_ = v; }
 
   // Simulates cycle `now` (charging stalls for the cycles since the last tick) and
   // returns the next cycle at which something can happen, or kNever.
-  uint64_t tick(uint64_t now);
+  engine::Cycle tick(engine::Cycle now);
   // Charges the stalls up to (not including) `end` and closes the books.
-  void finish(uint64_t end);
+  void finish(engine::Cycle end);
 
-  // Blocks retired by the last tick, for the block scheduler.
-  int take_retired() {
-    const int n = retired_;
-    retired_ = 0;
-    return n;
-  }
+  void on_response(uint64_t tag) override;
+
   bool has_warps() const { return live_warps_ > 0; }
   uint64_t instructions() const { return stats_.warp_instructions; }
   const SmStats& stats() const { return stats_; }
@@ -89,43 +93,57 @@ class Sm {
   std::string describe_stuck() const;
 
  private:
-  struct Readiness {
-    uint64_t at = 0;  // earliest cycle it can issue (kNever: waits on another warp)
-    Stall reason = Stall::Idle;
+  struct ResidentBlock {
+    exec::BlockState state;
+    exec::BarrierTable barriers;
+    uint64_t linear = 0;
+    engine::Cycle start = 0;
+    uint32_t live_warps = 0;
+    bool in_use = false;
   };
-  Readiness readiness(TimedWarp& w, uint32_t scheduler, uint64_t now);
+  struct Scheduler {
+    std::unique_ptr<SchedulerPolicy> policy;
+    std::vector<uint32_t> live;  // live warp slots, oldest first
+    IssueUnits units;
+    uint32_t last_issued = 0;      // warp slot that issued last
+    size_t last_pos = std::string::npos;  // its index in live (npos: none)
+    Stall reason = Stall::Idle;    // stall charged since the last tick
+    // No warp of it can issue before this cycle (0: evaluate). Nothing it waits on
+    // changes until then unless a block arrives, a barrier opens, a warp exits or a
+    // load returns.
+    engine::Cycle wake = 0;
+  };
+  bool try_offer(IssueScan& scan, size_t index) override;
+  bool active(uint32_t slot, engine::Cycle now) override;
+
+  Readiness readiness(TimedWarp& w, Scheduler& s, engine::Cycle now);
   // Issues the warp's next instruction, known to be ready; returns false only for a
   // second (dual-issue) instruction that cannot go in this cycle.
-  bool try_issue(TimedWarp& w, uint32_t scheduler, uint64_t now, bool dual);
-  void order_candidates(uint32_t scheduler, std::vector<uint32_t>& order);  // two-level policy
-  void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, uint64_t now);
-  void retire_warp(TimedWarp& w, uint64_t now);
-  void account(uint64_t until);
+  bool try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual);
+  void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now);
+  void release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at);
+  void retire_warp(TimedWarp& w, engine::Cycle now);
+  void wake_all();
+  void account(engine::Cycle until);
+  void on_tick();
 
   uint32_t id_;
-  const arch::ArchConfig& arch_;
-  const kernel::Program& program_;
-  const std::vector<InstructionTiming>& timing_;
-  exec::Executor& executor_;
-  memory::MemoryModel& memory_;
-  bool trace_warps_;
-  uint32_t schedulers_;
+  SmConfig config_;
+  engine::EventQueue& events_;
+  memory::MemorySystem& memory_;
+  const KernelContext& kernel_;
+  BlockSink& dispatcher_;
+  LoadStoreUnit lsu_;
+  engine::MemberEvent<Sm, &Sm::on_tick> tick_event_;
 
   std::vector<TimedWarp> warps_;
   std::vector<ResidentBlock> blocks_;
-  std::vector<std::vector<uint32_t>> live_;          // per scheduler: live warp slots, oldest first
-  std::vector<std::array<uint64_t, kUnitCount>> unit_free_;  // per scheduler, in 1/kUnitTicks cycles
-  uint64_t shared_free_ = 0;          // when the shared-memory banks take the next pass
-  bool last_free_ = false;            // the instruction try_issue last issued was folded (no issue cycle)
-  std::vector<uint64_t> issue_free_;  // per scheduler: first cycle it can issue again (expanded instructions)
-  std::vector<uint32_t> last_issued_;                // per scheduler: warp slot that issued last
-  std::vector<size_t> last_pos_;                     // per scheduler: its index in live_ (npos: none)
-  std::vector<Stall> reason_;                        // per scheduler: stall charged since last_tick_
-  // Per scheduler: no warp of it can issue before this cycle (0: evaluate). Nothing it
-  // waits on changes until then unless a block arrives, a barrier opens or a warp exits.
-  std::vector<uint64_t> wake_;
-  std::vector<uint32_t> order_;                      // scratch
-  uint64_t last_tick_ = 0;                           // cycles before this are accounted
+  std::vector<Scheduler> schedulers_;
+  Scheduler* scanning_ = nullptr;  // the scheduler whose cycle is being scanned
+  bool issued_ = false;            // whether that scan issued
+  bool last_free_ = false;  // the instruction try_issue last issued was folded (no issue cycle)
+  bool every_cycle_ = false;
+  engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   uint32_t live_warps_ = 0;
   int free_block_slots_ = 0;
   int retired_ = 0;

@@ -7,9 +7,9 @@
 namespace gpusim::driver {
 
 FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                             uint64_t max_warp_instructions) {
+                             uint64_t max_warp_instructions, const arch::ArchConfig* arch) {
   FunctionalRun run;
-  WorkloadSession session(w, module, program);
+  WorkloadSession session(w, module, program, arch);
   session.run([&](const workload::Step&, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();
     LaunchRecord record{launch.grid, launch.block,

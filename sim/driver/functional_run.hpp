@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/arch_config.hpp"
 #include "exec/block_runner.hpp"
 #include "exec/device_memory.hpp"
 #include "frontend/kernel_loader.hpp"
@@ -28,7 +29,8 @@ struct FunctionalRun {
   double seconds = 0;       // wall time of the launches
 };
 
+// With `arch`, launches are checked against its limits first.
 FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                             uint64_t max_warp_instructions);
+                             uint64_t max_warp_instructions, const arch::ArchConfig* arch = nullptr);
 
 }  // namespace gpusim::driver

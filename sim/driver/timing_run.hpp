@@ -1,9 +1,6 @@
-// Runs a workload through the timing model: every launch simulated on the GPU (and
-// executed functionally at issue, so the check still applies), copies charged over the
-// host link. Steps in different streams overlap as on hardware: one kernel at a time;
-// copies on the copy engines (none: they share the GPU with kernels; one: both
-// directions share it; two or more: one per direction); a copy from pageable memory is
-// synchronous, so nothing after it starts before it ends.
+// Runs a workload through the timing model: every launch simulated on one GPU with one
+// clock (and executed functionally at issue, so the check still applies), copies placed
+// on the host timeline (host/copy_timeline.hpp) with the kernels.
 #pragma once
 
 #include <array>

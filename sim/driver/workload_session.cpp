@@ -57,8 +57,9 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
   return out;
 }
 
-WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program)
-    : w_(w), program_(program) {
+WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
+                                 const arch::ArchConfig* arch)
+    : w_(w), program_(program), arch_(arch) {
   for (const kernel::ModuleVariable& v : module.variables) {
     std::vector<uint8_t> bytes(v.size, 0);
     std::copy(v.init.begin(), v.init.end(), bytes.begin());
@@ -82,6 +83,7 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
       continue;
     }
     const auto& launch = std::get<workload::LaunchStep>(step.action);
+    check_limits(step, launch);
     exec::LaunchConfig config;
     for (int i = 0; i < 3; ++i) {
       config.grid[i] = static_cast<uint32_t>(launch.grid[i]);
@@ -94,6 +96,32 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
     config.params = pack_params(program_, w_, launch, memory_, step.line);
     on_launch(step, launch, config);
   }
+}
+
+void WorkloadSession::check_limits(const workload::Step& step, const workload::LaunchStep& launch) const {
+  if (!arch_) return;
+  const arch::Limits& l = arch_->limits;
+  const std::string gpu = arch_->gpu.name + " (" + arch_->source_file + ")";
+  static const char* const axis[] = {"x", "y", "z"};
+  int64_t threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (launch.grid[i] > l.max_grid_dims[i])
+      throw InputError(where(w_, step.line) + "launch: grid " + axis[i] + " = " + std::to_string(launch.grid[i]) +
+                       " exceeds max_grid_dims " + std::to_string(l.max_grid_dims[i]) + " of " + gpu);
+    if (launch.block[i] > l.max_block_dims[i])
+      throw InputError(where(w_, step.line) + "launch: block " + axis[i] + " = " + std::to_string(launch.block[i]) +
+                       " exceeds max_block_dims " + std::to_string(l.max_block_dims[i]) + " of " + gpu);
+    threads *= launch.block[i];
+  }
+  if (threads > l.max_threads_per_block)
+    throw InputError(where(w_, step.line) + "launch: " + std::to_string(threads) + " threads per block exceed " +
+                     "max_threads_per_block " + std::to_string(l.max_threads_per_block) + " of " + gpu);
+  const int64_t shared = int64_t{program_.static_shared_bytes} + launch.shared_bytes;
+  if (shared > arch_->shared_memory.max_per_block_optin)
+    throw InputError(where(w_, step.line) + "launch: " + std::to_string(shared) + " bytes of shared memory per block (" +
+                     std::to_string(program_.static_shared_bytes) + " static + " + std::to_string(launch.shared_bytes) +
+                     " dynamic) exceed max_per_block_optin " + std::to_string(arch_->shared_memory.max_per_block_optin) +
+                     " of " + gpu);
 }
 
 std::optional<reference::CheckResult> WorkloadSession::check() const {

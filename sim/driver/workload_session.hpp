@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 
+#include "arch/arch_config.hpp"
 #include "exec/device_memory.hpp"
 #include "exec/executor.hpp"
 #include "kernel/ir.hpp"
@@ -19,7 +20,10 @@ class WorkloadSession {
   using LaunchFn = std::function<void(const workload::Step&, const workload::LaunchStep&, const exec::LaunchConfig&)>;
   using CopyFn = std::function<void(const workload::Step&, const workload::CopyStep&, uint64_t bytes)>;
 
-  WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program);
+  // With `arch`, every launch is checked against its limits (grid and block dimensions,
+  // threads per block, shared memory), naming the workload's line.
+  WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
+                  const arch::ArchConfig* arch = nullptr);
 
   void run(const LaunchFn& on_launch, const CopyFn& on_copy = {});
   std::optional<reference::CheckResult> check() const;
@@ -28,8 +32,11 @@ class WorkloadSession {
   const reference::Buffers& host() const { return host_; }
 
  private:
+  void check_limits(const workload::Step& step, const workload::LaunchStep& launch) const;
+
   const workload::Workload& w_;
   const kernel::Program& program_;
+  const arch::ArchConfig* arch_;
   exec::DeviceMemory memory_;
   reference::Buffers initial_;
   reference::Buffers host_;

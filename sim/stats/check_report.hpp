@@ -2,12 +2,13 @@
 // for functional and timed runs.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "reference/references.hpp"
-#include "stats/json_writer.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::stats {
 
-void write_check_json(JsonWriter& j, const workload::Check& spec, const reference::CheckResult& check);
+nlohmann::ordered_json check_json(const workload::Check& spec, const reference::CheckResult& check);
 
 }  // namespace gpusim::stats

@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "stats/json_writer.hpp"
+#include "stats/json_output.hpp"
 
 namespace gpusim::stats {
 namespace {
@@ -33,10 +33,7 @@ std::string limiters_text(const OccupancyResult& r) {
   return out;
 }
 
-void json_blocks(JsonWriter& j, std::string_view key, int blocks) {
-  j.key(key);
-  if (blocks == kUnlimited) j.null(); else j.value(blocks);
-}
+nlohmann::ordered_json blocks_json(int blocks) { return blocks == kUnlimited ? nlohmann::ordered_json() : nlohmann::ordered_json(blocks); }
 
 }  // namespace
 
@@ -94,49 +91,37 @@ void write_occupancy_text(std::ostream& out, const OccupancyReport& rep) {
         << ")\n";
 }
 
-void write_occupancy_json(std::ostream& out, const OccupancyReport& rep) {
-  JsonWriter j(out);
-  write_occupancy_object(j, rep);
-}
+void write_occupancy_json(std::ostream& out, const OccupancyReport& rep) { write_json(out, occupancy_object(rep)); }
 
-void write_occupancy_object(JsonWriter& j, const OccupancyReport& rep) {
+nlohmann::ordered_json occupancy_object(const OccupancyReport& rep) {
   const arch::ArchConfig& a = *rep.arch;
   const OccupancyResult& r = rep.result;
-  j.begin_object();
-  j.key("arch").begin_object();
-  j.field("file", a.source_file).field("gpu", a.gpu.name).field("compute_capability", a.gpu.compute_capability.str());
-  j.end_object();
-  j.key("kernel").begin_object();
-  j.field("threads_per_block", r.kernel.threads_per_block)
-      .field("registers_per_thread", r.kernel.registers_per_thread)
-      .field("shared_memory_per_block", r.kernel.shared_bytes_per_block);
-  j.end_object();
-  j.key("allocated_per_block").begin_object();
-  j.field("warps", r.warps_per_block).field("registers", r.registers_per_block)
-      .field("shared_memory", r.shared_bytes_per_block);
-  j.end_object();
-  j.key("blocks_per_sm_limit").begin_object();
-  json_blocks(j, "warps", r.limit_warps);
-  json_blocks(j, "blocks", r.limit_blocks);
-  json_blocks(j, "registers", r.limit_registers);
-  json_blocks(j, "shared_memory", r.limit_shared_memory);
-  j.end_object();
-  j.field("active_blocks_per_sm", r.active_blocks)
-      .field("active_warps_per_sm", r.active_warps)
-      .field("active_threads_per_sm", r.active_threads)
-      .field("max_warps_per_sm", r.max_warps_per_sm)
-      .field("occupancy", r.occupancy)
-      .field("limiter", arch::limiter_name(r.limiter));
-  j.key("limiters").begin_array();
-  for (Limiter l : r.limiters) j.value(arch::limiter_name(l));
-  j.end_array();
-  if (r.active_blocks == 0) j.field("reason", r.none_fit_reason);
-  j.field("max_active_blocks_per_multiprocessor", r.active_blocks);
-  j.key("max_potential_block_size").begin_object();
-  j.field("block_size", rep.best.block_size).field("min_grid_size", rep.best.min_grid_size)
-      .field("blocks_per_sm", rep.best.blocks_per_sm).field("occupancy", rep.best.occupancy);
-  j.end_object();
-  j.end_object();
+  nlohmann::ordered_json j;
+  j["arch"] = {{"file", a.source_file}, {"gpu", a.gpu.name}, {"compute_capability", a.gpu.compute_capability.str()}};
+  j["kernel"] = {{"threads_per_block", r.kernel.threads_per_block},
+                 {"registers_per_thread", r.kernel.registers_per_thread},
+                 {"shared_memory_per_block", r.kernel.shared_bytes_per_block}};
+  j["allocated_per_block"] = {
+      {"warps", r.warps_per_block}, {"registers", r.registers_per_block}, {"shared_memory", r.shared_bytes_per_block}};
+  j["blocks_per_sm_limit"] = {{"warps", blocks_json(r.limit_warps)},
+                              {"blocks", blocks_json(r.limit_blocks)},
+                              {"registers", blocks_json(r.limit_registers)},
+                              {"shared_memory", blocks_json(r.limit_shared_memory)}};
+  j["active_blocks_per_sm"] = r.active_blocks;
+  j["active_warps_per_sm"] = r.active_warps;
+  j["active_threads_per_sm"] = r.active_threads;
+  j["max_warps_per_sm"] = r.max_warps_per_sm;
+  j["occupancy"] = r.occupancy;
+  j["limiter"] = arch::limiter_name(r.limiter);
+  j["limiters"] = nlohmann::ordered_json::array();
+  for (Limiter l : r.limiters) j["limiters"].push_back(arch::limiter_name(l));
+  if (r.active_blocks == 0) j["reason"] = r.none_fit_reason;
+  j["max_active_blocks_per_multiprocessor"] = r.active_blocks;
+  j["max_potential_block_size"] = {{"block_size", rep.best.block_size},
+                                   {"min_grid_size", rep.best.min_grid_size},
+                                   {"blocks_per_sm", rep.best.blocks_per_sm},
+                                   {"occupancy", rep.best.occupancy}};
+  return j;
 }
 
 void write_occupancy_csv(std::ostream& out, const OccupancyReport& rep) {
@@ -168,26 +153,24 @@ void write_sweep_csv(std::ostream& out, const std::vector<SweepRow>& rows) {
 }
 
 void write_sweep_json(std::ostream& out, const arch::ArchConfig& a, const std::vector<SweepRow>& rows) {
-  JsonWriter j(out);
-  j.begin_object();
-  j.field("file", a.source_file).field("gpu", a.gpu.name);
-  j.key("points").begin_array();
+  nlohmann::ordered_json j;
+  j["file"] = a.source_file;
+  j["gpu"] = a.gpu.name;
+  j["points"] = nlohmann::ordered_json::array();
   for (const SweepRow& row : rows) {
     const OccupancyResult& r = row.result;
-    j.begin_object();
-    j.field("threads_per_block", r.kernel.threads_per_block)
-        .field("registers_per_thread", r.kernel.registers_per_thread)
-        .field("shared_memory_per_block", r.kernel.shared_bytes_per_block)
-        .field("active_blocks_per_sm", r.active_blocks)
-        .field("active_warps_per_sm", r.active_warps)
-        .field("max_warps_per_sm", r.max_warps_per_sm)
-        .field("occupancy", r.occupancy)
-        .field("limiter", arch::limiter_name(r.limiter));
-    if (r.active_blocks == 0) j.field("reason", r.none_fit_reason);
-    j.end_object();
+    nlohmann::ordered_json p = {{"threads_per_block", r.kernel.threads_per_block},
+                                {"registers_per_thread", r.kernel.registers_per_thread},
+                                {"shared_memory_per_block", r.kernel.shared_bytes_per_block},
+                                {"active_blocks_per_sm", r.active_blocks},
+                                {"active_warps_per_sm", r.active_warps},
+                                {"max_warps_per_sm", r.max_warps_per_sm},
+                                {"occupancy", r.occupancy},
+                                {"limiter", arch::limiter_name(r.limiter)}};
+    if (r.active_blocks == 0) p["reason"] = r.none_fit_reason;
+    j["points"].push_back(std::move(p));
   }
-  j.end_array();
-  j.end_object();
+  write_json(out, j);
 }
 
 }  // namespace gpusim::stats

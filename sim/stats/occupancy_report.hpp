@@ -8,7 +8,7 @@
 
 #include "arch/arch_config.hpp"
 #include "arch/occupancy.hpp"
-#include "stats/json_writer.hpp"
+#include <nlohmann/json.hpp>
 
 namespace gpusim::stats {
 
@@ -23,7 +23,7 @@ OccupancyReport make_occupancy_report(const arch::ArchConfig& arch, const arch::
 void write_occupancy_text(std::ostream& out, const OccupancyReport& r);
 void write_occupancy_json(std::ostream& out, const OccupancyReport& r);
 // The same document as one value inside a larger one.
-void write_occupancy_object(JsonWriter& j, const OccupancyReport& r);
+nlohmann::ordered_json occupancy_object(const OccupancyReport& r);
 void write_occupancy_csv(std::ostream& out, const OccupancyReport& r);
 
 // One row per swept point; `varied` names the swept variable for plots ("threads",

@@ -22,6 +22,8 @@ struct KernelSpec {
 
 enum class ElementType { U8, I32, U32, I64, U64, F32, F64 };
 int element_size(ElementType t);
+// "u8", "i32", "u32", "i64", "u64", "f32", "f64": the names workload files use.
+const char* element_type_name(ElementType t);
 
 struct InitSpec {
   enum class Kind { Zero, Iota, Random, Constant, File } kind = Kind::Zero;

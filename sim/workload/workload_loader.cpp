@@ -145,10 +145,13 @@ InitSpec read_init(MapReader& b, const std::filesystem::path& dir) {
 Buffer read_buffer(MapReader b, const Params& params, const std::filesystem::path& dir) {
   Buffer buf;
   buf.name = b.string("name");
-  buf.type = b.choice<ElementType>("type", {{"u8", ElementType::U8}, {"i32", ElementType::I32},
-                                            {"u32", ElementType::U32}, {"i64", ElementType::I64},
-                                            {"u64", ElementType::U64}, {"f32", ElementType::F32},
-                                            {"f64", ElementType::F64}});
+  buf.type = b.choice<ElementType>("type", {{element_type_name(ElementType::U8), ElementType::U8},
+                                            {element_type_name(ElementType::I32), ElementType::I32},
+                                            {element_type_name(ElementType::U32), ElementType::U32},
+                                            {element_type_name(ElementType::I64), ElementType::I64},
+                                            {element_type_name(ElementType::U64), ElementType::U64},
+                                            {element_type_name(ElementType::F32), ElementType::F32},
+                                            {element_type_name(ElementType::F64), ElementType::F64}});
   buf.count = eval_node(b, "count", b.node("count"), params, 1);
   buf.init = read_init(b, dir);
   if (b.has("pinned")) buf.pinned = b.boolean("pinned");
@@ -205,6 +208,19 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
 }
 
 }  // namespace
+
+const char* element_type_name(ElementType t) {
+  switch (t) {
+    case ElementType::U8: return "u8";
+    case ElementType::I32: return "i32";
+    case ElementType::U32: return "u32";
+    case ElementType::I64: return "i64";
+    case ElementType::U64: return "u64";
+    case ElementType::F32: return "f32";
+    case ElementType::F64: return "f64";
+  }
+  return "?";
+}
 
 int element_size(ElementType t) {
   switch (t) {

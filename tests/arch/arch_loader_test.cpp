@@ -7,6 +7,9 @@
 #include "test_paths.hpp"
 #include "util/yaml_reader.hpp"
 
+#include <filesystem>
+#include <fstream>
+
 namespace gpusim::arch {
 namespace {
 
@@ -35,8 +38,8 @@ TEST(ArchLoader, GenerationDifferencesAreRead) {
   const ArchConfig g80 = load_arch_config(test::config_path("g80"));
   EXPECT_EQ(g80.registers.allocation, RegisterAllocation::PerBlock);
   EXPECT_FALSE(g80.memory.l1.has_value());
-  EXPECT_EQ(g80.memory.coalescing, CoalescingRule::Cc10);
-  EXPECT_EQ(g80.shared_memory.conflict_scope_threads, 16);
+  EXPECT_EQ(g80.memory.coalescing, "cc1.0");
+  EXPECT_EQ(g80.shared_memory.access.conflict_scope_threads, 16);
   EXPECT_EQ(g80.units.fp32, 8);  // a warp instruction takes 32 / 8 = 4 cycles
   const ArchConfig kepler = load_arch_config(test::config_path("kepler"));
   EXPECT_EQ(kepler.scheduling.issue_width, 2);
@@ -50,9 +53,13 @@ TEST(ArchLoader, GenerationDifferencesAreRead) {
   EXPECT_EQ(hopper.host_link.copy_engines, 3);
 }
 
-// Loads hopper.yaml with `from` replaced by `to` and returns the error message.
-std::string error_after_edit(const std::string& from, const std::string& to, int* line = nullptr) {
-  std::string text = test::read_file(test::config_path("hopper"));
+// Loads configs/NAME.yaml with `from` replaced by `to` (from a temporary copy whose base,
+// if any, still names the real file) and returns the error message after the file name.
+std::string error_after_edit(const std::string& from, const std::string& to, int* line = nullptr,
+                             const std::string& name = "hopper") {
+  std::string text = test::read_file(test::config_path(name));
+  const auto base = text.find("\nbase: ");
+  if (base != std::string::npos) text.insert(base + 7, test::repo_path("configs/"));
   const auto pos = text.find(from);
   EXPECT_NE(pos, std::string::npos) << from;
   text.replace(pos, from.size(), to);
@@ -84,26 +91,27 @@ TEST(ArchLoader, WrongType) {
 
 TEST(ArchLoader, UnknownKey) {
   int line = 0;
-  const std::string msg = error_after_edit("  issue_width: 1", "  issue_width: 1\n  issue_wdith: 2", &line);
+  const std::string msg = error_after_edit("  issue_width: 2", "  issue_width: 2\n  issue_wdith: 2", &line, "kepler");
   EXPECT_EQ(msg, ":" + std::to_string(line + 1) + ": scheduling.issue_wdith: unknown key");
 }
 
 TEST(ArchLoader, MissingKey) {
-  int line = 0;
-  const std::string msg = error_after_edit("  banks: 32                    # [guide]\n", "", &line);
-  EXPECT_NE(msg.find("shared_memory: missing key 'banks'"), std::string::npos) << msg;
+  // A key without a default that neither the file nor a base states.
+  const std::string msg = error_after_edit("  warp_schedulers_per_sm: 4    # [gk110]\n", "", nullptr, "kepler");
+  EXPECT_NE(msg.find("scheduling: missing key 'warp_schedulers_per_sm' (it has no default)"), std::string::npos) << msg;
 }
 
 TEST(ArchLoader, WarpsTimesWarpSizeMustEqualThreads) {
-  const std::string msg = error_after_edit("max_warps_per_sm: 64", "max_warps_per_sm: 48");
+  const std::string msg = error_after_edit("max_warps_per_sm: 64", "max_warps_per_sm: 48", nullptr, "kepler");
   EXPECT_NE(msg.find("limits: max_warps_per_sm x warp_size (48 x 32) must equal max_threads_per_sm (2048)"),
             std::string::npos)
       << msg;
 }
 
 TEST(ArchLoader, BadChoiceListsTheOptions) {
-  const std::string msg = error_after_edit("policy: gto", "policy: fastest");
-  EXPECT_NE(msg.find("scheduling.policy: 'fastest' is not one of: lrr, gto, two_level"), std::string::npos) << msg;
+  // The options are the registered scheduler plug-ins.
+  const std::string msg = error_after_edit("policy: lrr", "policy: fastest", nullptr, "g80");
+  EXPECT_NE(msg.find("scheduling.policy: 'fastest' is not one of: gto, lrr, two_level"), std::string::npos) << msg;
 }
 
 TEST(ArchLoader, CrossFieldChecks) {
@@ -115,6 +123,93 @@ TEST(ArchLoader, CrossFieldChecks) {
             std::string::npos);
   EXPECT_NE(error_after_edit("compute_capability: \"9.0\"", "compute_capability: \"nine\"").find("MAJOR.MINOR"),
             std::string::npos);
+}
+
+// Values the model cannot honour are refused at load time with file:line and the range.
+TEST(ArchLoader, RefusesWhatTheModelCannotDo) {
+  int line = 0;
+  std::string msg = error_after_edit("shared_memory:\n", "shared_memory:\n  banks: 128\n", nullptr, "kepler");
+  EXPECT_NE(msg.find("shared_memory.banks: 128 is out of range [1, 64]"), std::string::npos) << msg;
+  msg = error_after_edit("limits:\n", "warp_size: 64\nlimits:\n", &line, "kepler");
+  EXPECT_EQ(msg, ":" + std::to_string(line) + ": warp_size: 64 is out of range [32, 32]");
+  msg = error_after_edit("shared_memory:\n", "shared_memory:\n  banks: 24\n", nullptr, "kepler");
+  EXPECT_NE(msg.find("shared_memory.banks: must be a power of two"), std::string::npos) << msg;
+  msg = error_after_edit("    associativity: 16", "    sector_bytes: 16\n    associativity: 16", &line, "kepler");
+  EXPECT_EQ(msg, ":" + std::to_string(line) + ": memory.l2.sector_bytes: 16 is out of range [32, 4096]");
+  msg = error_after_edit("    associativity: 4", "    sector_bytes: 64\n    line_bytes: 32\n    associativity: 4", nullptr,
+                         "kepler");
+  EXPECT_NE(msg.find("memory.l1.sector_bytes: must be a power of two dividing line_bytes"), std::string::npos) << msg;
+  // Keys the model never used are gone: stating them is an error, not a silent no-op.
+  msg = error_after_edit("  load_store: 32               # [gk110]", "  load_store: 32\n  tensor_cores: 4", &line,
+                         "kepler");
+  EXPECT_EQ(msg, ":" + std::to_string(line + 1) + ": execution_units.tensor_cores: unknown key");
+}
+
+TEST(ArchLoader, DuplicateAndNonScalarKeys) {
+  int line = 0;
+  std::string msg = error_after_edit("  issue_width: 2", "  issue_width: 2\n  issue_width: 1", &line, "kepler");
+  EXPECT_EQ(msg, ":" + std::to_string(line + 1) + ": scheduling.issue_width: duplicate key (first at line " +
+                     std::to_string(line) + ")");
+  msg = error_after_edit("  issue_width: 2", "  issue_width: 2\n  [a, b]: 1", &line, "kepler");
+  EXPECT_NE(msg.find("scheduling: a key must be a plain name"), std::string::npos) << msg;
+}
+
+TEST(ArchLoader, BaseFilesDefaultsAndOrigins) {
+  // hopper.yaml names ampere.yaml, which names volta.yaml: each value comes from the most
+  // derived file that states it, else from the declared default.
+  params::Origins origins;
+  const ArchConfig h = load_arch_config(test::config_path("hopper"), {"memory.l2.latency=300"}, &origins);
+  EXPECT_EQ(h.gpu.sm_count, 132);
+  EXPECT_EQ(origins.at("gpu.sm_count").text(),
+            test::config_path("hopper") + ":" + std::to_string(line_of(test::read_file(test::config_path("hopper")), "sm_count")));
+  EXPECT_EQ(h.memory.l1->associativity, 4);  // stated by volta.yaml only
+  EXPECT_NE(origins.at("memory.l1.associativity").text().find("volta.yaml:"), std::string::npos);
+  EXPECT_EQ(h.shared_memory.access.banks, 32);  // stated by none: the default
+  EXPECT_EQ(origins.at("shared_memory.banks").text(), "default");
+  EXPECT_EQ(h.memory.l2->latency, 300);
+  EXPECT_EQ(origins.at("memory.l2.latency").text(), "--set 'memory.l2.latency=300'");
+  // A derived file may remove a part its base has, and a base's `none` part stays absent.
+  const ArchConfig no_l1 = load_arch_config(test::config_path("hopper"), {"memory.l1=none"});
+  EXPECT_FALSE(no_l1.memory.l1.has_value());
+  EXPECT_FALSE(load_arch_config(test::config_path("gt200")).memory.l2.has_value());
+}
+
+TEST(ArchLoader, BadBases) {
+  TempFile a("a.yaml", "base: b.yaml\n");
+  std::filesystem::path dir = std::filesystem::path(a.path()).parent_path();
+  std::ofstream(dir / "b.yaml") << "base: a.yaml\n";
+  try {
+    load_arch_config(a.path());
+    ADD_FAILURE();
+  } catch (const util::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("b.yaml:1: base: a cycle of bases"), std::string::npos) << e.what();
+  }
+  TempFile c("c.yaml", "gpu: {}\nbase: nowhere.yaml\n");
+  try {
+    load_arch_config(c.path());
+    ADD_FAILURE();
+  } catch (const util::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.yaml:2: base: no file"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ArchLoader, OverridesNameTheFlag) {
+  const std::string path = test::config_path("kepler");
+  const auto message = [&](const std::string& set) {
+    try {
+      load_arch_config(path, {set});
+    } catch (const util::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("scheduling.polcy=lrr"),
+            "--set 'scheduling.polcy=lrr': no architecture parameter 'scheduling.polcy' (gpusim params --arch FILE "
+            "lists them)");
+  EXPECT_EQ(message("memory.dram.latency=abc"),
+            "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
+  EXPECT_EQ(message("shared_memory.banks=65"), "--set 'shared_memory.banks=65': shared_memory.banks: 65 is out of range [1, 64]");
+  EXPECT_EQ(message("latencies=3"), "--set 'latencies=3': latencies: expected a mapping");
 }
 
 TEST(ArchLoader, MalformedYamlAndMissingFile) {

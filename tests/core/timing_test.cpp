@@ -11,7 +11,6 @@
 #include "arch/arch_loader.hpp"
 #include "core/gpu.hpp"
 #include "frontend/ptx_parser.hpp"
-#include "memory/memory_model.hpp"
 #include "test_paths.hpp"
 
 namespace gpusim::core {
@@ -51,7 +50,10 @@ struct SimRun {
 
 SimRun simulate(const std::string& ptx, const std::string& arch_name, const std::vector<std::string>& overrides,
              uint32_t threads, uint32_t blocks, uint32_t dynamic_shared = 0, bool jumps = true) {
-  const arch::ArchConfig arch = arch::load_arch_config(test::config_path(arch_name), overrides);
+  // Global memory answers after a fixed latency, so that cycle counts can be worked out by hand.
+  std::vector<std::string> sets = overrides;
+  sets.insert(sets.begin(), "memory.model=fixed_latency");
+  const arch::ArchConfig arch = arch::load_arch_config(test::config_path(arch_name), sets);
   const kernel::Module m = frontend::parse_ptx(ptx, "timing.ptx");
   exec::DeviceMemory memory;
   const uint64_t base = memory.allocate("out", uint64_t{threads} * blocks * 4, kernel::kGlobalHeapBase);
@@ -61,11 +63,10 @@ SimRun simulate(const std::string& ptx, const std::string& arch_name, const std:
   launch.dynamic_shared_bytes = dynamic_shared;
   launch.params.resize(8);
   std::memcpy(launch.params.data(), &base, 8);
-  memory::FixedLatencyMemory mem(arch);
   TimingOptions options;
   options.allow_jumps = jumps;
   SimRun r;
-  r.stats = simulate_launch(arch, m.kernels[0], memory, launch, 32, mem, options);
+  r.stats = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
   r.total = r.stats.total();
   return r;
 }

@@ -8,7 +8,9 @@
 #include "arch/arch_loader.hpp"
 #include "driver/functional_run.hpp"
 #include "frontend/kernel_loader.hpp"
+#include "temp_file.hpp"
 #include "test_paths.hpp"
+#include "util/yaml_reader.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::driver {
@@ -67,6 +69,41 @@ TEST(KernelLoader, WorksWithoutTheToolkit) {
   EXPECT_EQ(*k.registers, 18);
   EXPECT_EQ(frontend::ptxas_target({3, 5}), 75);
   EXPECT_EQ(frontend::ptxas_target({8, 0}), 80);
+}
+
+}  // namespace
+}  // namespace gpusim::driver
+
+namespace gpusim::driver {
+namespace {
+
+// A launch past the architecture's limits is refused with the workload's line, before it runs.
+TEST(LaunchLimits, GridAndBlockDimensionsAreEnforced) {
+  const arch::ArchConfig kepler = arch::load_arch_config(test::config_path("kepler"));
+  const auto error = [&](const std::string& launch) {
+    const std::string text = "name: t\nkernel: {source: " + test::repo_path("validate/kernels/vecadd.cu") +
+                             ", entry: vecadd}\nbuffers:\n  - {name: a, type: f32, count: 64, init: zero}\n"
+                             "  - {name: b, type: f32, count: 64, init: zero}\n  - {name: c, type: f32, count: 64, init: zero}\n"
+                             "steps:\n  - launch: {" + launch + ", args: [a, b, c, 64]}\n";
+    test::TempFile f("limits.yaml", text);
+    const workload::Workload w = workload::load_workload(f.path());
+    const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, kepler.gpu.compute_capability);
+    try {
+      run_functional(w, k.module, *k.program, 1000000, &kepler);
+    } catch (const util::InputError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.find(f.path() + ":8: launch: "), 0u) << msg;
+      return msg.substr(msg.find("launch: "));
+    }
+    return std::string("no error");
+  };
+  const std::string gpu = " of Tesla K20X (" + test::config_path("kepler") + ")";
+  EXPECT_EQ(error("grid: 1, block: [1, 1, 128]"), "launch: block z = 128 exceeds max_block_dims 64" + gpu);
+  EXPECT_EQ(error("grid: [1, 70000], block: 32"), "launch: grid y = 70000 exceeds max_grid_dims 65535" + gpu);
+  EXPECT_EQ(error("grid: 1, block: [64, 32]"), "launch: 2048 threads per block exceed max_threads_per_block 1024" + gpu);
+  EXPECT_EQ(error("grid: 1, block: 64, shared_bytes: 60000"),
+            "launch: 60000 bytes of shared memory per block (0 static + 60000 dynamic) exceed max_per_block_optin 49152" + gpu);
+  EXPECT_EQ(error("grid: 1, block: 64"), "no error");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Coalescing by rule family and shared-memory bank conflicts on the textbook patterns,
 // with every count worked out by hand from the CUDA guide's rules.
-#include "memory/coalescer.hpp"
+#include "memory/banks.hpp"
+#include "memory/coalescing/rule.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +10,6 @@
 namespace gpusim::memory {
 namespace {
 
-using arch::CoalescingRule;
 constexpr uint64_t kBase = 0x10000;  // 128-byte aligned
 constexpr uint32_t kAll = 0xFFFFFFFFu;
 
@@ -20,14 +20,20 @@ std::array<uint64_t, 32> lanes(F f) {
   return a;
 }
 
-std::vector<uint32_t> sizes(CoalescingRule r, const std::array<uint64_t, 32>& a, bool l1 = false, uint32_t bytes = 4,
+std::vector<Transaction> coalesce(const std::string& rule, const uint64_t* a, uint32_t mask, uint32_t bytes, bool l1) {
+  std::vector<Transaction> out;
+  coalescing_rule(rule).coalesce(out, a, mask, bytes, l1);
+  return out;
+}
+
+std::vector<uint32_t> sizes(const std::string& r, const std::array<uint64_t, 32>& a, bool l1 = false, uint32_t bytes = 4,
                             uint32_t mask = kAll) {
   std::vector<uint32_t> out;
   for (const Transaction& t : coalesce(r, a.data(), mask, bytes, l1)) out.push_back(t.bytes);
   return out;
 }
 
-size_t count(CoalescingRule r, const std::array<uint64_t, 32>& a, bool l1 = false, uint32_t bytes = 4) {
+size_t count(const std::string& r, const std::array<uint64_t, 32>& a, bool l1 = false, uint32_t bytes = 4) {
   return coalesce(r, a.data(), kAll, bytes, l1).size();
 }
 
@@ -44,64 +50,68 @@ const auto row_major_j = lanes([](int k) { return kBase + 4ull * (5 * 512 + k); 
 const auto row_major_i = lanes([](int k) { return kBase + 4ull * (k * 512 + 5); });
 
 TEST(Coalescing, Cc10StrictHalfWarps) {
-  EXPECT_EQ(sizes(CoalescingRule::Cc10, consecutive), (std::vector<uint32_t>{64, 64}));  // one 64 B per half-warp
-  EXPECT_EQ(count(CoalescingRule::Cc10, offset_by_one), 32u);  // misaligned: one per thread
-  EXPECT_EQ(count(CoalescingRule::Cc10, stride2), 32u);
-  EXPECT_EQ(count(CoalescingRule::Cc10, stride32), 32u);
-  EXPECT_EQ(count(CoalescingRule::Cc10, reversed), 32u);  // thread k must read word k
-  EXPECT_EQ(count(CoalescingRule::Cc10, shuffled), 32u);
-  EXPECT_EQ(count(CoalescingRule::Cc10, row_major_j), 2u);
-  EXPECT_EQ(count(CoalescingRule::Cc10, row_major_i), 32u);
+  EXPECT_EQ(sizes("cc1.0", consecutive), (std::vector<uint32_t>{64, 64}));  // one 64 B per half-warp
+  EXPECT_EQ(count("cc1.0", offset_by_one), 32u);  // misaligned: one per thread
+  EXPECT_EQ(count("cc1.0", stride2), 32u);
+  EXPECT_EQ(count("cc1.0", stride32), 32u);
+  EXPECT_EQ(count("cc1.0", reversed), 32u);  // thread k must read word k
+  EXPECT_EQ(count("cc1.0", shuffled), 32u);
+  EXPECT_EQ(count("cc1.0", row_major_j), 2u);
+  EXPECT_EQ(count("cc1.0", row_major_i), 32u);
   // Inactive threads do not break coalescing; 8-byte words make one 128 B per half-warp.
-  EXPECT_EQ(sizes(CoalescingRule::Cc10, consecutive, false, 4, 0x0000FFF0u), (std::vector<uint32_t>{64}));
+  EXPECT_EQ(sizes("cc1.0", consecutive, false, 4, 0x0000FFF0u), (std::vector<uint32_t>{64}));
   const auto doubles = lanes([](int k) { return kBase + 8ull * k; });
-  EXPECT_EQ(sizes(CoalescingRule::Cc10, doubles, false, 8), (std::vector<uint32_t>{128, 128}));
+  EXPECT_EQ(sizes("cc1.0", doubles, false, 8), (std::vector<uint32_t>{128, 128}));
 }
 
 TEST(Coalescing, Cc12ShrinkingSegments) {
-  EXPECT_EQ(sizes(CoalescingRule::Cc12, consecutive), (std::vector<uint32_t>{64, 64}));
+  EXPECT_EQ(sizes("cc1.2", consecutive), (std::vector<uint32_t>{64, 64}));
   // Half 0 spans both halves of its 128 B segment; half 1 uses the upper 64 B of the same
   // segment plus 4 bytes of the next, which shrink to 32 B.
-  EXPECT_EQ(sizes(CoalescingRule::Cc12, offset_by_one), (std::vector<uint32_t>{128, 64, 32}));
-  EXPECT_EQ(sizes(CoalescingRule::Cc12, stride2), (std::vector<uint32_t>{128, 128}));
-  EXPECT_EQ(count(CoalescingRule::Cc12, stride32), 32u);  // each thread alone, shrunk to 32 B
-  EXPECT_EQ(sizes(CoalescingRule::Cc12, stride32)[0], 32u);
-  EXPECT_EQ(sizes(CoalescingRule::Cc12, reversed), (std::vector<uint32_t>{64, 64}));  // any order
-  EXPECT_EQ(sizes(CoalescingRule::Cc12, shuffled), (std::vector<uint32_t>{128, 128}));
-  EXPECT_EQ(count(CoalescingRule::Cc12, row_major_i), 32u);
+  EXPECT_EQ(sizes("cc1.2", offset_by_one), (std::vector<uint32_t>{128, 64, 32}));
+  EXPECT_EQ(sizes("cc1.2", stride2), (std::vector<uint32_t>{128, 128}));
+  EXPECT_EQ(count("cc1.2", stride32), 32u);  // each thread alone, shrunk to 32 B
+  EXPECT_EQ(sizes("cc1.2", stride32)[0], 32u);
+  EXPECT_EQ(sizes("cc1.2", reversed), (std::vector<uint32_t>{64, 64}));  // any order
+  EXPECT_EQ(sizes("cc1.2", shuffled), (std::vector<uint32_t>{128, 128}));
+  EXPECT_EQ(count("cc1.2", row_major_i), 32u);
 }
 
 TEST(Coalescing, Cc20CacheLinesOrSegments) {
-  EXPECT_EQ(count(CoalescingRule::Cc20, consecutive, true), 1u);   // one 128 B line
-  EXPECT_EQ(count(CoalescingRule::Cc20, consecutive, false), 4u);  // four 32 B segments (-dlcm=cg)
-  EXPECT_EQ(count(CoalescingRule::Cc20, offset_by_one, true), 2u);
-  EXPECT_EQ(count(CoalescingRule::Cc20, offset_by_one, false), 5u);
-  EXPECT_EQ(count(CoalescingRule::Cc20, stride2, true), 2u);
-  EXPECT_EQ(count(CoalescingRule::Cc20, stride32, true), 32u);
-  EXPECT_EQ(count(CoalescingRule::Cc20, reversed, true), 1u);
-  EXPECT_EQ(count(CoalescingRule::Cc20, shuffled, true), 1u);
+  EXPECT_EQ(count("cc2.0", consecutive, true), 1u);   // one 128 B line
+  EXPECT_EQ(count("cc2.0", consecutive, false), 4u);  // four 32 B segments (-dlcm=cg)
+  EXPECT_EQ(count("cc2.0", offset_by_one, true), 2u);
+  EXPECT_EQ(count("cc2.0", offset_by_one, false), 5u);
+  EXPECT_EQ(count("cc2.0", stride2, true), 2u);
+  EXPECT_EQ(count("cc2.0", stride32, true), 32u);
+  EXPECT_EQ(count("cc2.0", reversed, true), 1u);
+  EXPECT_EQ(count("cc2.0", shuffled, true), 1u);
   // 16-byte accesses are four quarter-warp requests of 128 B each.
   const auto float4s = lanes([](int k) { return kBase + 16ull * k; });
-  EXPECT_EQ(count(CoalescingRule::Cc20, float4s, true, 16), 4u);
+  EXPECT_EQ(count("cc2.0", float4s, true, 16), 4u);
 }
 
 TEST(Coalescing, Sectored32Sectors) {
-  EXPECT_EQ(count(CoalescingRule::Sectored32, consecutive), 4u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, offset_by_one), 5u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, stride2), 8u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, stride32), 32u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, reversed), 4u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, shuffled), 4u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, row_major_j), 4u);
-  EXPECT_EQ(count(CoalescingRule::Sectored32, row_major_i), 32u);
+  EXPECT_EQ(count("sectored32", consecutive), 4u);
+  EXPECT_EQ(count("sectored32", offset_by_one), 5u);
+  EXPECT_EQ(count("sectored32", stride2), 8u);
+  EXPECT_EQ(count("sectored32", stride32), 32u);
+  EXPECT_EQ(count("sectored32", reversed), 4u);
+  EXPECT_EQ(count("sectored32", shuffled), 4u);
+  EXPECT_EQ(count("sectored32", row_major_j), 4u);
+  EXPECT_EQ(count("sectored32", row_major_i), 32u);
   const auto float4s = lanes([](int k) { return kBase + 16ull * k; });
-  EXPECT_EQ(count(CoalescingRule::Sectored32, float4s, false, 16), 16u);  // 512 bytes
+  EXPECT_EQ(count("sectored32", float4s, false, 16), 16u);  // 512 bytes
 }
 
 template <typename F>
 int passes(F f, uint32_t size = 4, int banks = 32, int scope = 32, bool atomic = false) {
   const auto a = lanes(f);
-  return shared_passes(a.data(), kAll, size, banks, 4, scope, atomic);
+  SharedAccessConfig config;
+  config.banks = banks;
+  config.bank_width_bytes = 4;
+  config.conflict_scope_threads = scope;
+  return shared_passes(a.data(), kAll, size, config, atomic);
 }
 
 TEST(SharedBanks, StridesPaddingAndBroadcast) {

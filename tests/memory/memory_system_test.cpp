@@ -4,13 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "arch/arch_loader.hpp"
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
-#include "memory/cache.hpp"
-#include "memory/hierarchy.hpp"
-#include "stats/timing_report.hpp"
+#include "core/load_store_unit.hpp"
+#include "memory/cache/sectored_cache.hpp"
+#include "memory/memory_config.hpp"
+#include "stats/metrics.hpp"
 #include "test_paths.hpp"
 #include "workload/workload.hpp"
 
@@ -19,17 +21,66 @@ namespace {
 
 using kernel::StateSpace;
 
-MemoryResponse warp_access(MemoryHierarchy& m, StateSpace space, uint64_t stride_bytes, uint64_t now,
-                           kernel::CacheOp op = kernel::CacheOp::Default) {
+std::array<uint64_t, 32> strided(StateSpace space, uint64_t stride_bytes) {
   std::array<uint64_t, 32> addresses{};
   for (uint64_t l = 0; l < 32; ++l) addresses[l] = (space == StateSpace::Shared ? 0 : 1ull << 32) + l * stride_bytes;
-  MemoryRequest r;
-  r.space = space;
-  r.cache_op = op;
-  r.mask = 0xFFFFFFFFu;
-  r.bytes_per_lane = 4;
+  return addresses;
+}
+
+// Stands in for SM 0: records the cycle each response arrives.
+struct Recorder final : ResponseSink {
+  explicit Recorder(engine::EventQueue& q) : events(q) {}
+  void on_response(uint64_t tag) override { arrived[tag] = events.now(); }
+  engine::EventQueue& events;
+  std::map<uint64_t, engine::Cycle> arrived;
+};
+
+// A memory system alone, with SM 0's port watched: each access is sent at a given cycle
+// and answered by its response event.
+struct Port {
+  explicit Port(const arch::ArchConfig& arch)
+      : memory(MemorySystemRegistry::instance().make(arch.memory.model, arch.memory,
+                                                     {events, arch.gpu.sm_count, arch.gpu.core_clock_mhz})),
+        sink(events) {
+    memory->connect(0, &sink);
+  }
+  struct Answer {
+    engine::Cycle latency;
+    uint32_t pipeline_cycles;
+  };
+  Answer access(StateSpace space, uint64_t stride_bytes, engine::Cycle now, kernel::CacheOp op = kernel::CacheOp::Default) {
+    const auto addresses = strided(space, stride_bytes);
+    MemoryRequest r;
+    r.space = space;
+    r.cache_op = op;
+    r.mask = 0xFFFFFFFFu;
+    r.bytes_per_lane = 4;
+    r.addresses = addresses.data();
+    r.tag = ++tag;
+    events.advance_to(now);
+    const uint32_t pipeline = memory->send(r);
+    events.run();
+    return {sink.arrived.at(r.tag) - now, pipeline};
+  }
+  engine::EventQueue events;
+  std::unique_ptr<MemorySystem> memory;
+  Recorder sink;
+  uint64_t tag = 0;
+};
+
+// One shared-memory load of 32 lanes `stride_bytes` apart through an SM's load/store unit.
+core::LoadStoreUnit::Access shared_load(core::LoadStoreUnit& lsu, uint64_t stride_bytes, engine::Cycle now) {
+  const auto addresses = strided(StateSpace::Shared, stride_bytes);
+  kernel::Instruction ld;
+  ld.op = kernel::Opcode::Ld;
+  exec::StepResult r;
+  r.instruction = &ld;
+  r.memory_space = StateSpace::Shared;
+  r.executed_mask = 0xFFFFFFFFu;
   r.addresses = addresses.data();
-  return m.access(r, now);
+  r.access_bytes = 4;
+  core::SmStats stats;
+  return lsu.access(r, 0, now, stats);
 }
 
 TEST(MemorySystem, BankConflictPassesCostTheReplayCycles) {
@@ -38,13 +89,16 @@ TEST(MemorySystem, BankConflictPassesCostTheReplayCycles) {
   // banks stay busy one cycle per pass.
   const std::vector<std::string> set = {"shared_memory.latency=25", "shared_memory.replay_cycles=2"};
   const arch::ArchConfig fitted = arch::load_arch_config(test::config_path("hopper"), set);
-  MemoryHierarchy m(fitted);  // keeps a reference to the configuration
-  EXPECT_EQ(warp_access(m, StateSpace::Shared, 128, 0).latency, 25u + 31 * 2);
-  EXPECT_EQ(warp_access(m, StateSpace::Shared, 128, 0).pipeline_cycles, 32u);
-  EXPECT_EQ(warp_access(m, StateSpace::Shared, 4, 0).latency, 25u);  // one word per bank
+  Port port(fitted);
+  core::LoadStoreUnit lsu(0, fitted.shared_memory.access, *port.memory);
+  EXPECT_EQ(shared_load(lsu, 128, 0).ready, 25u + 31 * 2);
+  // The banks take one pass per cycle for the whole SM: a second access in the same cycle
+  // starts when the first one's 32 passes are done.
+  EXPECT_EQ(shared_load(lsu, 4, 0).ready, 32u + 25);
+  EXPECT_EQ(shared_load(lsu, 4, 1000).ready, 1000u + 25);  // one word per bank
   const arch::ArchConfig single = arch::load_arch_config(test::config_path("hopper"), {set[0], "shared_memory.replay_cycles=1"});
-  MemoryHierarchy one(single);
-  EXPECT_EQ(warp_access(one, StateSpace::Shared, 128, 0).latency, 25u + 31);
+  core::LoadStoreUnit one(0, single.shared_memory.access, *port.memory);
+  EXPECT_EQ(shared_load(one, 128, 0).ready, 25u + 31);
 }
 
 TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
@@ -55,39 +109,39 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   const auto cg = kernel::CacheOp::CacheGlobal;
   const std::vector<std::string> set = {"memory.l2.latency=314", "memory.l1.miss_line_cycles=9"};
   const arch::ArchConfig limited = arch::load_arch_config(test::config_path("hopper"), set);
-  MemoryHierarchy m(limited);  // keeps a reference to the configuration
-  warp_access(m, StateSpace::Global, 128, 0, cg);  // brings the 32 sectors into L2
-  warp_access(m, StateSpace::Global, 4, 0, cg);    // and the rest of the first line
-  EXPECT_EQ(warp_access(m, StateSpace::Global, 128, 100000, cg).latency, 31u * 9 + 314);
-  EXPECT_EQ(warp_access(m, StateSpace::Global, 4, 200000, cg).latency, 314u);
+  Port m(limited);
+  m.access(StateSpace::Global, 128, 0, cg);  // brings the 32 sectors into L2
+  m.access(StateSpace::Global, 4, 0, cg);    // and the rest of the first line
+  EXPECT_EQ(m.access(StateSpace::Global, 128, 100000, cg).latency, 31u * 9 + 314);
+  EXPECT_EQ(m.access(StateSpace::Global, 4, 200000, cg).latency, 314u);
   const arch::ArchConfig no_limit = arch::load_arch_config(test::config_path("hopper"), {set[0], "memory.l1.miss_line_cycles=0"});
-  MemoryHierarchy unlimited(no_limit);
-  warp_access(unlimited, StateSpace::Global, 128, 0, cg);
+  Port unlimited(no_limit);
+  unlimited.access(StateSpace::Global, 128, 0, cg);
   // Without the limit all 32 leave at once; only sectors hashed to the same L2 slice queue.
-  EXPECT_LT(warp_access(unlimited, StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
+  EXPECT_LT(unlimited.access(StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
 }
 
 TEST(SectoredCache, LruReplacementAndMissMerging) {
   // 2 sets x 2 ways of 128-byte lines with 32-byte sectors.
-  arch::Cache g;
+  CacheConfig g;
   g.size_bytes = 512;
   g.line_bytes = 128;
   g.sector_bytes = 32;
   g.associativity = 2;
   SectoredCache c(g);
   // Lines 0, 2 and 4 (x 128 bytes) all map to set 0.
-  EXPECT_FALSE(c.probe(0, 0).present);
-  c.fill(0, 100, false, 0);
-  const auto merged = c.probe(0, 10);  // a second miss while the first is in flight
+  EXPECT_FALSE(c.probe(0).present);
+  c.fill(0, 100, false);
+  const auto merged = c.probe(0);  // a second miss while the first is in flight
   EXPECT_TRUE(merged.present);
   EXPECT_EQ(merged.ready_at, 100u);
-  EXPECT_FALSE(c.probe(32, 10).present);  // another sector of the same line is not there
-  c.fill(256, 0, true, 20);               // line 2, dirty
-  c.probe(0, 30);                         // touch line 0: line 2 is now least recently used
-  EXPECT_EQ(c.fill(512, 0, false, 40), 1u);  // line 4 evicts line 2 and its dirty sector
-  EXPECT_TRUE(c.probe(0, 50).present);
-  EXPECT_FALSE(c.probe(256, 50).present);
-  EXPECT_TRUE(c.write_hit(512, 60));
+  EXPECT_FALSE(c.probe(32).present);  // another sector of the same line is not there
+  c.fill(256, 0, true);               // line 2, dirty
+  c.probe(0);                         // touch line 0: line 2 is now least recently used
+  EXPECT_EQ(c.fill(512, 0, false), 1u);  // line 4 evicts line 2 and its dirty sector
+  EXPECT_TRUE(c.probe(0).present);
+  EXPECT_FALSE(c.probe(256).present);
+  EXPECT_TRUE(c.write_hit(512));
   EXPECT_EQ(c.dirty_sectors(), 1u);
 }
 
@@ -105,16 +159,15 @@ Result run(const char* arch_name, const char* workload, const std::vector<std::s
   return r;
 }
 
-stats::LaunchMetrics metrics(const Result& r, size_t launch = 0) {
-  return stats::launch_metrics(r.arch, r.run.launches[launch].stats);
+double metric(const Result& r, const char* key, size_t launch = 0) {
+  return stats::as_double(stats::launch_metric(key).value(stats::make_view(r.arch, r.run.launches[launch].stats)));
 }
 
 TEST(MemorySystem, StreamingCopyRunsAtTheConfiguredBandwidth) {
   const Result r = run("kepler", "copy");
-  const stats::LaunchMetrics m = metrics(r);
-  EXPECT_GT(m.dram_gbs, 0.93 * 250);
-  EXPECT_LE(m.dram_gbs, 250.5);
-  EXPECT_NEAR(m.effective_gbs, 250, 0.05 * 250);
+  EXPECT_GT(metric(r, "dram_bandwidth_gbs"), 0.93 * 250);
+  EXPECT_LE(metric(r, "dram_bandwidth_gbs"), 250.5);
+  EXPECT_NEAR(metric(r, "effective_bandwidth_gbs"), 250, 0.05 * 250);
   // Halving the bandwidth doubles the time.
   Result half{{}, arch::load_arch_config(test::config_path("kepler"), {"memory.dram.bandwidth_gbs=125"})};
   const workload::Workload w = workload::load_workload(test::repo_path("workloads/copy.yaml"));
@@ -150,8 +203,8 @@ TEST(MemorySystem, PointerChasesShowTheConfiguredLatencies) {
 
 TEST(MemorySystem, CoalescingPairShowsInTheReport) {
   const Result unit = run("hopper", "read_unit_stride"), strided = run("hopper", "read_strided");
-  EXPECT_DOUBLE_EQ(metrics(unit).load_sectors_per_request, 4.0);
-  EXPECT_DOUBLE_EQ(metrics(strided).load_sectors_per_request, 32.0);
+  EXPECT_DOUBLE_EQ(metric(unit, "load_sectors_per_request"), 4.0);
+  EXPECT_DOUBLE_EQ(metric(strided, "load_sectors_per_request"), 32.0);
   // The strided read moves 8 MB in 32-byte sectors for 1 MB of data: several times slower
   // on both (Hopper's bandwidth hides more of it; compared without its fixed launch cost).
   const uint64_t launch = static_cast<uint64_t>(unit.arch.block_scheduler.kernel_launch_cycles);
@@ -164,20 +217,20 @@ TEST(MemorySystem, CoalescingPairShowsInTheReport) {
 TEST(MemorySystem, TransposeTrioShowsCoalescingAndBankConflicts) {
   const Result naive = run("hopper", "transpose_naive"), tiled = run("hopper", "transpose_tiled"),
                padded = run("hopper", "transpose_padded");
-  EXPECT_DOUBLE_EQ(metrics(naive).store_sectors_per_request, 32.0);
-  EXPECT_DOUBLE_EQ(metrics(tiled).store_sectors_per_request, 4.0);
+  EXPECT_DOUBLE_EQ(metric(naive, "store_sectors_per_request"), 32.0);
+  EXPECT_DOUBLE_EQ(metric(tiled, "store_sectors_per_request"), 4.0);
   // Tiled: the column reads of the tile conflict 32 ways (31 replays), the row writes not:
   // (31 + 0) / 2 = 15.5 replays per request. The +1 pad removes them all.
-  EXPECT_DOUBLE_EQ(metrics(tiled).bank_conflicts_per_request, 15.5);
-  EXPECT_DOUBLE_EQ(metrics(padded).bank_conflicts_per_request, 0.0);
+  EXPECT_DOUBLE_EQ(metric(tiled, "bank_conflicts_per_request"), 15.5);
+  EXPECT_DOUBLE_EQ(metric(padded, "bank_conflicts_per_request"), 0.0);
   EXPECT_GT(naive.run.launches[0].stats.cycles, tiled.run.launches[0].stats.cycles);
   EXPECT_GT(tiled.run.launches[0].stats.cycles, padded.run.launches[0].stats.cycles);
 }
 
 TEST(MemorySystem, PrefixSumPaddingRemovesConflicts) {
   const Result plain = run("hopper", "scan"), padded = run("hopper", "scan_padded");
-  EXPECT_GT(metrics(plain).bank_conflicts_per_request, 1.0);
-  EXPECT_DOUBLE_EQ(metrics(padded).bank_conflicts_per_request, 0.0);
+  EXPECT_GT(metric(plain, "bank_conflicts_per_request"), 1.0);
+  EXPECT_DOUBLE_EQ(metric(padded, "bank_conflicts_per_request"), 0.0);
 }
 
 TEST(MemorySystem, OlderRulesCostMoreTransactions) {
@@ -185,10 +238,10 @@ TEST(MemorySystem, OlderRulesCostMoreTransactions) {
   // GT200 (cc1.2: the same) versus a strided one (16 transactions per half-warp).
   const Result g80_unit = run("g80", "read_unit_stride", {"threads=16384"}),
                g80_strided = run("g80", "read_strided", {"threads=16384"});
-  EXPECT_DOUBLE_EQ(metrics(g80_unit).load_sectors_per_request, 2.0);
-  EXPECT_DOUBLE_EQ(metrics(g80_strided).load_sectors_per_request, 32.0);
+  EXPECT_DOUBLE_EQ(metric(g80_unit, "load_sectors_per_request"), 2.0);
+  EXPECT_DOUBLE_EQ(metric(g80_strided, "load_sectors_per_request"), 32.0);
   const Result fermi = run("fermi", "read_unit_stride", {"threads=16384"});
-  EXPECT_DOUBLE_EQ(metrics(fermi).load_sectors_per_request, 1.0);  // one 128-byte L1 line
+  EXPECT_DOUBLE_EQ(metric(fermi, "load_sectors_per_request"), 1.0);  // one 128-byte L1 line
 }
 
 TEST(HostCopies, PinnedPageableAndStreams) {

@@ -1,0 +1,41 @@
+// The GPU-wide block scheduler: hands a launch's blocks to SMs in the configured SM order,
+// round-robin, as far as their resources allow, one block per dispatch interval; each
+// block's warps may issue block_launch_cycles after its assignment. SMs tell it when they
+// retire blocks. It keeps its times relative to the launch's start, so a launch's
+// schedule does not depend on where on the workload's timeline it begins.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/block_dispatch_config.hpp"
+#include "core/sm.hpp"
+#include "engine/event_queue.hpp"
+
+namespace gpusim::core {
+
+class BlockDispatcher final : public BlockSink {
+ public:
+  BlockDispatcher(const BlockDispatchConfig& config, engine::Cycle launch_start, uint64_t total_blocks);
+  void attach(std::vector<std::unique_ptr<Sm>>* sms) { sms_ = sms; }
+
+  // The launch begins: the first blocks go out after the kernel launch cost.
+  void start() { assign(start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles)); }
+  void blocks_retired(uint32_t, engine::Cycle now) override { assign(now + 1); }
+  bool all_assigned() const { return next_block_ >= total_blocks_; }
+
+ private:
+  void assign(engine::Cycle now);
+
+  BlockDispatchConfig config_;
+  engine::Cycle start_;
+  uint64_t total_blocks_;
+  std::vector<std::unique_ptr<Sm>>* sms_ = nullptr;
+  std::vector<int> order_;
+  uint64_t next_block_ = 0;
+  size_t cursor_ = 0;
+  double next_dispatch_ = 0;  // relative to the launch's start
+};
+
+}  // namespace gpusim::core

@@ -1,0 +1,51 @@
+#include "core/load_store_unit.hpp"
+
+#include <algorithm>
+
+#include "core/scoreboard.hpp"
+
+namespace gpusim::core {
+
+LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t slot, engine::Cycle now, SmStats& stats) {
+  using kernel::Opcode;
+  using kernel::StateSpace;
+  Access a;
+  a.ticket = Scoreboard::kMemoryKnown;
+  const bool atomic = r.instruction->op == Opcode::Atom || r.instruction->op == Opcode::Red;
+  switch (r.memory_space) {
+    case StateSpace::Shared: {
+      const int passes = memory::shared_passes(r.addresses, r.executed_mask, r.access_bytes, shared_, atomic);
+      ++stats.shared_requests;
+      stats.shared_passes += static_cast<uint64_t>(passes);
+      // Each extra pass replays the access replay_cycles later; the banks still take one
+      // pass per cycle from the other warps (micro_shared_conflicts vs micro_shared_bandwidth).
+      const engine::Cycle start = std::max(now, shared_free_);
+      shared_free_ = start + static_cast<engine::Cycle>(passes);
+      a.ready = start + static_cast<engine::Cycle>(shared_.latency + (passes - 1) * shared_.replay_cycles);
+      return a;
+    }
+    case StateSpace::Param:
+    case StateSpace::Const:  // the constant cache: as fast as shared memory
+      a.ready = now + static_cast<engine::Cycle>(shared_.latency);
+      a.busy_ticks = kUnitTicks;
+      return a;
+    default: break;
+  }
+  memory::MemoryRequest req;
+  req.space = r.memory_space;
+  req.is_store = r.instruction->op == Opcode::St || r.instruction->op == Opcode::Red;
+  req.is_atomic = atomic;
+  req.cache_op = r.instruction->cache_op;
+  req.mask = r.executed_mask;
+  req.bytes_per_lane = r.access_bytes;
+  req.addresses = r.addresses;
+  req.sm = sm_;
+  if (++next_ticket_ < Scoreboard::kFirstLoad) next_ticket_ = Scoreboard::kFirstLoad;  // (after wrapping)
+  a.ticket = next_ticket_;
+  req.tag = uint64_t{a.ticket} << 32 | slot;
+  a.busy_ticks = uint64_t{memory_.send(req)} * kUnitTicks;  // wavefronts
+  a.ready = req.is_store ? now : engine::kNever;  // a store writes no register
+  return a;
+}
+
+}  // namespace gpusim::core

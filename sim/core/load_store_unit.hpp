@@ -1,0 +1,46 @@
+// An SM's load/store unit: shared memory through the SM's banks (one pass per cycle for
+// the whole SM), parameters and constants from the constant cache, and global and local
+// memory through the memory system's port, whose response arrives as an event.
+#pragma once
+
+#include <cstdint>
+
+#include "core/launch_stats.hpp"
+#include "engine/event_queue.hpp"
+#include "exec/executor.hpp"
+#include "memory/banks.hpp"
+#include "memory/memory_system.hpp"
+
+namespace gpusim::core {
+
+class LoadStoreUnit {
+ public:
+  LoadStoreUnit(uint32_t sm, const memory::SharedAccessConfig& shared, memory::MemorySystem& memory)
+      : sm_(sm), shared_(shared), memory_(memory) {}
+
+  // The first cycle from `now` at which a global or local access can be handed over.
+  engine::Cycle accepts_at(engine::Cycle now) const {
+    return memory_.may_refuse() ? memory_.accepts_at(sm_, now) : now;
+  }
+
+  struct Access {
+    engine::Cycle ready = 0;  // when the loaded data can be read; kNever: when the response comes
+    uint32_t ticket = 0;      // for the scoreboard (Scoreboard::kMemoryKnown or a load's own)
+    uint64_t busy_ticks = 0;  // load/store pipeline time it takes, in 1/kUnitTicks cycles
+  };
+  // Starts the memory access of an executed instruction of the warp in `slot`.
+  Access access(const exec::StepResult& r, uint32_t slot, engine::Cycle now, SmStats& stats);
+
+  // The warp slot and ticket a response's tag names.
+  static uint32_t slot_of(uint64_t tag) { return static_cast<uint32_t>(tag); }
+  static uint32_t ticket_of(uint64_t tag) { return static_cast<uint32_t>(tag >> 32); }
+
+ private:
+  uint32_t sm_;
+  memory::SharedAccessConfig shared_;
+  memory::MemorySystem& memory_;
+  engine::Cycle shared_free_ = 0;  // when the banks take the next pass
+  uint32_t next_ticket_ = 0;
+};
+
+}  // namespace gpusim::core

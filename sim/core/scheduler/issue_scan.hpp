@@ -1,0 +1,106 @@
+// One scheduler's cycle as a policy sees it (core/scheduler/policy.hpp): the live warps in
+// age order, where the last issuer is, and offer(), which tries to issue one.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/instruction_class.hpp"
+#include "core/launch_stats.hpp"
+#include "core/warp.hpp"
+#include "engine/event_queue.hpp"
+
+namespace gpusim::core {
+
+class IssueScan;
+
+// One scheduler's issue resources: when each execution unit and the issue slot are free.
+struct IssueUnits {
+  std::array<uint64_t, kUnitCount> unit_free{};  // in 1/kUnitTicks cycles
+  engine::Cycle issue_free = 0;                  // first cycle it can issue again (expanded instructions)
+};
+
+// When a warp whose next instruction is known can issue, and if not now, why: the
+// scheduler's readiness rule, but for the miss-status check its load/store unit adds.
+struct Readiness {
+  engine::Cycle at = 0;  // earliest cycle it can issue (kNever: waits on another warp or a response)
+  Stall reason = Stall::Idle;
+};
+inline Readiness known_readiness(const TimedWarp& w, const IssueUnits& units, engine::Cycle now) {
+  if (now < w.eligible_at) return {w.eligible_at, Stall::BlockLaunch};
+  if (w.at_barrier) return {engine::kNever, Stall::Barrier};
+  if (w.operands_at > now) return {w.operands_at, w.operands_from_memory ? Stall::Memory : Stall::Dependency};
+  if (units.issue_free > now) return {units.issue_free, Stall::ExecutionUnitBusy};
+  // The unit takes a new warp instruction in the first cycle in which it frees up.
+  const engine::Cycle unit_cycle = units.unit_free[static_cast<int>(w.next->unit)] / kUnitTicks;
+  if (unit_cycle > now) return {unit_cycle, Stall::ExecutionUnitBusy};
+  return {now, Stall::Idle};
+}
+
+// What issues a warp's instruction (the SM): the slow path of an offer.
+class Issuer {
+ public:
+  virtual ~Issuer() = default;
+  // Issues live[index] if it is ready, or notes why not in `scan`; true when it issued.
+  virtual bool try_offer(IssueScan& scan, size_t index) = 0;
+  // Whether the warp in `slot` is launched and not waiting for a load.
+  virtual bool active(uint32_t slot, engine::Cycle now) = 0;
+};
+
+// One scheduler's cycle, as a policy sees it. Offering a warp whose next instruction is
+// known and cannot issue yet costs a few comparisons here, inline; anything else (a warp
+// that may issue, or whose next instruction must be looked up) goes to the SM.
+class IssueScan {
+ public:
+  IssueScan(Issuer& issuer, const std::vector<TimedWarp>& warps, const std::vector<uint32_t>& live,
+            const IssueUnits& units, size_t last_pos, uint32_t last_slot, engine::Cycle now)
+      : issuer_(issuer), warps_(warps.data()), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
+        now_(now) {}
+
+  // The scheduler's live warp slots, oldest first.
+  const std::vector<uint32_t>& live() const { return live_; }
+  // The index in live() of the warp that issued last, or live().size() when it is gone.
+  size_t last_index() const { return last_pos_ < live_.size() ? last_pos_ : live_.size(); }
+  // The slot of the warp that issued last.
+  uint32_t last_slot() const { return last_slot_; }
+  engine::Cycle now() const { return now_; }
+
+  // Offers live()[index] for issue: true when it issued (the cycle's scan is over).
+  bool offer(size_t index) {
+    const TimedWarp& w = warps_[live_[index]];
+    if (w.next_known) {
+      const Readiness r = known_readiness(w, units_, now_);
+      if (r.at > now_) {
+        wait(r.reason, r.at);
+        return false;
+      }
+    }
+    return issuer_.try_offer(*this, index);
+  }
+  // Whether the warp in `slot` is ready to compete: launched and not waiting for a load.
+  bool active(uint32_t slot) { return issuer_.active(slot, now_); }
+
+  // An offered warp cannot issue before `at`, for `reason` (the first such reason is kept).
+  void wait(Stall reason, engine::Cycle at) {
+    if (reason_ == Stall::Idle) reason_ = reason;
+    wake_ = std::min(wake_, at);
+  }
+  Stall reason() const { return reason_; }      // why nothing issued
+  engine::Cycle wake() const { return wake_; }  // the earliest cycle an offered warp can issue
+
+ private:
+  Issuer& issuer_;
+  const TimedWarp* warps_;
+  const std::vector<uint32_t>& live_;
+  const IssueUnits& units_;
+  size_t last_pos_;
+  uint32_t last_slot_;
+  engine::Cycle now_;
+  Stall reason_ = Stall::Idle;
+  engine::Cycle wake_ = engine::kNever;
+};
+
+}  // namespace gpusim::core

@@ -1,0 +1,31 @@
+// How each SM's warp schedulers issue (core/sm.cpp, core/scheduler/).
+#pragma once
+
+#include <string>
+
+#include "core/scheduler/policy.hpp"
+#include "util/params.hpp"
+
+namespace gpusim::core {
+
+struct SchedulingConfig {
+  int warp_schedulers_per_sm = 0;
+  int issue_width = 1;
+  std::string policy = "gto";
+  bool sass_like = false;
+
+  template <class V>
+  void declare(V& v) {
+    v.integer("warp_schedulers_per_sm", warp_schedulers_per_sm,
+              {.min = 1, .max = 64, .doc = "warp schedulers (SM sub-partitions); warp w belongs to scheduler w mod this"});
+    v.integer("issue_width", issue_width,
+              {.min = 1, .max = 8, .def = 1, .unit = "instructions",
+               .doc = "independent instructions of one warp a scheduler may issue per cycle (2: Kepler's dual issue)"});
+    v.plugin("policy", policy, params::options_of(SchedulerPolicyRegistry::instance()), {.def = "gto", .doc = "which ready warp a scheduler picks"});
+    v.flag("sass_like", sass_like,
+           {.def = false,
+            .doc = "issue PTX as ptxas would emit SASS: fused pairs (LEA, IADD3, IMAD), list-scheduled basic blocks"});
+  }
+};
+
+}  // namespace gpusim::core

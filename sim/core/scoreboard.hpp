@@ -1,0 +1,97 @@
+// A warp's scoreboard: the registers with a write still in flight, as in hardware a
+// small table rather than a time per register. An arithmetic write's cycle is known at
+// issue; a load's is not until the memory system's response arrives. A full table holds
+// back instructions that write.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "core/instruction_class.hpp"
+#include "engine/event_queue.hpp"
+
+namespace gpusim::core {
+
+class Scoreboard {
+ public:
+  static constexpr int kEntries = 32;
+  // Tickets: what a pending write waits for.
+  static constexpr uint32_t kArithmetic = 0;   // a result due at a known cycle
+  static constexpr uint32_t kMemoryKnown = 1;  // memory data due at a known cycle (shared, constant)
+  static constexpr uint32_t kFirstLoad = 2;    // from here: a load whose response is awaited
+
+  struct Wait {
+    engine::Cycle at = 0;      // when the instruction's operands are ready (kNever: a load not yet back)
+    bool from_memory = false;  // what it waits for: a load, or an arithmetic result
+  };
+
+  void clear() { count_ = 0; }
+
+  // When `t` can read its operands (and overwrite its destinations without overtaking a
+  // pending write to them).
+  Wait operands(const InstructionTiming& t) const {
+    const auto uses = [&](uint32_t reg) {
+      for (uint32_t r : t.reads)
+        if (r == reg) return true;
+      for (uint32_t r : t.writes)
+        if (r == reg) return true;
+      return false;
+    };
+    Wait w;
+    engine::Cycle earliest = engine::kNever;
+    for (int i = 0; i < count_; ++i) {
+      const Pending& p = entries_[static_cast<size_t>(i)];
+      earliest = std::min(earliest, p.at);
+      if (p.at > w.at && uses(p.reg)) {
+        w.at = p.at;
+        w.from_memory = p.ticket != kArithmetic;
+      }
+    }
+    // A full table takes no new write until its first entry arrives.
+    if (count_ == kEntries && t.writes[0] != kernel::kNoReg && earliest > w.at) w = {earliest, false};
+    return w;
+  }
+
+  // Issue of `t` at `now`: arrived writes leave the table, then `t`'s writes enter it,
+  // ready at `ready` (kNever for a load, until `arrived(ticket)`).
+  void issue(const InstructionTiming& t, engine::Cycle now, engine::Cycle ready, uint32_t ticket) {
+    int kept = 0;
+    for (int i = 0; i < count_; ++i) {
+      const Pending& p = entries_[static_cast<size_t>(i)];
+      bool rewritten = false;
+      for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
+      if (p.at > now && !rewritten) entries_[static_cast<size_t>(kept++)] = p;
+    }
+    count_ = kept;
+    for (uint32_t reg : t.writes) {
+      if (reg == kernel::kNoReg || ready <= now) continue;
+      if (count_ < kEntries) entries_[static_cast<size_t>(count_++)] = {reg, ticket, ready};
+    }
+  }
+
+  // The load `ticket` is back at `now`: its registers are ready. False when no entry
+  // waited for it (the warp has gone).
+  bool arrived(uint32_t ticket, engine::Cycle now) {
+    bool any = false;
+    for (int i = 0; i < count_; ++i) {
+      Pending& p = entries_[static_cast<size_t>(i)];
+      if (p.ticket == ticket && p.at == engine::kNever) {
+        p.at = now;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+ private:
+  struct Pending {
+    uint32_t reg;
+    uint32_t ticket;  // kArithmetic, kMemoryKnown, or the load it waits for
+    engine::Cycle at;
+  };
+  int count_ = 0;
+  std::array<Pending, kEntries> entries_{};
+};
+
+}  // namespace gpusim::core

@@ -1,0 +1,31 @@
+// A warp as the timed SM sees it: what the scheduler reads every cycle first (within one
+// cache line), then its scoreboard and its functional state.
+#pragma once
+
+#include <cstdint>
+
+#include "core/instruction_class.hpp"
+#include "core/scoreboard.hpp"
+#include "engine/event_queue.hpp"
+#include "exec/warp_state.hpp"
+
+namespace gpusim::core {
+
+struct TimedWarp {
+  bool done = true;
+  bool at_barrier = false;
+  bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
+  bool operands_from_memory = false;
+  uint32_t slot = 0;                // warp slot on the SM: scheduler = slot % schedulers
+  engine::Cycle eligible_at = 0;    // its block's launch cost; a barrier's release
+  engine::Cycle operands_at = 0;    // when the next instruction's operands are ready
+  const InstructionTiming* next = nullptr;
+  uint64_t age = 0;                 // launch order, for greedy-then-oldest
+  uint32_t block_slot = 0;          // index into the SM's resident blocks
+  uint32_t barrier_id = 0;
+  engine::Cycle start = 0;          // for the trace
+  Scoreboard scoreboard;
+  exec::WarpState state;
+};
+
+}  // namespace gpusim::core

@@ -1,0 +1,82 @@
+// The geometry and timing of the L1 and L2 caches (memory/cache/, memory/impl/hierarchy.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "memory/cache/replacement.hpp"
+#include "util/params.hpp"
+
+namespace gpusim::memory {
+
+struct CacheConfig {
+  int64_t size_bytes = 0;
+  int line_bytes = 128;
+  int sector_bytes = 32;
+  int associativity = 0;
+  int latency = 0;
+  std::string replacement = "lru";
+
+  template <class V>
+  void declare_geometry(V& v) {
+    v.integer("size_bytes", size_bytes,
+              {.min = 1, .max = int64_t{1} << 40, .unit = "bytes", .doc = "capacity (a whole number of sets)"});
+    v.integer("line_bytes", line_bytes,
+              {.min = 32, .max = 4096, .def = 128, .unit = "bytes", .doc = "line (tag) size, a power of two"});
+    v.integer("sector_bytes", sector_bytes,
+              {.min = 32, .max = 4096, .def = 32, .unit = "bytes",
+               .doc = "sector (the unit filled and counted), a power of two dividing line_bytes"});
+    v.integer("associativity", associativity, {.min = 1, .max = 1024, .unit = "ways", .doc = "ways per set"});
+    v.integer("latency", latency, {.min = 1, .max = 100000, .unit = "cycles", .doc = "hit latency, issue to use"});
+    v.plugin("replacement", replacement, params::options_of(ReplacementRegistry::instance()),
+             {.def = "lru", .doc = "which way of a full set is evicted"});
+    v.check([&](const params::Checker& c) {
+      c.require((line_bytes & (line_bytes - 1)) == 0, "line_bytes", "must be a power of two");
+      c.require((sector_bytes & (sector_bytes - 1)) == 0 && line_bytes % sector_bytes == 0, "sector_bytes",
+                "must be a power of two dividing line_bytes");
+      c.require(line_bytes / sector_bytes <= 32, "sector_bytes", "at most 32 sectors per line");
+      c.require(size_bytes % (int64_t{line_bytes} * associativity) == 0, "size_bytes",
+                "must be a whole number of sets (line_bytes x associativity)");
+    });
+  }
+};
+
+struct L1Config : CacheConfig {
+  bool caches_global_loads = false;
+  bool caches_read_only_loads = true;
+  int miss_line_cycles = 0;
+  int mshrs = 0;
+
+  template <class V>
+  void declare(V& v) {
+    declare_geometry(v);
+    v.flag("caches_global_loads", caches_global_loads,
+           {.doc = "whether a plain ld.global is cached here (the generation's default; ld.ca/ld.cg still choose)"});
+    v.flag("caches_read_only_loads", caches_read_only_loads,
+           {.def = true, .doc = "whether ld.global.nc (__ldg, const __restrict__) is cached here: the read-only path, from 3.5"});
+    v.integer("miss_line_cycles", miss_line_cycles,
+              {.min = 0, .max = 1000, .def = 0, .unit = "cycles/line",
+               .doc = "an SM sends one line request to L2 per this many cycles; 0: no limit"});
+    v.integer("mshrs", mshrs,
+              {.min = 0, .max = 65536, .def = 0, .unit = "lines",
+               .doc = "miss-status holding registers: lines in flight from L2 per SM; when all are held the load/store "
+                      "unit stalls (stall reason mshr_full); 0: no limit"});
+  }
+};
+
+struct L2Config : CacheConfig {
+  int slices = 0;
+  int mshrs_per_slice = 0;
+
+  template <class V>
+  void declare(V& v) {
+    declare_geometry(v);
+    v.integer("slices", slices,
+              {.min = 1, .max = 1024, .doc = "independent slices (addresses hashed over them), each taking one sector per cycle"});
+    v.integer("mshrs_per_slice", mshrs_per_slice,
+              {.min = 0, .max = 65536, .def = 0, .unit = "sectors",
+               .doc = "DRAM reads in flight per slice; a miss past them waits for one to return; 0: no limit"});
+  }
+};
+
+}  // namespace gpusim::memory

@@ -1,0 +1,24 @@
+// Which way of a full set a cache evicts. Each policy is a plug-in in replacement/,
+// named in the architecture file (memory.l1.replacement, memory.l2.replacement).
+#pragma once
+
+#include <cstdint>
+
+#include "util/registry.hpp"
+
+namespace gpusim::memory {
+
+class ReplacementPolicy {
+ public:
+  virtual ~ReplacementPolicy() = default;
+  // A way was filled with a new line, or hit.
+  virtual void filled(uint64_t set, uint32_t way) = 0;
+  virtual void touched(uint64_t set, uint32_t way) = 0;
+  // The way to evict from a set whose ways are all valid.
+  virtual uint32_t victim(uint64_t set) const = 0;
+};
+
+// Factories take (sets, ways).
+using ReplacementRegistry = util::Registry<ReplacementPolicy, uint64_t, uint32_t>;
+
+}  // namespace gpusim::memory

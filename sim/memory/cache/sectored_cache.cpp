@@ -1,0 +1,85 @@
+#include "memory/cache/sectored_cache.hpp"
+
+#include <bit>
+
+namespace gpusim::memory {
+
+SectoredCache::SectoredCache(const CacheConfig& c)
+    : line_(static_cast<uint32_t>(c.line_bytes)),
+      sector_(static_cast<uint32_t>(c.sector_bytes)),
+      sectors_per_line_(static_cast<uint32_t>(c.line_bytes / c.sector_bytes)),
+      ways_(static_cast<uint32_t>(c.associativity)),
+      sets_(static_cast<uint64_t>(c.size_bytes) / (static_cast<uint64_t>(c.line_bytes) * c.associativity)),
+      ways_storage_(sets_ * ways_),
+      ready_(sets_ * ways_ * sectors_per_line_, 0),
+      policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
+
+int SectoredCache::find(uint64_t line, uint64_t set) const {
+  const Way* base = &ways_storage_[set * ways_];
+  for (uint32_t i = 0; i < ways_; ++i)
+    if (base[i].tag == line && base[i].valid) return static_cast<int>(i);
+  return -1;
+}
+
+SectoredCache::Probe SectoredCache::probe(uint64_t address) {
+  const uint64_t line = address / line_;
+  const uint64_t set = line % sets_;
+  const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
+  const int way = find(line, set);
+  if (way < 0 || !(ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> sector & 1u)) return {};
+  policy_->touched(set, static_cast<uint32_t>(way));
+  return {true, ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector]};
+}
+
+bool SectoredCache::write_hit(uint64_t address) {
+  const uint64_t line = address / line_;
+  const uint64_t set = line % sets_;
+  const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
+  const int way = find(line, set);
+  if (way < 0) return false;
+  Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
+  if (!(w.valid >> sector & 1u)) return false;
+  w.dirty |= 1u << sector;
+  policy_->touched(set, static_cast<uint32_t>(way));
+  return true;
+}
+
+uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty) {
+  const uint64_t line = address / line_;
+  const uint64_t set = line % sets_;
+  const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
+  uint32_t evicted_dirty = 0;
+  int found = find(line, set);
+  Way* base = &ways_storage_[set * ways_];
+  if (found < 0) {  // allocate: an invalid way, else the policy's victim
+    found = -1;
+    for (uint32_t i = 0; i < ways_ && found < 0; ++i)
+      if (!base[i].valid) found = static_cast<int>(i);
+    if (found < 0) found = static_cast<int>(policy_->victim(set));
+    Way& w = base[found];
+    evicted_dirty = static_cast<uint32_t>(std::popcount(w.dirty & w.valid));
+    w.tag = line;
+    w.valid = 0;
+    w.dirty = 0;
+    policy_->filled(set, static_cast<uint32_t>(found));
+  } else {
+    policy_->touched(set, static_cast<uint32_t>(found));
+  }
+  Way& w = base[found];
+  w.valid |= 1u << sector;
+  if (dirty) w.dirty |= 1u << sector;
+  ready_[(set * ways_ + static_cast<uint32_t>(found)) * sectors_per_line_ + sector] = ready_at;
+  return evicted_dirty;
+}
+
+void SectoredCache::invalidate_all() {
+  for (Way& w : ways_storage_) w = Way{};
+}
+
+uint64_t SectoredCache::dirty_sectors() const {
+  uint64_t n = 0;
+  for (const Way& w : ways_storage_) n += static_cast<uint64_t>(std::popcount(w.dirty & w.valid));
+  return n;
+}
+
+}  // namespace gpusim::memory

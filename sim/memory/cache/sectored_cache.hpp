@@ -1,0 +1,52 @@
+// A sectored, set-associative cache. Sectors remember when their data arrives, so a
+// second miss to a sector already on its way merges with the first (what MSHRs do)
+// instead of going to the next level again. Which way a full set gives up is the
+// replacement policy's choice (a plug-in, replacement/).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "memory/cache/cache_config.hpp"
+#include "memory/cache/replacement.hpp"
+
+namespace gpusim::memory {
+
+class SectoredCache {
+ public:
+  explicit SectoredCache(const CacheConfig& config);
+
+  struct Probe {
+    bool present = false;   // the sector is in the cache (possibly still arriving)
+    uint64_t ready_at = 0;  // when its data is there
+  };
+  // Looks a sector up (address anywhere in it), telling the policy on a hit.
+  Probe probe(uint64_t address);
+  // Installs a sector arriving at `ready_at`; returns the dirty sectors evicted.
+  uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty);
+  // Marks a present sector dirty (a write hit); false when absent.
+  bool write_hit(uint64_t address);
+  // Drops every line (an L1 at a kernel boundary: it is not coherent).
+  void invalidate_all();
+
+  uint32_t sector_bytes() const { return sector_; }
+  uint32_t line_bytes() const { return line_; }
+  // Dirty sectors still held (written back at the end).
+  uint64_t dirty_sectors() const;
+
+ private:
+  struct Way {
+    uint64_t tag = ~0ull;
+    uint32_t valid = 0, dirty = 0;  // one bit per sector
+  };
+  int find(uint64_t line, uint64_t set) const;  // way index, or -1
+
+  uint32_t line_, sector_, sectors_per_line_, ways_;
+  uint64_t sets_;
+  std::vector<Way> ways_storage_;   // sets x ways
+  std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
+  std::unique_ptr<ReplacementPolicy> policy_;
+};
+
+}  // namespace gpusim::memory

@@ -1,0 +1,24 @@
+// Compute capability 3.x and later: per warp, one 32-byte sector per distinct sector.
+#include "memory/coalescing/align.hpp"
+
+namespace gpusim::memory {
+namespace {
+
+class Sectored32 final : public CoalescingRule {
+ public:
+  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
+    out.clear();
+    for (int k = 0; k < 32; ++k) {
+      if (!(mask >> k & 1u)) continue;
+      for (uint64_t b = align_down(a[k], 32); b < a[k] + size; b += 32)
+        if (out.empty() || out.back().address != b) add_unique(out, b, 32);  // neighbours mostly share
+    }
+  }
+};
+
+}  // namespace
+
+GPUSIM_REGISTER(CoalescingRegistry, "sectored32", "3.x and later: one 32-byte sector per distinct sector",
+                [] { return std::make_unique<Sectored32>(); })
+
+}  // namespace gpusim::memory

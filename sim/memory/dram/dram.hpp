@@ -1,0 +1,42 @@
+// DRAM channels: each serves bytes at its share of the configured bandwidth, one access
+// after another, so an access queues behind the ones before it on its channel and its
+// latency grows with the load. Addresses are hashed over the channels in 256-byte chunks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/event_queue.hpp"
+#include "memory/dram/dram_config.hpp"
+#include "memory/memory_stats.hpp"
+
+namespace gpusim::memory {
+
+// GPUs hash addresses onto L2 slices and DRAM channels so that power-of-two strides
+// spread out; a multiplicative hash does the same here, deterministically.
+inline size_t spread(uint64_t block, size_t n) {
+  return static_cast<size_t>(((block * 0x9E3779B97F4A7C15ull) >> 32) % n);
+}
+
+class Dram {
+ public:
+  Dram(const DramConfig& config, double core_clock_mhz, MemoryStats& stats);
+  // An access of `bytes` at `address` arriving at `now`; returns when its data reaches
+  // the SM (a read) or it is done (a write).
+  engine::Cycle access(uint64_t address, uint32_t bytes, bool write, engine::Cycle now);
+  // When the last access queued so far leaves its channel.
+  engine::Cycle drained_at() const;
+
+ private:
+  static constexpr uint64_t kInterleave = 256;  // bytes mapped to one channel before the next
+  // Channel time is kept in fixed point (1/2^20 cycle): exact integers, so a kernel's
+  // timing does not depend on where on the workload's clock it starts.
+  static constexpr int kFraction = 20;
+  static engine::Cycle ceil_cycles(uint64_t ticks);
+  DramConfig config_;
+  double ticks_per_byte_;                // per channel
+  std::vector<uint64_t> channel_free_;   // per channel: when it is next free, in ticks
+  MemoryStats& stats_;
+};
+
+}  // namespace gpusim::memory

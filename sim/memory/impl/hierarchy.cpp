@@ -1,0 +1,176 @@
+#include "memory/impl/hierarchy.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace gpusim::memory {
+
+using kernel::CacheOp;
+using kernel::StateSpace;
+
+MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemContext& context)
+    : MemorySystem(context),
+      config_(config),
+      coalescing_(coalescing_rule(config.coalescing)),
+      dram_(config.dram, context.core_clock_mhz, stats_),
+      line_bytes_(config.l1 ? static_cast<uint32_t>(config.l1->line_bytes) : 128) {
+  if (config.l2) l2_.emplace(*config.l2, dram_, stats_);
+  set_may_refuse(config.l1 && config.l1->mshrs > 0);
+  for (int i = 0; i < context.sm_count; ++i) {
+    sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0});
+    if (config.l1) sms_.back().l1.emplace(*config.l1);
+  }
+}
+
+void MemoryHierarchy::start_kernel() {
+  // The L1s are not coherent: the driver invalidates them before each kernel. The L2 is
+  // the point of coherence and keeps its contents.
+  for (Sm& sm : sms_)
+    if (sm.l1) sm.l1->invalidate_all();
+}
+
+engine::Cycle MemoryHierarchy::accepts_at(uint32_t sm, engine::Cycle now) const { return sms_[sm].mshrs.free_at(now); }
+
+engine::Cycle MemoryHierarchy::drained_at() const {
+  engine::Cycle end = std::max(MemorySystem::drained_at(), dram_.drained_at());
+  if (l2_) end = std::max(end, l2_->drained_at());
+  return end;
+}
+
+engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle now) {
+  const int cycles = config_.l1 ? config_.l1->miss_line_cycles : 0;
+  if (cycles == 0 && !sm.mshrs.limited()) return now;
+  const uint64_t line = address / line_bytes_;
+  for (const Departed& d : departed_)
+    if (d.line == line) return d.at;
+  engine::Cycle at = now;
+  size_t entry = 0;
+  if (sm.mshrs.limited()) {
+    at = sm.mshrs.free_at(now);
+    entry = sm.mshrs.acquire(now);
+  }
+  if (cycles > 0) {
+    at = std::max(at, sm.miss_port_free);
+    sm.miss_port_free = at + static_cast<engine::Cycle>(cycles);
+  }
+  departed_.push_back({line, at, entry, at});
+  return at;
+}
+
+engine::Cycle MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent) {
+  const engine::Cycle arrives = l2_->read(address, sent);
+  if (sm.mshrs.limited())  // the line's register is held until its last sector is back
+    for (Departed& d : departed_)
+      if (d.line == address / line_bytes_) d.arrives = std::max(d.arrives, arrives);
+  return arrives;
+}
+
+bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
+  if (!config_.l1 || r.is_store || r.is_atomic) return false;
+  if (r.space == StateSpace::Local) return true;
+  switch (r.cache_op) {
+    case CacheOp::CacheAll: return true;
+    case CacheOp::CacheGlobal:
+    case CacheOp::Streaming: return false;
+    case CacheOp::NonCoherent:  // the read-only data path; before it existed, a plain load
+      if (config_.l1->caches_read_only_loads) return true;
+      break;
+    case CacheOp::Default: break;
+  }
+  return config_.l1->caches_global_loads;
+}
+
+void MemoryHierarchy::count_lines(const std::vector<Transaction>& tx) {
+  lines_.clear();  // the L1/coalescer handles one line (a wavefront) per cycle
+  for (const Transaction& t : tx)
+    for (uint64_t a = t.address / line_bytes_; a * line_bytes_ < t.address + t.bytes; ++a)
+      if (lines_.empty() || (lines_.back() != a && std::find(lines_.begin(), lines_.end(), a) == lines_.end()))
+        lines_.push_back(a);
+}
+
+uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
+  ++stats_.global_store_requests;
+  stats_.global_store_transactions += tx_.size();
+  stats_.global_store_bytes += static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
+  Sm& sm = sms_[r.sm];
+  for (const Transaction& t : tx_) {
+    if (!l2_) {  // no caches: the transaction goes to DRAM as it is
+      dram_.access(t.address, t.bytes, true, now);
+      continue;
+    }
+    const uint32_t step = l2_->sector_bytes();
+    for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
+      if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
+      l2_->write(a, now);
+    }
+  }
+  return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+}
+
+uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
+  const bool cached = through_l1(r);
+  ++stats_.global_load_requests;
+  stats_.global_load_transactions += tx_.size();
+  stats_.global_load_bytes += static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
+  Sm& sm = sms_[r.sm];
+  engine::Cycle ready = now + 1;
+  for (const Transaction& t : tx_) {
+    if (!l2_) {  // 1.x: every transaction is a DRAM access of its size
+      ready = std::max(ready, dram_.access(t.address, t.bytes, false, now));
+      continue;
+    }
+    const uint32_t below = l2_->sector_bytes();
+    if (!cached) {
+      for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below)
+        ready = std::max(ready, read_below(sm, a, depart(sm, a, now)));
+      continue;
+    }
+    SectoredCache& l1 = *sm.l1;
+    const uint32_t step = l1.sector_bytes();
+    for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
+      const SectoredCache::Probe p = l1.probe(a);
+      if (p.present) {
+        ++stats_.l1_hits;
+        ready = std::max(ready, std::max(now + static_cast<engine::Cycle>(config_.l1->latency), p.ready_at));
+        continue;
+      }
+      ++stats_.l1_misses;
+      const engine::Cycle sent = depart(sm, a, now);
+      engine::Cycle arrive = sent;  // an L1 sector is filled from the L2 sectors it spans
+      for (uint64_t s = a; s < a + step; s += below) arrive = std::max(arrive, read_below(sm, s, sent));
+      l1.fill(a, arrive, false);
+      ready = std::max(ready, arrive);
+    }
+  }
+  if (r.is_atomic) {
+    // Atomics resolve at L2, one update per cycle for lanes hitting the same address.
+    int worst = 1;
+    for (int k = 0; k < 32; ++k) {
+      if (!(r.mask >> k & 1u)) continue;
+      int same = 0;
+      for (int j = 0; j < 32; ++j) same += (r.mask >> j & 1u) && r.addresses[j] == r.addresses[k];
+      worst = std::max(worst, same);
+    }
+    ready += static_cast<engine::Cycle>(worst - 1);
+  }
+  if (sm.mshrs.limited())
+    for (const Departed& d : departed_) sm.mshrs.release(d.mshr, d.arrives);
+  respond(r.sm, r.tag, ready);
+  return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+}
+
+uint32_t MemoryHierarchy::send(const MemoryRequest& r) {
+  const engine::Cycle now = events().now();
+  departed_.clear();  // each line of this request leaves the SM once
+  coalescing_.coalesce(tx_, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
+  count_lines(tx_);
+  return r.is_store ? store(r, now) : load(r, now);
+}
+
+GPUSIM_REGISTER(MemorySystemRegistry, "hierarchy",
+                "coalescing, sectored L1 per SM with miss port and MSHRs, L2 slices with queues, DRAM channels",
+                [](const MemoryConfig& config, const MemorySystemContext& context) {
+                  return std::make_unique<MemoryHierarchy>(config, context);
+                })
+
+}  // namespace gpusim::memory

@@ -1,0 +1,66 @@
+// The modelled memory system: per-architecture coalescing, a sectored L1 per SM with its
+// miss port and miss-status registers, a shared L2 of slices with queues, and DRAM
+// channels that serve bytes at the configured bandwidth with queueing, so a
+// bandwidth-bound kernel is limited by bytes per cycle and a latency-bound one by the
+// latencies. Each request's timing is worked out when it arrives (every queue reserves
+// its slot then); its response is delivered as an event when the data is there.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "memory/cache/sectored_cache.hpp"
+#include "memory/coalescing/rule.hpp"
+#include "memory/dram/dram.hpp"
+#include "memory/l2.hpp"
+#include "memory/memory_config.hpp"
+#include "memory/memory_system.hpp"
+#include "memory/mshr.hpp"
+
+namespace gpusim::memory {
+
+class MemoryHierarchy final : public MemorySystem {
+ public:
+  MemoryHierarchy(const MemoryConfig& config, const MemorySystemContext& context);
+  engine::Cycle accepts_at(uint32_t sm, engine::Cycle now) const override;
+  uint32_t send(const MemoryRequest& request) override;
+  void start_kernel() override;
+  engine::Cycle drained_at() const override;
+
+ private:
+  struct Sm {  // what the memory system keeps per SM
+    std::optional<SectoredCache> l1;
+    MshrFile mshrs;
+    engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
+  };
+  uint32_t store(const MemoryRequest& r, engine::Cycle now);
+  uint32_t load(const MemoryRequest& r, engine::Cycle now);
+  // One sector from the L2: returns when its data reaches the SM.
+  engine::Cycle read_below(Sm& sm, uint64_t address, engine::Cycle sent);
+  // When the request for `address`'s line leaves the SM: the miss port sends one line per
+  // l1.miss_line_cycles, and each line takes a miss-status register until its data returns.
+  engine::Cycle depart(Sm& sm, uint64_t address, engine::Cycle now);
+  bool through_l1(const MemoryRequest& r) const;
+  void count_lines(const std::vector<Transaction>& tx);
+
+  MemoryConfig config_;
+  const CoalescingRule& coalescing_;
+  Dram dram_;
+  std::optional<L2> l2_;
+  std::vector<Sm> sms_;
+  uint32_t line_bytes_;  // an L1 line: a wavefront of the load/store pipeline
+
+  // Scratch, reused by every request.
+  struct Departed {
+    uint64_t line;
+    engine::Cycle at;
+    size_t mshr;            // the entry it holds (when limited)
+    engine::Cycle arrives;  // when the last of its sectors is back
+  };
+  std::vector<Departed> departed_;
+  std::vector<Transaction> tx_;
+  std::vector<uint64_t> lines_;
+};
+
+}  // namespace gpusim::memory

@@ -1,0 +1,41 @@
+// The shared L2: slices (addresses hashed over them) that each take one sector per
+// cycle, so requests queue in front of a busy slice; a sectored write-back cache; and,
+// per slice, miss-status registers that bound the DRAM reads in flight.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/event_queue.hpp"
+#include "memory/cache/cache_config.hpp"
+#include "memory/cache/sectored_cache.hpp"
+#include "memory/dram/dram.hpp"
+#include "memory/memory_stats.hpp"
+#include "memory/mshr.hpp"
+
+namespace gpusim::memory {
+
+class L2 {
+ public:
+  L2(const L2Config& config, Dram& dram, MemoryStats& stats);
+  // A sector read arriving at `arrival`; returns when its data reaches the SM.
+  engine::Cycle read(uint64_t address, engine::Cycle arrival);
+  // A sector write arriving at `arrival`: the sector becomes dirty, and reaches DRAM when evicted.
+  void write(uint64_t address, engine::Cycle arrival);
+  uint32_t sector_bytes() const { return cache_.sector_bytes(); }
+  // When the last request queued so far leaves its slice.
+  engine::Cycle drained_at() const;
+
+ private:
+  // When the sector's slice, free from `arrival`, takes it.
+  engine::Cycle slot(uint64_t address, engine::Cycle arrival);
+
+  L2Config config_;
+  SectoredCache cache_;
+  Dram& dram_;
+  MemoryStats& stats_;
+  std::vector<engine::Cycle> slice_free_;  // per slice: one sector per cycle
+  std::vector<MshrFile> mshrs_;            // per slice
+};
+
+}  // namespace gpusim::memory

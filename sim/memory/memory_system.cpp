@@ -1,0 +1,43 @@
+#include "memory/memory_system.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gpusim::memory {
+
+MemorySystem::MemorySystem(const MemorySystemContext& context) : events_(context.events) {
+  for (int i = 0; i < context.sm_count; ++i) queues_.push_back(std::make_unique<ResponseQueue>(events_));
+}
+
+MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::connect(uint32_t sm, ResponseSink* sink) { queues_.at(sm)->sink = sink; }
+
+engine::Cycle MemorySystem::drained_at() const {
+  engine::Cycle last = 0;
+  for (const auto& q : queues_) last = std::max(last, q->last);
+  return last;
+}
+
+void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at) {
+  if (at < events_.now()) throw std::logic_error("a response due in the past");
+  queues_[sm]->push(at, tag);
+}
+
+void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag) {
+  pending_.push({at, order_++, tag});
+  last = std::max(last, at);
+  events_.schedule_by(event_, at);
+}
+
+void MemorySystem::ResponseQueue::deliver() {
+  const engine::Cycle now = events_.now();
+  while (!pending_.empty() && pending_.top().at <= now) {
+    const uint64_t tag = pending_.top().tag;
+    pending_.pop();
+    if (sink) sink->on_response(tag);
+  }
+  if (!pending_.empty()) events_.schedule(event_, pending_.top().at);
+}
+
+}  // namespace gpusim::memory

@@ -1,0 +1,111 @@
+// The memory system as a component: an SM's load/store unit hands it each warp access to
+// global or local memory through a port, and the response comes back as an event on the
+// engine at the cycle the data is there (MGPUSim's ports, gem5's timing requests). A
+// model may refuse new requests for a while (its miss-status registers are all held):
+// the SM asks `accepts_at` before it issues. Models are plug-ins in impl/, named in the
+// architecture file (memory.model).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "engine/event_queue.hpp"
+#include "kernel/ir.hpp"
+#include "memory/memory_stats.hpp"
+#include "util/registry.hpp"
+
+namespace gpusim::memory {
+
+struct MemoryConfig;
+
+struct MemoryRequest {
+  kernel::StateSpace space = kernel::StateSpace::Global;  // resolved (generic accesses decoded)
+  bool is_store = false;
+  bool is_atomic = false;
+  kernel::CacheOp cache_op = kernel::CacheOp::Default;
+  uint32_t mask = 0;                    // lanes that access memory
+  uint32_t bytes_per_lane = 0;
+  const uint64_t* addresses = nullptr;  // per lane, in the state space
+  uint32_t sm = 0;
+  uint64_t tag = 0;  // returned with the response
+};
+
+// The SM side of a port: told, by an event at the cycle a request's data is there.
+class ResponseSink {
+ public:
+  virtual ~ResponseSink() = default;
+  virtual void on_response(uint64_t tag) = 0;
+};
+
+struct MemorySystemContext {
+  engine::EventQueue& events;
+  int sm_count = 0;
+  double core_clock_mhz = 0;  // DRAM and link bandwidths are in bytes per second
+};
+
+class MemorySystem {
+ public:
+  explicit MemorySystem(const MemorySystemContext& context);
+  virtual ~MemorySystem();
+
+  // Where SM `sm`'s responses go (replaces an earlier sink; nullptr disconnects).
+  void connect(uint32_t sm, ResponseSink* sink);
+  // Whether accepts_at can ever answer later than `now` (so callers may skip asking).
+  bool may_refuse() const { return may_refuse_; }
+  // The first cycle, from `now`, at which SM `sm` can hand over a request.
+  virtual engine::Cycle accepts_at(uint32_t /*sm*/, engine::Cycle now) const { return now; }
+  // Takes a request at the current cycle. A load's or an atomic's response arrives later
+  // as an event; a store gets none (nothing waits on it; the kernel's end waits for it
+  // through drained_at). Returns the cycles the SM's load/store pipeline spends on it
+  // (one per wavefront).
+  virtual uint32_t send(const MemoryRequest& request) = 0;
+  // A kernel starts: the L1s are invalidated (they are not coherent), the L2 keeps its data.
+  virtual void start_kernel() {}
+  // The cycle by which every transfer started so far has finished.
+  virtual engine::Cycle drained_at() const;
+
+  const MemoryStats& stats() const { return stats_; }
+
+ protected:
+  // Delivers `tag` to SM `sm`'s sink at cycle `at` (not before now).
+  void respond(uint32_t sm, uint64_t tag, engine::Cycle at);
+  engine::EventQueue& events() const { return events_; }
+  void set_may_refuse(bool v) { may_refuse_ = v; }
+
+  MemoryStats stats_;
+
+ private:
+  // One SM's responses in flight, delivered by one event in cycle order (then in the order
+  // sent), before any SM looks at its warps in that cycle.
+  class ResponseQueue {
+   public:
+    explicit ResponseQueue(engine::EventQueue& events) : events_(events), event_(this, engine::priority::kResponse) {}
+    void push(engine::Cycle at, uint64_t tag);
+    void deliver();
+
+    ResponseSink* sink = nullptr;
+    engine::Cycle last = 0;  // the latest cycle any response was due
+
+   private:
+    engine::EventQueue& events_;
+    engine::MemberEvent<ResponseQueue, &ResponseQueue::deliver> event_;
+    struct Pending {
+      engine::Cycle at;
+      uint64_t order;
+      uint64_t tag;
+      bool operator>(const Pending& o) const { return at != o.at ? at > o.at : order > o.order; }
+    };
+    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
+    uint64_t order_ = 0;
+  };
+
+  engine::EventQueue& events_;
+  std::vector<std::unique_ptr<ResponseQueue>> queues_;  // per SM
+  bool may_refuse_ = false;
+};
+
+using MemorySystemRegistry = util::Registry<MemorySystem, const MemoryConfig&, const MemorySystemContext&>;
+
+}  // namespace gpusim::memory

@@ -1,0 +1,171 @@
+#include "stats/metrics.hpp"
+
+#include <stdexcept>
+
+namespace gpusim::stats {
+namespace {
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+double d(uint64_t v) { return static_cast<double>(v); }
+int64_t i(uint64_t v) { return static_cast<int64_t>(v); }
+
+double seconds(const LaunchView& v) { return d(v.launch.cycles) / (v.arch.gpu.core_clock_mhz * 1e6); }
+uint64_t scheduler_cycles(const LaunchView& v) {
+  return uint64_t{v.launch.per_sm.size()} * static_cast<uint64_t>(v.launch.schedulers_per_sm) * v.launch.cycles;
+}
+uint64_t stall_cycles(const LaunchView& v) {
+  uint64_t n = 0;
+  for (uint64_t s : v.total.stalls) n += s;
+  return n;
+}
+uint64_t blocks_per_wave(const LaunchView& v) {
+  return static_cast<uint64_t>(v.launch.blocks_per_sm) * v.launch.per_sm.size();
+}
+
+std::vector<LaunchMetric> build_launch_metrics() {
+  using V = const LaunchView&;
+  std::vector<LaunchMetric> m;
+  const auto add = [&](std::string key, std::string group, std::string label, std::string unit, std::string description,
+                       Style style, std::function<Value(V)> value) {
+    m.push_back({std::move(key), std::move(group), std::move(label), std::move(unit), std::move(description), style,
+                 std::move(value)});
+  };
+  add("cycles", "", "Cycles", "cycles", "from the launch to the last block's end and the last write landing",
+      Style::Integer, [](V v) { return i(v.launch.cycles); });
+  add("time_us", "", "Time", "us", "cycles at the core clock", Style::Fixed2,
+      [](V v) { return d(v.launch.cycles) / v.arch.gpu.core_clock_mhz; });
+  for (const auto& c : core::SmStats::counters()) {
+    if (c.group != "") continue;
+    const auto member = c.member;
+    add(std::string(c.name), "", std::string(c.name), std::string(c.unit), std::string(c.description), Style::Integer,
+        [member](V v) { return i(v.total.*member); });
+  }
+  add("ipc", "", "IPC", "instructions/cycle",
+      "warp instructions per SM per active cycle (sm__inst_executed.avg.per_cycle_active)", Style::Fixed3,
+      [](V v) { return ratio(d(v.total.warp_instructions), d(v.total.active_cycles)); });
+  add("gpu_ipc", "", "GPU IPC", "instructions/cycle", "warp instructions per cycle, whole GPU", Style::Fixed2,
+      [](V v) { return ratio(d(v.total.warp_instructions), d(v.launch.cycles)); });
+  add("issue_slot_utilisation", "", "Issue-slot utilisation", "%",
+      "warp instructions per scheduler issue slot (schedulers x issue width x cycles)", Style::Percent, [](V v) {
+        return ratio(d(v.total.warp_instructions), d(scheduler_cycles(v)) * v.launch.issue_width);
+      });
+  add("achieved_occupancy", "", "Achieved occupancy", "%", "resident warps per active cycle / max warps per SM",
+      Style::Percent, [](V v) {
+        return ratio(d(v.total.warp_cycles), d(v.total.active_cycles)) / v.launch.max_warps_per_sm;
+      });
+  add("theoretical_occupancy", "", "Theoretical occupancy", "%", "from the occupancy calculator", Style::Percent,
+      [](V v) { return v.launch.theoretical_occupancy; });
+  add("simt_efficiency", "", "SIMT efficiency", "%", "active lanes per issued warp instruction / warp size",
+      Style::Percent, [](V v) {
+        return ratio(d(v.total.thread_instructions), v.arch.warp_size * d(v.total.warp_instructions));
+      });
+  add("blocks_per_sm", "", "Blocks per SM", "blocks", "resident blocks per SM, from the occupancy calculator",
+      Style::Integer, [](V v) { return int64_t{v.launch.blocks_per_sm}; });
+  add("blocks_per_wave", "", "Blocks per wave", "blocks", "blocks per SM x SMs", Style::Integer,
+      [](V v) { return i(blocks_per_wave(v)); });
+  add("waves", "", "Waves", "waves", "blocks / blocks per wave", Style::Fixed2,
+      [](V v) { return ratio(d(v.total.blocks), d(blocks_per_wave(v))); });
+  add("tail_cycles", "", "Tail", "cycles", "from the first SM running out of work to the end", Style::Integer,
+      [](V v) { return i(v.launch.tail_cycles); });
+  add("scheduler_cycles", "", "Scheduler cycles", "scheduler cycles", "SMs x schedulers x cycles", Style::Integer,
+      [](V v) { return i(scheduler_cycles(v)); });
+  add("stall_cycles", "", "Stall cycles", "scheduler cycles", "scheduler cycles without an issue: the sum of the stalls",
+      Style::Integer, [](V v) { return i(stall_cycles(v)); });
+  for (int k = 0; k < core::kStallCount; ++k) {
+    const auto s = static_cast<core::Stall>(k);
+    add(core::stall_name(s), "stalls", core::stall_name(s), "scheduler cycles", core::stall_description(s),
+        Style::Integer, [k](V v) { return i(v.total.stalls[static_cast<size_t>(k)]); });
+  }
+  for (const auto& c : memory::MemoryStats::counters()) {
+    const auto member = c.member;
+    add(std::string(c.name), std::string(c.group), std::string(c.name), std::string(c.unit), std::string(c.description),
+        Style::Integer, [member](V v) { return i(v.launch.memory.*member); });
+  }
+  for (const auto& c : core::SmStats::counters()) {
+    if (c.group != "memory") continue;
+    const auto member = c.member;
+    add(std::string(c.name), "memory", std::string(c.name), std::string(c.unit), std::string(c.description),
+        Style::Integer, [member](V v) { return i(v.total.*member); });
+  }
+  add("load_sectors_per_request", "memory", "Load sectors per request", "sectors/request",
+      "global load transactions per request", Style::Fixed2, [](V v) {
+        return ratio(d(v.launch.memory.global_load_transactions), d(v.launch.memory.global_load_requests));
+      });
+  add("store_sectors_per_request", "memory", "Store sectors per request", "sectors/request",
+      "global store transactions per request", Style::Fixed2, [](V v) {
+        return ratio(d(v.launch.memory.global_store_transactions), d(v.launch.memory.global_store_requests));
+      });
+  add("shared_bank_conflicts", "memory", "Shared bank conflicts", "passes", "bank passes beyond one per access",
+      Style::Integer, [](V v) { return i(v.total.shared_passes - v.total.shared_requests); });
+  add("bank_conflicts_per_request", "memory", "Bank conflicts per request", "passes/request",
+      "extra bank passes per shared-memory access", Style::Fixed2, [](V v) {
+        return ratio(d(v.total.shared_passes - v.total.shared_requests), d(v.total.shared_requests));
+      });
+  add("l1_hit_rate", "memory", "L1 hit rate", "%", "L1 sector hits / lookups", Style::Percent, [](V v) {
+    return ratio(d(v.launch.memory.l1_hits), d(v.launch.memory.l1_hits + v.launch.memory.l1_misses));
+  });
+  add("l2_hit_rate", "memory", "L2 hit rate", "%", "L2 sector hits / reads (lts__t_sector_hit_rate)", Style::Percent,
+      [](V v) { return ratio(d(v.launch.memory.l2_hits), d(v.launch.memory.l2_hits + v.launch.memory.l2_misses)); });
+  add("dram_bandwidth_gbs", "memory", "DRAM bandwidth", "GB/s", "DRAM bytes read and written / time", Style::Fixed2,
+      [](V v) {
+        return ratio(d(v.launch.memory.dram_read_bytes + v.launch.memory.dram_write_bytes), seconds(v)) / 1e9;
+      });
+  add("dram_peak_gbs", "memory", "DRAM peak", "GB/s", "the configured DRAM bandwidth", Style::Fixed2,
+      [](V v) { return v.arch.memory.dram.bandwidth_gbs; });
+  add("effective_bandwidth_gbs", "memory", "Effective bandwidth", "GB/s",
+      "bytes the kernel's lanes loaded and stored / time", Style::Fixed2, [](V v) {
+        return ratio(d(v.launch.memory.global_load_bytes + v.launch.memory.global_store_bytes), seconds(v)) / 1e9;
+      });
+  return m;
+}
+
+std::vector<SmMetric> build_sm_metrics() {
+  using V = const SmView&;
+  std::vector<SmMetric> m;
+  const auto add = [&](std::string key, std::string group, std::string label, std::string unit, std::string description,
+                       Style style, std::function<Value(V)> value) {
+    m.push_back({std::move(key), std::move(group), std::move(label), std::move(unit), std::move(description), style,
+                 std::move(value)});
+  };
+  for (const auto& c : core::SmStats::counters()) {
+    const auto member = c.member;
+    add(std::string(c.name), "", std::string(c.name), std::string(c.unit), std::string(c.description), Style::Integer,
+        [member](V v) { return i(v.sm.*member); });
+  }
+  add("ipc", "", "IPC", "instructions/cycle", "warp instructions per active cycle", Style::Fixed3,
+      [](V v) { return ratio(d(v.sm.warp_instructions), d(v.sm.active_cycles)); });
+  add("achieved_occupancy", "", "Achieved occupancy", "%", "resident warps per active cycle / max warps per SM",
+      Style::Percent, [](V v) { return ratio(d(v.sm.warp_cycles), d(v.sm.active_cycles)) / v.max_warps_per_sm; });
+  for (int k = 0; k < core::kStallCount; ++k) {
+    const auto s = static_cast<core::Stall>(k);
+    add(core::stall_name(s), "stalls", core::stall_name(s), "scheduler cycles", core::stall_description(s),
+        Style::Integer, [k](V v) { return i(v.sm.stalls[static_cast<size_t>(k)]); });
+  }
+  return m;
+}
+
+}  // namespace
+
+const std::vector<LaunchMetric>& launch_metrics() {
+  static const std::vector<LaunchMetric> metrics = build_launch_metrics();
+  return metrics;
+}
+
+const std::vector<SmMetric>& sm_metrics() {
+  static const std::vector<SmMetric> metrics = build_sm_metrics();
+  return metrics;
+}
+
+const LaunchMetric& launch_metric(const std::string& key) {
+  for (const LaunchMetric& m : launch_metrics())
+    if (m.key == key) return m;
+  throw std::out_of_range("no launch metric '" + key + "'");
+}
+
+LaunchView make_view(const arch::ArchConfig& arch, const core::LaunchStats& launch) { return {arch, launch, launch.total()}; }
+
+double as_double(const Value& v) {
+  return std::holds_alternative<int64_t>(v) ? static_cast<double>(std::get<int64_t>(v)) : std::get<double>(v);
+}
+
+}  // namespace gpusim::stats

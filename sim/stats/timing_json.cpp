@@ -1,0 +1,75 @@
+// The timed run as JSON: the run's identity, then per launch its identity and every
+// declared metric (grouped as the declarations say), the copies, the total and the check.
+#include <nlohmann/json.hpp>
+
+#include "stats/check_report.hpp"
+#include "stats/json_output.hpp"
+#include "stats/metrics.hpp"
+#include "stats/timing_report.hpp"
+
+namespace gpusim::stats {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json to_json(const Value& v) {
+  return std::holds_alternative<int64_t>(v) ? Json(std::get<int64_t>(v)) : Json(std::get<double>(v));
+}
+
+template <typename View>
+void put_metrics(Json& into, const std::vector<Metric<View>>& metrics, const View& view) {
+  for (const Metric<View>& m : metrics) {
+    Json& at = m.group.empty() ? into : into[m.group];
+    at[m.key] = to_json(m.value(view));
+  }
+}
+
+Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
+  Json j = {{"name", l.name},
+            {"grid", dims_text(l.grid)},
+            {"block", dims_text(l.block)},
+            {"shared_bytes", l.shared_bytes},
+            {"registers_per_thread", l.registers},
+            {"stream", l.stream},
+            {"start_cycle", l.start},
+            {"end_cycle", l.end}};
+  put_metrics(j, launch_metrics(), make_view(*ctx.arch, l.stats));
+  if (ctx.per_sm) {
+    j["per_sm"] = Json::array();
+    for (size_t i = 0; i < l.stats.per_sm.size(); ++i) {
+      Json s = {{"sm", i}};
+      put_metrics(s, sm_metrics(), SmView{l.stats.per_sm[i], l.stats.max_warps_per_sm});
+      j["per_sm"].push_back(std::move(s));
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
+void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run) {
+  Json j = {{"workload", ctx.workload->name},
+            {"arch", ctx.arch->gpu.name},
+            {"arch_file", ctx.arch->source_file},
+            {"clock_mhz", ctx.arch->gpu.core_clock_mhz},
+            {"size", ctx.workload->size.empty() ? std::string("default") : ctx.workload->size}};
+  j["params"] = Json::object();
+  for (const auto& [name, value] : ctx.workload->params) j["params"][name] = value;
+  j["kernels"] = Json::array();
+  for (const auto& l : run.launches) j["kernels"].push_back(launch_json(ctx, l));
+  j["copies"] = Json::array();
+  for (const auto& c : run.copies)
+    j["copies"].push_back({{"buffer", c.buffer},
+                           {"direction", c.to_device ? "to_device" : "to_host"},
+                           {"bytes", c.bytes},
+                           {"cycles", c.cycles},
+                           {"pinned", c.pinned},
+                           {"stream", c.stream},
+                           {"start_cycle", c.start},
+                           {"end_cycle", c.end}});
+  j["total"] = {{"cycles", run.makespan}, {"time_us", static_cast<double>(run.makespan) / ctx.arch->gpu.core_clock_mhz}};
+  if (run.check) j["check"] = check_json(*ctx.workload->check, *run.check);
+  write_json(out, j);
+}
+
+}  // namespace gpusim::stats

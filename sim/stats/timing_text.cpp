@@ -1,0 +1,175 @@
+// The timed run as text: per launch, summary lines that combine related metrics, then
+// every declared metric no summary line showed (so the text carries them all), the
+// stalls with their shares, memory, per SM on request; then the timeline and the check.
+#include <cstdio>
+#include <iomanip>
+#include <set>
+
+#include "stats/metrics.hpp"
+#include "stats/timing_report.hpp"
+
+namespace gpusim::stats {
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string pct(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
+
+double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+std::string format(const Value& v, Style style) {
+  if (std::holds_alternative<int64_t>(v)) return std::to_string(std::get<int64_t>(v));
+  const double x = std::get<double>(v);
+  switch (style) {
+    case Style::Fixed2: return fixed(x, 2);
+    case Style::Fixed3: return fixed(x, 3);
+    case Style::Percent: return pct(x);
+    case Style::Integer: break;
+  }
+  return fixed(x, 0);
+}
+
+// Reads metrics for summary lines, remembering which were shown.
+class Shown {
+ public:
+  explicit Shown(const LaunchView& view) : view_(view) {}
+  double operator()(const std::string& key) {
+    keys_.insert(key);
+    return as_double(launch_metric(key).value(view_));
+  }
+  int64_t integer(const std::string& key) { return static_cast<int64_t>((*this)(key)); }
+  std::string text(const std::string& key) {
+    const LaunchMetric& m = launch_metric(key);
+    keys_.insert(key);
+    return format(m.value(view_), m.style);
+  }
+  // Reads without counting as shown (for a line's condition).
+  double peek(const std::string& key) const { return as_double(launch_metric(key).value(view_)); }
+  bool contains(const std::string& key) const { return keys_.contains(key); }
+
+ private:
+  const LaunchView& view_;
+  std::set<std::string> keys_;
+};
+
+void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, const driver::TimedLaunch& l) {
+  const arch::ArchConfig& a = *ctx.arch;
+  const core::LaunchStats& s = l.stats;
+  const LaunchView view = make_view(a, s);
+  Shown m(view);
+  out << "\nLaunch " << index + 1 << ": " << l.name << "<<<" << dims_text(l.grid) << ", " << dims_text(l.block) << ", "
+      << l.shared_bytes << ">>>, " << l.registers << " registers/thread\n";
+  const auto line = [&](const char* label, const std::string& value) {
+    out << "  " << std::left << std::setw(24) << label << value << '\n';
+  };
+  line("Cycles", m.text("cycles") + "  (" + m.text("time_us") + " us at " + fixed(a.gpu.core_clock_mhz, 0) + " MHz)");
+  line("Warp instructions", m.text("warp_instructions") + "  (" + m.text("thread_instructions") + " thread instructions)");
+  line("IPC", m.text("ipc") + " per SM per active cycle  (GPU: " + m.text("gpu_ipc") + " per cycle)");
+  line("Issue-slot utilisation", m.text("issue_slot_utilisation") + "  (" + std::to_string(s.schedulers_per_sm) +
+                                     " schedulers x " + std::to_string(s.issue_width) + " per SM)");
+  line("Occupancy", "achieved " + m.text("achieved_occupancy") + ", theoretical " + m.text("theoretical_occupancy") +
+                        "  (" + m.text("blocks_per_sm") + " blocks/SM)");
+  line("SIMT efficiency", m.text("simt_efficiency"));
+  line("Blocks", m.text("blocks") + " in " + m.text("waves") + " waves of " + m.text("blocks_per_wave") + "; tail " +
+                     m.text("tail_cycles") + " cycles (" + pct(ratio(m("tail_cycles"), m("cycles"))) + ")");
+  const double stalls = m("stall_cycles");
+  out << "  Stalls: " << m.text("stall_cycles") << " of " << m.text("scheduler_cycles")
+      << " scheduler cycles without an issue (" << pct(ratio(stalls, m("scheduler_cycles"))) << ")\n";
+  for (const LaunchMetric& metric : launch_metrics()) {
+    if (metric.group != "stalls") continue;
+    const int64_t v = m.integer(metric.key);
+    if (v == 0) continue;
+    out << "    " << std::left << std::setw(22) << metric.key << std::right << std::setw(14) << v << "  " << std::setw(6)
+        << pct(ratio(static_cast<double>(v), stalls)) << '\n';
+  }
+  out << "  Memory:\n";
+  if (m.peek("global_load_requests") > 0)
+    out << "    global loads          " << m.text("global_load_requests") << " requests, " << m.text("global_load_sectors")
+        << " transactions (" << m.text("load_sectors_per_request") << " per request)\n";
+  if (m.peek("global_store_requests") > 0)
+    out << "    global stores         " << m.text("global_store_requests") << " requests, "
+        << m.text("global_store_sectors") << " transactions (" << m.text("store_sectors_per_request")
+        << " per request)\n";
+  if (m.peek("shared_requests") > 0)
+    out << "    shared memory         " << m.text("shared_requests") << " requests, " << m.text("shared_bank_conflicts")
+        << " bank-conflict replays (" << m.text("bank_conflicts_per_request") << " per request)\n";
+  if (m.peek("l1_hit_sectors") + m.peek("l1_miss_sectors") > 0) out << "    L1 hit rate           " << m.text("l1_hit_rate") << '\n';
+  if (m.peek("l2_hit_sectors") + m.peek("l2_miss_sectors") > 0) out << "    L2 hit rate           " << m.text("l2_hit_rate") << '\n';
+  out << "    DRAM                  " << m.text("dram_read_bytes") << " bytes read, " << m.text("dram_write_bytes")
+      << " written: " << fixed(m("dram_bandwidth_gbs"), 1) << " GB/s of " << fixed(m("dram_peak_gbs"), 1) << " peak ("
+      << pct(ratio(m("dram_bandwidth_gbs"), m("dram_peak_gbs"))) << ")\n";
+  out << "    effective bandwidth   " << fixed(m("effective_bandwidth_gbs"), 1)
+      << " GB/s  ((bytes read + written) / time)\n";
+  // Everything the lines above did not show, so that the text carries every metric.
+  bool header = false;
+  for (const LaunchMetric& metric : launch_metrics()) {
+    if (m.contains(metric.key) || metric.group == "stalls") continue;
+    if (!header) out << "  Other counters:\n";
+    header = true;
+    out << "    " << std::left << std::setw(22) << metric.key << std::right << std::setw(14)
+        << format(metric.value(view), metric.style) << "  " << metric.unit << '\n';
+  }
+  if (ctx.per_sm) {
+    out << "  Per SM:\n     SM  blocks   warp instr      IPC  achieved occ  top stall\n";
+    for (size_t k = 0; k < s.per_sm.size(); ++k) {
+      const core::SmStats& p = s.per_sm[k];
+      int top = 0;
+      for (int r = 1; r < core::kStallCount; ++r)
+        if (p.stalls[static_cast<size_t>(r)] > p.stalls[static_cast<size_t>(top)]) top = r;
+      const SmView sv{p, s.max_warps_per_sm};
+      const auto value = [&](const char* key) {
+        for (const SmMetric& metric : sm_metrics())
+          if (metric.key == key) return format(metric.value(sv), metric.style);
+        return std::string("?");
+      };
+      out << "  " << std::right << std::setw(5) << k << std::setw(8) << p.blocks << std::setw(13) << p.warp_instructions
+          << std::setw(9) << value("ipc") << std::setw(14) << value("achieved_occupancy") << "  "
+          << core::stall_name(static_cast<core::Stall>(top)) << '\n';
+    }
+  }
+}
+
+}  // namespace
+
+std::string dims_text(const std::array<int64_t, 3>& d) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run) {
+  const arch::ArchConfig& a = *ctx.arch;
+  out << "gpusim: workload '" << ctx.workload->name << "' on " << a.gpu.name << " (" << a.gpu.sm_count << " SMs x "
+      << a.scheduling.warp_schedulers_per_sm << " schedulers, " << a.gpu.core_clock_mhz << " MHz, " << a.source_file
+      << ")\n";
+  if (!ctx.workload->size.empty()) {
+    out << "Size " << ctx.workload->size << ":";
+    for (const auto& [name, value] : ctx.workload->params) out << ' ' << name << '=' << value;
+    out << '\n';
+  }
+  out << "Kernel " << ctx.workload->kernel.entry << " from " << ctx.kernel_source << " (" << ctx.registers_origin
+      << ")\n";
+  for (size_t i = 0; i < run.launches.size(); ++i) launch_text(out, ctx, i, run.launches[i]);
+  const auto us = [&](uint64_t cycles) { return fixed(static_cast<double>(cycles) / a.gpu.core_clock_mhz, 2); };
+  out << "\nTimeline (us; " << a.host_link.copy_engines << " copy engine(s), " << a.host_link.name << "):\n";
+  for (const driver::TimedCopy& c : run.copies)
+    out << "  copy " << std::left << std::setw(9) << (c.to_device ? "to device" : "to host") << std::right << " stream "
+        << c.stream << "  " << std::setw(10) << us(c.start) << " .. " << std::setw(10) << us(c.end) << "  " << c.buffer
+        << ", " << c.bytes << " bytes, " << (c.pinned ? "pinned" : "pageable") << ", "
+        << fixed(ratio(static_cast<double>(c.bytes), static_cast<double>(c.end - c.start) / a.gpu.core_clock_mhz) / 1e3,
+                 2)
+        << " GB/s\n";
+  for (size_t i = 0; i < run.launches.size(); ++i)
+    out << "  launch " << std::left << std::setw(7) << i + 1 << std::right << " stream " << run.launches[i].stream
+        << "  " << std::setw(10) << us(run.launches[i].start) << " .. " << std::setw(10) << us(run.launches[i].end)
+        << "  " << run.launches[i].name << '\n';
+  out << "\nTotal: " << run.makespan << " cycles (" << us(run.makespan)
+      << " us), copies and kernels overlapping across streams\n";
+  if (run.check)
+    out << "Check " << ctx.workload->check->buffer << ": " << (run.check->passed ? "PASSED" : "FAILED") << " - "
+        << run.check->detail << '\n';
+}
+
+}  // namespace gpusim::stats

@@ -1,0 +1,89 @@
+// Latency grows with the queue in front of a DRAM channel or an L2 slice; miss-status
+// registers bound what is in flight; FIFO replacement as a second replacement plug-in.
+#include <gtest/gtest.h>
+
+#include "memory/cache/sectored_cache.hpp"
+#include "memory/dram/dram.hpp"
+#include "memory/l2.hpp"
+#include "memory/mshr.hpp"
+
+namespace gpusim::memory {
+namespace {
+
+TEST(Queueing, DramLatencyGrowsWithTheQueueOnAChannel) {
+  // One channel at 1 byte per cycle (1 GB/s at 1000 MHz), 100 cycles of latency: eight
+  // 32-byte reads arriving together finish 32 cycles apart.
+  MemoryStats stats;
+  Dram dram({.latency = 100, .bandwidth_gbs = 1.0, .channels = 1}, 1000, stats);
+  for (uint64_t k = 1; k <= 8; ++k) EXPECT_EQ(dram.access(k * 4096, 32, false, 0), 32 * k + 100);
+  EXPECT_EQ(dram.drained_at(), 256u);
+  // Arriving after the queue has drained, a read sees the latency alone.
+  EXPECT_EQ(dram.access(0, 32, false, 1000), 1000u + 32 + 100);
+  EXPECT_EQ(stats.dram_read_bytes, 9u * 32);
+}
+
+TEST(Queueing, AnL2SliceTakesOneSectorPerCycle) {
+  MemoryStats stats;
+  Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
+  L2Config config;
+  config.size_bytes = 64 * 1024;
+  config.associativity = 4;
+  config.latency = 200;
+  config.slices = 1;
+  L2 l2(config, dram, stats);
+  for (uint64_t s = 0; s < 16; ++s) l2.write(s * 32, 0);  // 16 sectors, now resident (and dirty)
+  // Sixteen reads of them arriving at cycle 1000 are served in cycles 1000..1015: the k-th
+  // waits k cycles in front of the slice, then the hit latency.
+  for (uint64_t s = 0; s < 16; ++s) EXPECT_EQ(l2.read(s * 32, 1000), 1000 + s + 200);
+  EXPECT_EQ(stats.l2_hits, 16u);
+  EXPECT_EQ(stats.l2_misses, 0u);
+}
+
+TEST(Queueing, MissStatusRegistersBoundWhatIsInFlight) {
+  MshrFile none(0);
+  EXPECT_FALSE(none.limited());
+  EXPECT_EQ(none.free_at(50), 50u);
+  MshrFile two(2);
+  EXPECT_EQ(two.free_at(0), 0u);
+  two.release(two.acquire(0), 300);
+  two.release(two.acquire(0), 200);
+  EXPECT_EQ(two.held(0), 2);
+  EXPECT_EQ(two.free_at(10), 200u);  // both held: the first to free is at 200
+  const size_t again = two.acquire(10);
+  two.release(again, 700);  // that register, reused from 200
+  EXPECT_EQ(two.free_at(250), 300u);
+  EXPECT_EQ(two.held(250), 2);
+  EXPECT_EQ(two.held(800), 0);
+}
+
+TEST(Replacement, FifoEvictsTheOldestFillHoweverOftenItWasHit) {
+  CacheConfig g;
+  g.size_bytes = 256;  // one set of two 128-byte lines
+  g.associativity = 2;
+  g.replacement = "fifo";
+  SectoredCache fifo(g);
+  fifo.fill(0, 0, false);    // line 0 first
+  fifo.fill(128, 0, false);  // line 1
+  fifo.probe(0);             // hits do not refresh a line under FIFO
+  fifo.fill(256, 0, false);  // line 2 evicts line 0
+  EXPECT_FALSE(fifo.probe(0).present);
+  EXPECT_TRUE(fifo.probe(128).present);
+  g.replacement = "lru";
+  SectoredCache lru(g);
+  lru.fill(0, 0, false);
+  lru.fill(128, 0, false);
+  lru.probe(0);             // LRU: the hit keeps line 0
+  lru.fill(256, 0, false);  // and line 1 goes
+  EXPECT_TRUE(lru.probe(0).present);
+  EXPECT_FALSE(lru.probe(128).present);
+}
+
+TEST(Replacement, PoliciesAreFoundByName) {
+  EXPECT_NE(ReplacementRegistry::instance().find("lru"), nullptr);
+  EXPECT_NE(ReplacementRegistry::instance().find("fifo"), nullptr);
+  EXPECT_EQ(ReplacementRegistry::instance().find("random"), nullptr);
+  EXPECT_THROW(ReplacementRegistry::instance().make("random", 1, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gpusim::memory
