@@ -23,48 +23,6 @@ uint64_t bit_reverse(uint64_t v, int bits) {
   return r;
 }
 
-template <typename F>
-bool compare(CmpOp op, F a, F b) {
-  const bool unordered = std::isnan(a) || std::isnan(b);
-  switch (op) {
-    case CmpOp::Eq: return !unordered && a == b;
-    case CmpOp::Ne: return !unordered && a != b;
-    case CmpOp::Lt: case CmpOp::Lo: return !unordered && a < b;
-    case CmpOp::Le: case CmpOp::Ls: return !unordered && a <= b;
-    case CmpOp::Gt: case CmpOp::Hi: return !unordered && a > b;
-    case CmpOp::Ge: case CmpOp::Hs: return !unordered && a >= b;
-    case CmpOp::Equ: return unordered || a == b;
-    case CmpOp::Neu: return unordered || a != b;
-    case CmpOp::Ltu: return unordered || a < b;
-    case CmpOp::Leu: return unordered || a <= b;
-    case CmpOp::Gtu: return unordered || a > b;
-    case CmpOp::Geu: return unordered || a >= b;
-    case CmpOp::Num: return !unordered;
-    case CmpOp::Nan: return unordered;
-  }
-  return false;
-}
-
-bool compare_int(CmpOp op, uint64_t a, uint64_t b, DataType t) {
-  const int64_t sa = as_int(a, t), sb = as_int(b, t);
-  const int bits = kernel::type_bits(t);
-  const uint64_t ua = low_bits(a, bits), ub = low_bits(b, bits);
-  const bool is_signed = kernel::is_signed(t);
-  switch (op) {
-    case CmpOp::Eq: return ua == ub;
-    case CmpOp::Ne: return ua != ub;
-    case CmpOp::Lt: return is_signed ? sa < sb : ua < ub;
-    case CmpOp::Le: return is_signed ? sa <= sb : ua <= ub;
-    case CmpOp::Gt: return is_signed ? sa > sb : ua > ub;
-    case CmpOp::Ge: return is_signed ? sa >= sb : ua >= ub;
-    case CmpOp::Lo: return ua < ub;
-    case CmpOp::Ls: return ua <= ub;
-    case CmpOp::Hi: return ua > ub;
-    case CmpOp::Hs: return ua >= ub;
-    default: return false;
-  }
-}
-
 // Float to integer with the instruction's rounding, clamped to the destination range.
 uint64_t float_to_int(double v, Rounding r, DataType dst) {
   if (std::isnan(v)) return 0;
@@ -313,31 +271,6 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
   scatter(w, in.dst.reg, mask, out);
 }
 
-void Executor::setp(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
-  const CmpOp op = static_cast<CmpOp>(in.mode);
-  uint64_t va[kWarpSize], vb[kWarpSize];
-  gather(w, b, in.src[0], mask, va);
-  gather(w, b, in.src[1], mask, vb);
-  for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t ra = va[lane], rb = vb[lane];
-    bool p;
-    if (in.type == DataType::F32) p = compare<float>(op, as_f32(ra), as_f32(rb));
-    else if (in.type == DataType::F64) p = compare<double>(op, as_f64(ra), as_f64(rb));
-    else p = compare_int(op, ra, rb, in.type);
-    bool q = !p;
-    if (in.bool_op != kernel::BoolOp::None) {
-      const bool c = read(w, b, in.src[2], lane) & 1u;
-      const auto combine = [&](bool x) {
-        return in.bool_op == kernel::BoolOp::And ? (x && c) : in.bool_op == kernel::BoolOp::Or ? (x || c) : (x != c);
-      };
-      p = combine(p);
-      q = combine(q);
-    }
-    write(w, in.dst.reg, lane, p);
-    if (in.dst2.kind == Operand::Kind::Reg) write(w, in.dst2.reg, lane, q);
-  });
-}
-
 void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
   const DataType dst = in.type;
   const int bits = kernel::type_bits(dst);
@@ -346,15 +279,17 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
     const uint64_t window = in.space == kernel::StateSpace::Shared  ? kernel::kSharedWindow
                             : in.space == kernel::StateSpace::Local ? kernel::kLocalWindow
                                                                     : 0;
-    for_each_lane(mask, [&](uint32_t lane) {
-      const uint64_t a = read(w, b, in.src[0], lane);
-      write(w, in.dst.reg, lane, low_bits(in.mode == 1 ? a - window : a + window, bits));
-    });
+    uint64_t v[kWarpSize];
+    gather(w, b, in.src[0], mask, v);
+    for_each_lane(mask, [&](uint32_t lane) { v[lane] = low_bits(in.mode == 1 ? v[lane] - window : v[lane] + window, bits); });
+    scatter(w, in.dst.reg, mask, v);
     return;
   }
   const DataType src = in.type2 == DataType::None ? dst : in.type2;
+  uint64_t values[kWarpSize];
+  gather(w, b, in.src[0], mask, values);
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t a = read(w, b, in.src[0], lane);
+    const uint64_t a = values[lane];
     uint64_t out;
     if (kernel::is_float(src) && kernel::is_float(dst)) {
       double v = src == DataType::F32 ? double{as_f32(a)} : as_f64(a);
@@ -392,8 +327,9 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
       }
       out = low_bits(static_cast<uint64_t>(v), bits);
     }
-    write(w, in.dst.reg, lane, out);
+    values[lane] = out;
   });
+  scatter(w, in.dst.reg, mask, values);
 }
 
 void Executor::move(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
@@ -416,10 +352,12 @@ void Executor::move(WarpState& w, const BlockState& b, const Instruction& in, ui
     });
     return;
   }
-  for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t v = read(w, b, in.src[0], lane);
-    write(w, in.dst.reg, lane, in.type == DataType::Pred ? (v & 1u) : low_bits(v, bits));
-  });
+  // The common case, a whole warp at a time: one gather, one mask, one scatter.
+  uint64_t v[kWarpSize];
+  gather(w, b, in.src[0], mask, v);
+  const uint64_t keep = in.type == DataType::Pred ? 1u : bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  for_each_lane(mask, [&](uint32_t lane) { v[lane] &= keep; });
+  scatter(w, in.dst.reg, mask, v);
 }
 
 }  // namespace gpusim::exec

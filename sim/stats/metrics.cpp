@@ -1,5 +1,6 @@
 #include "stats/metrics.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace gpusim::stats {
@@ -163,6 +164,27 @@ const LaunchMetric& launch_metric(const std::string& key) {
 }
 
 LaunchView make_view(const arch::ArchConfig& arch, const core::LaunchStats& launch) { return {arch, launch, launch.total()}; }
+
+std::string format_value(const Value& v, Style style) {
+  if (std::holds_alternative<int64_t>(v)) return std::to_string(std::get<int64_t>(v));
+  const double x = std::get<double>(v);
+  const auto fixed = [&](int digits) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
+    return std::string(buf);
+  };
+  switch (style) {
+    case Style::Fixed2: return fixed(2);
+    case Style::Fixed3: return fixed(3);
+    case Style::Percent: {
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * x);
+      return buf;
+    }
+    case Style::Integer: break;
+  }
+  return fixed(0);
+}
 
 double as_double(const Value& v) {
   return std::holds_alternative<int64_t>(v) ? static_cast<double>(std::get<int64_t>(v)) : std::get<double>(v);

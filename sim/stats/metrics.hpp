@@ -54,5 +54,7 @@ const std::vector<SmMetric>& sm_metrics();
 const LaunchMetric& launch_metric(const std::string& key);  // throws std::out_of_range
 LaunchView make_view(const arch::ArchConfig& arch, const core::LaunchStats& launch);
 double as_double(const Value& v);
+// A value as the text report prints it.
+std::string format_value(const Value& v, Style style);
 
 }  // namespace gpusim::stats

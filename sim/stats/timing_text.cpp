@@ -21,18 +21,6 @@ std::string pct(double fraction) { return fixed(100.0 * fraction, 1) + "%"; }
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-std::string format(const Value& v, Style style) {
-  if (std::holds_alternative<int64_t>(v)) return std::to_string(std::get<int64_t>(v));
-  const double x = std::get<double>(v);
-  switch (style) {
-    case Style::Fixed2: return fixed(x, 2);
-    case Style::Fixed3: return fixed(x, 3);
-    case Style::Percent: return pct(x);
-    case Style::Integer: break;
-  }
-  return fixed(x, 0);
-}
-
 // Reads metrics for summary lines, remembering which were shown.
 class Shown {
  public:
@@ -45,7 +33,7 @@ class Shown {
   std::string text(const std::string& key) {
     const LaunchMetric& m = launch_metric(key);
     keys_.insert(key);
-    return format(m.value(view_), m.style);
+    return format_value(m.value(view_), m.style);
   }
   // Reads without counting as shown (for a line's condition).
   double peek(const std::string& key) const { return as_double(launch_metric(key).value(view_)); }
@@ -100,10 +88,9 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
   if (m.peek("l1_hit_sectors") + m.peek("l1_miss_sectors") > 0) out << "    L1 hit rate           " << m.text("l1_hit_rate") << '\n';
   if (m.peek("l2_hit_sectors") + m.peek("l2_miss_sectors") > 0) out << "    L2 hit rate           " << m.text("l2_hit_rate") << '\n';
   out << "    DRAM                  " << m.text("dram_read_bytes") << " bytes read, " << m.text("dram_write_bytes")
-      << " written: " << fixed(m("dram_bandwidth_gbs"), 1) << " GB/s of " << fixed(m("dram_peak_gbs"), 1) << " peak ("
+      << " written: " << m.text("dram_bandwidth_gbs") << " GB/s of " << m.text("dram_peak_gbs") << " peak ("
       << pct(ratio(m("dram_bandwidth_gbs"), m("dram_peak_gbs"))) << ")\n";
-  out << "    effective bandwidth   " << fixed(m("effective_bandwidth_gbs"), 1)
-      << " GB/s  ((bytes read + written) / time)\n";
+  out << "    effective bandwidth   " << m.text("effective_bandwidth_gbs") << " GB/s  ((bytes read + written) / time)\n";
   // Everything the lines above did not show, so that the text carries every metric.
   bool header = false;
   for (const LaunchMetric& metric : launch_metrics()) {
@@ -111,7 +98,7 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
     if (!header) out << "  Other counters:\n";
     header = true;
     out << "    " << std::left << std::setw(22) << metric.key << std::right << std::setw(14)
-        << format(metric.value(view), metric.style) << "  " << metric.unit << '\n';
+        << format_value(metric.value(view), metric.style) << "  " << metric.unit << '\n';
   }
   if (ctx.per_sm) {
     out << "  Per SM:\n     SM  blocks   warp instr      IPC  achieved occ  top stall\n";
@@ -123,7 +110,7 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
       const SmView sv{p, s.max_warps_per_sm};
       const auto value = [&](const char* key) {
         for (const SmMetric& metric : sm_metrics())
-          if (metric.key == key) return format(metric.value(sv), metric.style);
+          if (metric.key == key) return format_value(metric.value(sv), metric.style);
         return std::string("?");
       };
       out << "  " << std::right << std::setw(5) << k << std::setw(8) << p.blocks << std::setw(13) << p.warp_instructions

@@ -10,6 +10,7 @@
 
 #include "arch/arch_loader.hpp"
 #include "core/gpu.hpp"
+#include "core/scheduler/policy.hpp"
 #include "frontend/ptx_parser.hpp"
 #include "test_paths.hpp"
 
@@ -283,8 +284,10 @@ TEST(Timing, JumpingOverIdleCyclesChangesNothing) {
 TEST(Timing, PoliciesAllCompleteTheSameWork) {
   const std::string body = chains(60, 3) + "ld.global.f32 %f43, [%rd3];\nadd.f32 %f1, %f1, %f43;\n";
   uint64_t instructions = 0;
-  for (const char* policy : {"lrr", "gto", "two_level"}) {
-    const SimRun r = simulate(kernel(body), "volta", {std::string("scheduling.policy=") + policy}, 256, 200);
+  const std::vector<std::string> policies = SchedulerPolicyRegistry::instance().names();  // every registered one
+  EXPECT_EQ(policies, (std::vector<std::string>{"gto", "lrr", "two_level"}));
+  for (const std::string& policy : policies) {
+    const SimRun r = simulate(kernel(body), "volta", {"scheduling.policy=" + policy}, 256, 200);
     if (instructions == 0) instructions = r.total.warp_instructions;
     EXPECT_EQ(r.total.warp_instructions, instructions) << policy;
     EXPECT_GT(r.stats.cycles, 0u);

@@ -1,0 +1,148 @@
+// setp: comparisons, one warp at a time. The comparison and the type are chosen once per
+// warp instruction, not per lane (it is among the most frequent instructions), and the
+// result is built as a lane mask.
+#include <cmath>
+
+#include "exec/executor.hpp"
+#include "exec/value.hpp"
+
+namespace gpusim::exec {
+
+using kernel::CmpOp;
+using kernel::DataType;
+
+namespace {
+
+template <CmpOp Op, typename F>
+bool compare_float(F a, F b) {
+  const bool unordered = std::isnan(a) || std::isnan(b);
+  switch (Op) {
+    case CmpOp::Eq: return !unordered && a == b;
+    case CmpOp::Ne: return !unordered && a != b;
+    case CmpOp::Lt: case CmpOp::Lo: return !unordered && a < b;
+    case CmpOp::Le: case CmpOp::Ls: return !unordered && a <= b;
+    case CmpOp::Gt: case CmpOp::Hi: return !unordered && a > b;
+    case CmpOp::Ge: case CmpOp::Hs: return !unordered && a >= b;
+    case CmpOp::Equ: return unordered || a == b;
+    case CmpOp::Neu: return unordered || a != b;
+    case CmpOp::Ltu: return unordered || a < b;
+    case CmpOp::Leu: return unordered || a <= b;
+    case CmpOp::Gtu: return unordered || a > b;
+    case CmpOp::Geu: return unordered || a >= b;
+    case CmpOp::Num: return !unordered;
+    case CmpOp::Nan: return unordered;
+  }
+  return false;
+}
+
+// Integers arrive normalised to int64 (signed types, sign-extended) or uint64 (the rest).
+template <CmpOp Op, typename I>
+bool compare_integer(I a, I b) {
+  using U = std::make_unsigned_t<I>;
+  switch (Op) {
+    case CmpOp::Eq: return a == b;
+    case CmpOp::Ne: return a != b;
+    case CmpOp::Lt: return a < b;
+    case CmpOp::Le: return a <= b;
+    case CmpOp::Gt: return a > b;
+    case CmpOp::Ge: return a >= b;
+    case CmpOp::Lo: return U(a) < U(b);
+    case CmpOp::Ls: return U(a) <= U(b);
+    case CmpOp::Hi: return U(a) > U(b);
+    case CmpOp::Hs: return U(a) >= U(b);
+    default: return false;
+  }
+}
+
+// The lanes of `mask` for which the comparison holds, as a mask.
+template <CmpOp Op, typename T>
+uint32_t lanes_where(uint32_t mask, const T* a, const T* b) {
+  uint32_t out = 0;
+  for_each_lane(mask, [&](uint32_t lane) {
+    bool p;
+    if constexpr (std::is_floating_point_v<T>) p = compare_float<Op>(a[lane], b[lane]);
+    else p = compare_integer<Op>(a[lane], b[lane]);
+    out |= uint32_t{p} << lane;
+  });
+  return out;
+}
+
+template <typename T>
+uint32_t compare_lanes(CmpOp op, uint32_t mask, const T* a, const T* b) {
+  switch (op) {
+    case CmpOp::Eq: return lanes_where<CmpOp::Eq>(mask, a, b);
+    case CmpOp::Ne: return lanes_where<CmpOp::Ne>(mask, a, b);
+    case CmpOp::Lt: return lanes_where<CmpOp::Lt>(mask, a, b);
+    case CmpOp::Le: return lanes_where<CmpOp::Le>(mask, a, b);
+    case CmpOp::Gt: return lanes_where<CmpOp::Gt>(mask, a, b);
+    case CmpOp::Ge: return lanes_where<CmpOp::Ge>(mask, a, b);
+    case CmpOp::Lo: return lanes_where<CmpOp::Lo>(mask, a, b);
+    case CmpOp::Ls: return lanes_where<CmpOp::Ls>(mask, a, b);
+    case CmpOp::Hi: return lanes_where<CmpOp::Hi>(mask, a, b);
+    case CmpOp::Hs: return lanes_where<CmpOp::Hs>(mask, a, b);
+    case CmpOp::Equ: return lanes_where<CmpOp::Equ>(mask, a, b);
+    case CmpOp::Neu: return lanes_where<CmpOp::Neu>(mask, a, b);
+    case CmpOp::Ltu: return lanes_where<CmpOp::Ltu>(mask, a, b);
+    case CmpOp::Leu: return lanes_where<CmpOp::Leu>(mask, a, b);
+    case CmpOp::Gtu: return lanes_where<CmpOp::Gtu>(mask, a, b);
+    case CmpOp::Geu: return lanes_where<CmpOp::Geu>(mask, a, b);
+    case CmpOp::Num: return lanes_where<CmpOp::Num>(mask, a, b);
+    case CmpOp::Nan: return lanes_where<CmpOp::Nan>(mask, a, b);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction& in, uint32_t mask) {
+  const CmpOp op = static_cast<CmpOp>(in.mode);
+  uint64_t va[kWarpSize], vb[kWarpSize];
+  gather(w, b, in.src[0], mask, va);
+  gather(w, b, in.src[1], mask, vb);
+  uint32_t p = 0;
+  if (in.type == DataType::F32 || in.type == DataType::F64) {
+    double fa[kWarpSize], fb[kWarpSize];
+    float sa[kWarpSize], sb[kWarpSize];
+    if (in.type == DataType::F32) {
+      for_each_lane(mask, [&](uint32_t l) { sa[l] = as_f32(va[l]), sb[l] = as_f32(vb[l]); });
+      p = compare_lanes(op, mask, sa, sb);
+    } else {
+      for_each_lane(mask, [&](uint32_t l) { fa[l] = as_f64(va[l]), fb[l] = as_f64(vb[l]); });
+      p = compare_lanes(op, mask, fa, fb);
+    }
+  } else if (kernel::is_signed(in.type)) {
+    int64_t ia[kWarpSize], ib[kWarpSize];
+    for_each_lane(mask, [&](uint32_t l) { ia[l] = as_int(va[l], in.type), ib[l] = as_int(vb[l], in.type); });
+    p = compare_lanes(op, mask, ia, ib);
+  } else {
+    const int bits = kernel::type_bits(in.type);
+    uint64_t ua[kWarpSize], ub[kWarpSize];
+    for_each_lane(mask, [&](uint32_t l) { ua[l] = low_bits(va[l], bits), ub[l] = low_bits(vb[l], bits); });
+    p = compare_lanes(op, mask, ua, ub);
+  }
+  uint32_t q = ~p & mask;
+  if (in.bool_op != kernel::BoolOp::None) {
+    uint64_t vc[kWarpSize];
+    gather(w, b, in.src[2], mask, vc);
+    uint32_t c = 0;
+    for_each_lane(mask, [&](uint32_t l) { c |= static_cast<uint32_t>(vc[l] & 1u) << l; });
+    const auto combine = [&](uint32_t x) {
+      switch (in.bool_op) {
+        case kernel::BoolOp::And: return x & c;
+        case kernel::BoolOp::Or: return (x | c) & mask;
+        default: return (x ^ c) & mask;
+      }
+    };
+    p = combine(p);
+    q = combine(q);
+  }
+  uint64_t out[kWarpSize];
+  for_each_lane(mask, [&](uint32_t l) { out[l] = p >> l & 1u; });
+  scatter(w, in.dst.reg, mask, out);
+  if (in.dst2.kind == kernel::Operand::Kind::Reg) {
+    for_each_lane(mask, [&](uint32_t l) { out[l] = q >> l & 1u; });
+    scatter(w, in.dst2.reg, mask, out);
+  }
+}
+
+}  // namespace gpusim::exec

@@ -1,0 +1,152 @@
+// The PTX parser's state, shared by its two halves: ptx_parser.cpp (module, declarations,
+// entries, blocks) and ptx_instruction.cpp (instructions and operands). Internal to frontend/.
+#pragma once
+
+#include "frontend/ptx_parser.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "frontend/ptx_lexer.hpp"
+#include "frontend/ptx_opcode.hpp"
+#include "kernel/cfg.hpp"
+#include "util/yaml_reader.hpp"
+
+namespace gpusim::frontend::ptx {
+
+using namespace gpusim::kernel;
+using util::InputError;
+
+inline uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+inline const std::map<std::string, SpecialReg, std::less<>>& special_regs() {
+  static const std::map<std::string, SpecialReg, std::less<>> m = {
+      {"%tid.x", SpecialReg::TidX},         {"%tid.y", SpecialReg::TidY},         {"%tid.z", SpecialReg::TidZ},
+      {"%ntid.x", SpecialReg::NtidX},       {"%ntid.y", SpecialReg::NtidY},       {"%ntid.z", SpecialReg::NtidZ},
+      {"%ctaid.x", SpecialReg::CtaidX},     {"%ctaid.y", SpecialReg::CtaidY},     {"%ctaid.z", SpecialReg::CtaidZ},
+      {"%nctaid.x", SpecialReg::NctaidX},   {"%nctaid.y", SpecialReg::NctaidY},   {"%nctaid.z", SpecialReg::NctaidZ},
+      {"%laneid", SpecialReg::LaneId},      {"%warpid", SpecialReg::WarpId},      {"%nwarpid", SpecialReg::NWarpId},
+      {"%smid", SpecialReg::SmId},          {"%nsmid", SpecialReg::NSmId},        {"%clock", SpecialReg::Clock},
+      {"%clock64", SpecialReg::Clock64},    {"%globaltimer", SpecialReg::GlobalTimer},
+      {"%lanemask_eq", SpecialReg::LanemaskEq}, {"%lanemask_lt", SpecialReg::LanemaskLt},
+      {"%lanemask_le", SpecialReg::LanemaskLe}, {"%lanemask_gt", SpecialReg::LanemaskGt},
+      {"%lanemask_ge", SpecialReg::LanemaskGe}};
+  return m;
+}
+
+struct Symbol {
+  StateSpace space;
+  uint64_t address;  // shared/local: offset in the block's/thread's window; param: offset; global: absolute
+  bool dynamic_shared = false;  // `.extern .shared x[]`: placed after all static shared variables
+};
+
+struct LabelRef {
+  size_t instruction;
+  std::string label;
+  int line;
+};
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::string& file) : toks_(tokenize_ptx(text, file)), file_(file) {}
+
+  Module parse();
+
+ private:
+  // ---- tokens ----
+  const Token& peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
+  const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+  bool accept(const std::string& text) {
+    if (peek().text != text || peek().kind == Token::Kind::String) return false;
+    ++pos_;
+    return true;
+  }
+  const Token& expect(const std::string& text) {
+    if (peek().text != text) fail(peek(), "expected '" + text + "', found '" + peek().text + "'");
+    return next();
+  }
+  [[noreturn]] void fail(const Token& at, const std::string& why) const {
+    throw InputError(file_ + ":" + std::to_string(at.line) + ": " + why);
+  }
+  void skip_directive_line(int line) {
+    next();
+    while (peek().kind != Token::Kind::End && peek().line == line && peek().text != ";") next();
+    accept(";");
+  }
+  std::string word() {
+    if (peek().kind != Token::Kind::Word) fail(peek(), "expected a name, found '" + peek().text + "'");
+    return next().text;
+  }
+  int64_t integer();
+
+  // ---- declarations ----
+  struct VarDecl {
+    std::string name;
+    DataType type = DataType::B8;
+    uint64_t align = 1;
+    uint64_t size = 0;
+    bool unsized = false;
+    std::vector<uint8_t> init;
+  };
+
+  VarDecl parse_var_decl();
+
+  void parse_module_variable();
+
+  void parse_reg_decl(Program& p);
+
+  void declare_register(Program& p, const std::string& name, DataType type) {
+    if (regs_.contains(name)) return;  // nested scopes may redeclare temporaries
+    regs_[name] = static_cast<uint32_t>(p.reg_names.size());
+    p.reg_names.push_back(name);
+    const bool wide = type_bits(type) > 32;
+    p.reg_wide.push_back(wide);
+    p.reg_slot.push_back(wide ? p.wide_regs++ : p.narrow_regs++);
+  }
+
+  // ---- entries ----
+  Program parse_entry();
+
+  void place_shared(Program& p, const VarDecl& v);
+
+  // A symbol's address; dynamic shared arrays start where static shared memory ends
+  // (nvcc declares every variable before the first instruction).
+  uint64_t symbol_address(const Symbol& s) const { return s.dynamic_shared ? align_up(shared_top_, 16) : s.address; }
+
+  void parse_block(Program& p);
+
+  // ---- instructions ----
+  uint32_t reg_index(const Token& t) const {
+    const auto it = regs_.find(t.text);
+    if (it == regs_.end()) fail(t, "undeclared register '" + t.text + "'");
+    return it->second;
+  }
+
+  // A number operand as raw bits of the instruction's type.
+  int64_t immediate_bits(const Token& t, bool negative, DataType type) const;
+
+  Operand parse_operand(const Instruction& in);
+
+  void parse_instruction(Program& p);
+
+  void validate(const Instruction& in, const Token& at) const;
+
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  std::string file_;
+  Module* module_ = nullptr;
+  std::map<std::string, uint32_t, std::less<>> regs_;
+  std::map<std::string, int64_t, std::less<>> labels_;
+  std::vector<LabelRef> label_refs_;
+  std::map<std::string, Symbol, std::less<>> symbols_;
+  std::map<std::string, Symbol, std::less<>> module_symbols_;
+  std::vector<VarDecl> module_shared_;
+  uint64_t shared_top_ = 0;
+  uint64_t module_next_address_ = 0;
+};
+
+}  // namespace gpusim::frontend::ptx
