@@ -28,6 +28,15 @@ def mape(measured, simulated):
     return 100 * sum(abs(s - m) / m for m, s in zip(measured, simulated)) / len(measured)
 
 
+def distribution(measured, simulated):
+    """Mean, median, 90th percentile and worst absolute percentage error, and the worst's index."""
+    errors = [abs(s - m) / m * 100 for m, s in zip(measured, simulated)]
+    ranked = sorted(errors)
+    p90 = ranked[min(len(ranked) - 1, math.ceil(0.9 * len(ranked)) - 1)]
+    return sum(errors) / len(errors), ranked[len(ranked) // 2] if len(ranked) % 2 else \
+        (ranked[len(ranked) // 2 - 1] + ranked[len(ranked) // 2]) / 2, p90, ranked[-1], errors.index(ranked[-1])
+
+
 def pearson(xs, ys):
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
@@ -146,6 +155,14 @@ def main():
     app_mape = mape(app_hw, app_sim)
     print(f"application kernels ({len(app)} launches): mean absolute error {app_mape:.1f}%, "
           f"Pearson correlation {pearson(app_hw, app_sim):.3f}")
+
+    print(f"\n{'error distribution (absolute)':32s} {'launches':>8s} {'mean':>7s} {'median':>7s} {'p90':>7s} {'worst':>7s}")
+    categories = [("all", rows), ("application kernels", [r for r in rows if not r[0].startswith("micro_")]),
+                  ("microbenchmarks (fitted)", [r for r in rows if r[0].startswith("micro_")])]
+    for label, part in categories:
+        mean, median, p90, worst, at = distribution([r[2] for r in part], [r[3] for r in part])
+        print(f"{label:32s} {len(part):8d} {mean:6.1f}% {median:6.1f}% {p90:6.1f}% {worst:6.1f}%  "
+              f"(worst: {part[at][0]} launch {part[at][1]})")
 
     misses = textbook(rows)
     print(f"{misses} textbook effect(s) missed")
