@@ -51,10 +51,13 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   events_.run();
 
   std::string stuck;
+  size_t stuck_sms = 0;
   for (const auto& s : sms) {
     const std::string d = s->describe_stuck();
-    if (!d.empty()) stuck.append(stuck.empty() ? "" : ", ").append(d);
+    if (d.empty()) continue;
+    if (++stuck_sms <= 2) stuck.append(stuck.empty() ? "" : ", ").append(d);
   }
+  if (stuck_sms > 2) stuck += ", and warps on " + std::to_string(stuck_sms - 2) + " more SMs";
   if (!stuck.empty() || !dispatcher.all_assigned())
     throw exec::ExecError("kernel " + program.name + ": barrier deadlock: " + (stuck.empty() ? "blocks left unscheduled" : stuck));
 

@@ -297,14 +297,21 @@ void Sm::finish(engine::Cycle end) {
 
 std::string Sm::describe_stuck() const {
   std::string out;
+  int listed = 0, more = 0;
   for (const TimedWarp& w : warps_) {
     if (w.done) continue;
+    if (listed == 4) {  // enough to see the pattern
+      ++more;
+      continue;
+    }
+    ++listed;
     if (!out.empty()) out.append(", ");
     out.append("SM ").append(std::to_string(id_)).append(" block ").append(std::to_string(blocks_[w.block_slot].linear));
     out.append(" warp ").append(std::to_string(w.state.warp_in_block));
     if (w.at_barrier) out.append(" at barrier ").append(std::to_string(w.barrier_id));
     else out.append(" waiting for a memory response");
   }
+  if (more) out.append(" and ").append(std::to_string(more)).append(" more warps of SM ").append(std::to_string(id_));
   return out;
 }
 

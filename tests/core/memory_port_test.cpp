@@ -51,41 +51,42 @@ struct Launch {
   }
 };
 
+struct Seen {
+  uint64_t requests = 0, lanes = 0, stores = 0;
+};
+
 // Answers every load `delay` cycles after it is sent, and counts what it sees.
 class FakeMemory final : public memory::MemorySystem {
  public:
-  FakeMemory(const memory::MemorySystemContext& c, engine::Cycle delay) : MemorySystem(c), delay_(delay) {}
+  FakeMemory(const memory::MemorySystemContext& c, engine::Cycle delay, Seen& seen)
+      : MemorySystem(c), delay_(delay), seen_(seen) {}
   uint32_t send(const memory::MemoryRequest& r) override {
-    ++requests;
-    lanes += static_cast<uint64_t>(std::popcount(r.mask));
+    ++seen_.requests;
+    seen_.lanes += static_cast<uint64_t>(std::popcount(r.mask));
     if (!r.is_store) respond(r.sm, r.tag, events().now() + delay_);
-    else ++stores;
+    else ++seen_.stores;
     return 1;
   }
-  uint64_t requests = 0, lanes = 0, stores = 0;
 
  private:
   engine::Cycle delay_;
+  Seen& seen_;
 };
 
 TEST(MemoryPort, OneSmAgainstAFakeMemory) {
   // One warp, one load: the warp waits exactly as long as the memory takes to answer, and
   // the wait is charged to the memory stall reason.
   const arch::ArchConfig arch = arch::load_arch_config(test::config_path("volta"));
-  const auto run = [&](engine::Cycle delay, FakeMemory** seen) {
-    Gpu gpu(arch, [&](const memory::MemorySystemContext& c) {
-      auto m = std::make_unique<FakeMemory>(c, delay);
-      *seen = m.get();
-      return m;
-    });
+  const auto run = [&](engine::Cycle delay, Seen& seen) {
+    Gpu gpu(arch, [&](const memory::MemorySystemContext& c) { return std::make_unique<FakeMemory>(c, delay, seen); });
     Launch l(kernel(1), 32, 1);
     return l.run(gpu);
   };
-  FakeMemory *fast = nullptr, *slow = nullptr;
-  const LaunchStats a = run(100, &fast), b = run(1100, &slow);
-  EXPECT_EQ(fast->requests, 2u);  // the load and the store
-  EXPECT_EQ(fast->stores, 1u);
-  EXPECT_EQ(fast->lanes, 64u);
+  Seen fast, slow;
+  const LaunchStats a = run(100, fast), b = run(1100, slow);
+  EXPECT_EQ(fast.requests, 2u);  // the load and the store
+  EXPECT_EQ(fast.stores, 1u);
+  EXPECT_EQ(fast.lanes, 64u);
   EXPECT_EQ(b.cycles - a.cycles, 1000u);
   EXPECT_EQ(b.total().stalls[static_cast<int>(Stall::Memory)] - a.total().stalls[static_cast<int>(Stall::Memory)], 1000u);
 }

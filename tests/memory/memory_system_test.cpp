@@ -121,6 +121,25 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   EXPECT_LT(unlimited.access(StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
 }
 
+TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {
+  // 32 lanes 256 bytes apart, bypassing L1 and missing in L2: 32 sectors from DRAM, each of
+  // the L2's sector size.
+  const auto cg = kernel::CacheOp::CacheGlobal;
+  const auto dram_bytes = [&](const std::vector<std::string>& set) {
+    Port p(arch::load_arch_config(test::config_path("hopper"), set));
+    p.access(StateSpace::Global, 256, 0, cg);
+    return p.memory->stats().dram_read_bytes;
+  };
+  EXPECT_EQ(dram_bytes({}), 32u * 32);
+  EXPECT_EQ(dram_bytes({"memory.l2.sector_bytes=64", "memory.l1.sector_bytes=64"}), 32u * 64);
+  // A warp reading 128 consecutive bytes is one 128-byte line, or two 64-byte lines: the
+  // load/store pipeline spends one cycle per line (wavefront).
+  Port wide(arch::load_arch_config(test::config_path("hopper")));
+  EXPECT_EQ(wide.access(StateSpace::Global, 4, 0).pipeline_cycles, 1u);
+  Port narrow(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.line_bytes=64"}));
+  EXPECT_EQ(narrow.access(StateSpace::Global, 4, 0).pipeline_cycles, 2u);
+}
+
 TEST(SectoredCache, LruReplacementAndMissMerging) {
   // 2 sets x 2 ways of 128-byte lines with 32-byte sectors.
   CacheConfig g;
