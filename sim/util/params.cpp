@@ -23,20 +23,9 @@ std::vector<std::string> split_path(std::string_view path) {
   return out;
 }
 
-std::string scalar_text(const YAML::Node& n) { return n.IsScalar() ? n.Scalar() : "<not a scalar>"; }
-
-std::optional<int64_t> parse_integer(const YAML::Node& n) {
-  if (!n.IsScalar() || n.Scalar().empty()) return std::nullopt;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(n.Scalar().c_str(), &end, 0);
-  if (*end != '\0' || errno == ERANGE) return std::nullopt;
-  return v;
-}
-
-std::string range_text(int64_t v, int64_t min, int64_t max) {
-  return std::to_string(v) + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]";
-}
+using util::parse_integer;
+using util::range_text;
+using util::scalar_text;
 
 bool is_none(const YAML::Node& n) { return n.IsScalar() && n.Scalar() == "none"; }
 

@@ -53,9 +53,9 @@ YAML::Node MapReader::require(std::string_view key) {
   return n;
 }
 
-static std::string scalar_text(const YAML::Node& n) { return n.IsScalar() ? n.Scalar() : "<not a scalar>"; }
+std::string scalar_text(const YAML::Node& n) { return n.IsScalar() ? n.Scalar() : "<not a scalar>"; }
 
-static std::optional<int64_t> parse_integer(const YAML::Node& n) {
+std::optional<int64_t> parse_integer(const YAML::Node& n) {
   if (!n.IsScalar() || n.Scalar().empty()) return std::nullopt;
   errno = 0;
   char* end = nullptr;
@@ -64,7 +64,7 @@ static std::optional<int64_t> parse_integer(const YAML::Node& n) {
   return v;
 }
 
-static std::string range_text(int64_t v, int64_t min, int64_t max) {
+std::string range_text(int64_t v, int64_t min, int64_t max) {
   return std::to_string(v) + " is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]";
 }
 

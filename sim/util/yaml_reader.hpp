@@ -25,6 +25,13 @@ class InputError : public std::runtime_error {
 // Parses a YAML file; throws InputError naming the file (and line) when it cannot.
 YAML::Node load_yaml_file(const std::string& path);
 
+// A scalar's text, or "<not a scalar>", for messages.
+std::string scalar_text(const YAML::Node& n);
+// An integer scalar (decimal, 0x hex, 0 octal); nullopt when it is not one or overflows.
+std::optional<int64_t> parse_integer(const YAML::Node& n);
+// "V is out of range [MIN, MAX]"
+std::string range_text(int64_t v, int64_t min, int64_t max);
+
 class MapReader {
  public:
   MapReader(YAML::Node node, std::string file, std::string path = "");

@@ -31,18 +31,10 @@ void half_warp(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, 
     if (half >> k & 1u) out.push_back({align_down(a[first + k], bytes), bytes});
 }
 
-class Cc10 final : public CoalescingRule {
- public:
-  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
-    out.clear();
-    half_warp(out, a, mask, 0, size);
-    half_warp(out, a, mask, 16, size);
-  }
-};
 
 }  // namespace
 
 GPUSIM_REGISTER(CoalescingRegistry, "cc1.0", "1.0/1.1: per half-warp, coalesced only when thread k reads word k",
-                [] { return std::make_unique<Cc10>(); })
+                [] { return std::make_unique<PerHalfWarp<half_warp>>(); })
 
 }  // namespace gpusim::memory

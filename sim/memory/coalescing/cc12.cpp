@@ -36,18 +36,10 @@ void half_warp(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, 
   }
 }
 
-class Cc12 final : public CoalescingRule {
- public:
-  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
-    out.clear();
-    half_warp(out, a, mask, 0, size);
-    half_warp(out, a, mask, 16, size);
-  }
-};
 
 }  // namespace
 
 GPUSIM_REGISTER(CoalescingRegistry, "cc1.2", "1.2/1.3: per half-warp, shrinking 128/64/32-byte segments",
-                [] { return std::make_unique<Cc12>(); })
+                [] { return std::make_unique<PerHalfWarp<half_warp>>(); })
 
 }  // namespace gpusim::memory
