@@ -22,8 +22,10 @@ Gpu::Gpu(const arch::ArchConfig& arch, const MemoryFactory& make)
 LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, const exec::LaunchConfig& launch,
                         int registers_per_thread, engine::Cycle start, const TimingOptions& options) {
   // Issue order as ptxas would emit it, where the architecture says so (core/ptxas_schedule.hpp).
+  const ClassifierConfig classes{arch_.units, arch_.latencies, arch_.warp_size, arch_.scheduling.warp_schedulers_per_sm,
+                                 arch_.scheduling.sass_like};
   const kernel::Program reordered =
-      arch_.scheduling.sass_like ? schedule_like_ptxas(ptx, classify_program(ptx, arch_)) : kernel::Program{};
+      arch_.scheduling.sass_like ? schedule_like_ptxas(ptx, classify_program(ptx, classes)) : kernel::Program{};
   const kernel::Program& program = arch_.scheduling.sass_like ? reordered : ptx;
   const int64_t shared = int64_t{program.static_shared_bytes} + launch.dynamic_shared_bytes;
   const arch::OccupancyResult occ = arch::compute_occupancy(
@@ -31,7 +33,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   if (occ.active_blocks == 0)
     throw util::InputError("launch of " + program.name + " cannot run on " + arch_.gpu.name + ": " + occ.none_fit_reason);
 
-  const std::vector<InstructionTiming> timing = classify_program(program, arch_);
+  const std::vector<InstructionTiming> timing = classify_program(program, classes);
   const memory::MemoryStats memory_before = memory_->stats();
   events_.advance_to(start);
   memory_->start_kernel();

@@ -92,10 +92,10 @@ void add_operand(std::array<uint32_t, N>& list, size_t& n, const Operand& o) {
 
 }  // namespace
 
-std::vector<InstructionTiming> classify_program(const kernel::Program& program, const arch::ArchConfig& arch) {
+std::vector<InstructionTiming> classify_program(const kernel::Program& program, const ClassifierConfig& config) {
   std::vector<InstructionTiming> out;
   out.reserve(program.code.size());
-  const int schedulers = arch.scheduling.warp_schedulers_per_sm;
+  const int schedulers = config.schedulers;
   for (const kernel::Instruction& in : program.code) {
     InstructionTiming t;
     t.unit = unit_of(in);
@@ -105,16 +105,16 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
                     in.space == kernel::StateSpace::Generic);
     t.is_barrier = in.op == Opcode::Bar;
     t.is_control = t.unit == Unit::Branch;
-    if (t.unit == Unit::Fp64 && arch.units.fp64 == 0) t.unit = Unit::Fp32;  // no FP64 unit: emulated on FP32 (CC 1.0)
-    const int lanes = lanes_of(t.unit, arch.units);
+    if (t.unit == Unit::Fp64 && config.units.fp64 == 0) t.unit = Unit::Fp32;  // no FP64 unit: emulated on FP32 (CC 1.0)
+    const int lanes = lanes_of(t.unit, config.units);
     // A warp instruction occupies its unit for warp_size / (lanes per scheduler) cycles.
     t.occupancy = lanes == 0 ? kUnitTicks
-                             : static_cast<uint32_t>((int64_t{arch.warp_size} * schedulers * kUnitTicks + lanes - 1) / lanes);
-    t.latency = static_cast<uint16_t>(t.is_control ? 1 : latency_of(t.unit, arch.latencies));
+                             : static_cast<uint32_t>((int64_t{config.warp_size} * schedulers * kUnitTicks + lanes - 1) / lanes);
+    t.latency = static_cast<uint16_t>(t.is_control ? 1 : latency_of(t.unit, config.latencies));
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
-      t.latency = static_cast<uint16_t>(arch.latencies.int_divide);
-      t.issue_slots = static_cast<uint16_t>(arch.latencies.int_divide_slots);
-    } else if (t.unit == Unit::Int32 && arch.scheduling.sass_like && is_wide_integer_pair(in)) {
+      t.latency = static_cast<uint16_t>(config.latencies.int_divide);
+      t.issue_slots = static_cast<uint16_t>(config.latencies.int_divide_slots);
+    } else if (t.unit == Unit::Int32 && config.sass_like && is_wide_integer_pair(in)) {
       // The integer datapath is 32 bits: SASS does this as a low and a high half, the high
       // one waiting for the low one's carry or comparison.
       t.latency = static_cast<uint16_t>(2 * t.latency);
@@ -132,7 +132,7 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     }
     out.push_back(t);
   }
-  if (arch.scheduling.sass_like) fuse_like_ptxas(program, out);
+  if (config.sass_like) fuse_like_ptxas(program, out);
   return out;
 }
 

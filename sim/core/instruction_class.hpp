@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "arch/arch_config.hpp"
+#include "core/units_config.hpp"
 #include "kernel/ir.hpp"
 
 namespace gpusim::core {
@@ -33,7 +33,16 @@ struct InstructionTiming {
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
 };
 
+// The architecture's part the classifier reads, by value.
+struct ClassifierConfig {
+  ExecutionUnits units;
+  Latencies latencies;
+  int warp_size = 32;
+  int schedulers = 1;      // per SM: each has its share of the SM's lanes
+  bool sass_like = false;  // fuse the pairs ptxas fuses (core/ptxas_fusion.hpp)
+};
+
 // Precomputed timing for every instruction of a program on one architecture.
-std::vector<InstructionTiming> classify_program(const kernel::Program& program, const arch::ArchConfig& arch);
+std::vector<InstructionTiming> classify_program(const kernel::Program& program, const ClassifierConfig& config);
 
 }  // namespace gpusim::core
