@@ -19,7 +19,7 @@ void functional(benchmark::State& state, const char* name) {
   uint64_t warp_instructions = 0;
   double seconds = 0;
   for (auto _ : state) {
-    const auto run = gpusim::driver::run_functional(w, k.module, *k.program, 4'000'000'000);
+    const auto run = gpusim::driver::run_functional(w, k.module, *k.program, {});
     for (const auto& l : run.launches) warp_instructions += l.stats.warp_instructions;
     seconds += run.seconds;
     if (!run.check || !run.check->passed) state.SkipWithError("check failed");

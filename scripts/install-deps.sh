@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev libboost-dev libboost-program-options-dev libboost-graph-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-dev
   python3-matplotlib
 )
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command, and CI's: install what is missing, build with -Werror and
 # run every test; then build the tests with AddressSanitizer + UndefinedBehaviorSanitizer
-# and run them again.
+# and run them again; last, replay the inputs fuzzing once found and fuzz each input parser
+# briefly (scripts/fuzz.sh; longer campaigns are run by hand).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,3 +16,6 @@ scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_BUILD
   -DGPUSIM_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -E validation_against_h100
+
+echo "== Fuzzing: committed regressions, then 30 s per input parser"
+scripts/fuzz.sh 30

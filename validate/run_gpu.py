@@ -143,6 +143,8 @@ def run_workload(gpusim, path, repeats, arch, size):
             launch = step["launch"]
             launch_index += 1
             grid, block, shared = tuple(launch["grid"]), tuple(launch["block"]), launch["shared_bytes"]
+            if launch.get("shared_opt_in"):  # as cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
+                kernel.max_dynamic_shared_size_bytes = shared
             args = tuple(device[a["buffer"]] if "buffer" in a else
                          np.frombuffer(bytes.fromhex(a["little_endian_hex"]), PTX_SCALARS[a["ptx_type"]])[0]
                          for a in launch["args"])

@@ -89,7 +89,12 @@ namespace gpusim::arch {
 
 ArchConfig load_arch_config(const std::string& path, const std::vector<std::string>& overrides,
                             params::Origins* origins) {
-  params::Layers layers = params::Layers::from_file(path);
+  return load_arch_config_text(nullptr, path, overrides, origins);
+}
+
+ArchConfig load_arch_config_text(const std::string* text, const std::string& path,
+                                 const std::vector<std::string>& overrides, params::Origins* origins) {
+  params::Layers layers = params::Layers::from_text(text, path);
   for (const std::string& o : overrides) layers.add_override(o);
   ArchConfig c;
   params::Origins found = params::Loader::load(layers, c);

@@ -20,6 +20,10 @@ namespace gpusim::arch {
 ArchConfig load_arch_config(const std::string& path, const std::vector<std::string>& overrides = {},
                             params::Origins* origins = nullptr);
 
+// The same with the file's text given (nullptr: read `path`); for fuzzing and tests.
+ArchConfig load_arch_config_text(const std::string* text, const std::string& path,
+                                 const std::vector<std::string>& overrides = {}, params::Origins* origins = nullptr);
+
 // Every declared parameter with its current value (for `gpusim params`).
 std::vector<params::ParamInfo> describe_arch(const ArchConfig& config);
 

@@ -2,6 +2,8 @@
 
 #include <boost/program_options/errors.hpp>
 #include <exception>
+#include <filesystem>
+#include <new>
 
 #include "exec/exec_error.hpp"
 #include "util/yaml_reader.hpp"
@@ -44,7 +46,7 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
   const bool named = first == "occupancy" || first == "run" || first == "params" || first == "workload" ||
                      first == "digest";
   if (!named && first.rfind("--", 0) != 0) {
-    err << "gpusim: unknown subcommand '" << first << "' (see gpusim --help)\n";
+    err << "gpusim: unknown subcommand '" << util::clipped(first) << "' (see gpusim --help)\n";
     return 2;
   }
   const std::vector<std::string> rest(args.begin() + (named ? 1 : 0), args.end());
@@ -61,7 +63,11 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
     err << "gpusim " << name << ": error: " << e.what() << '\n';
   } catch (const boost::program_options::error& e) {
     err << "gpusim " << name << ": error: " << e.what() << " (see gpusim " << name << " --help)\n";
-  } catch (const std::exception& e) {
+  } catch (const std::bad_alloc&) {  // the named buffers are checked first; this is what is left
+    err << "gpusim " << name << ": error: out of host memory (try a smaller --size or fewer --set overrides)\n";
+  } catch (const std::filesystem::filesystem_error& e) {  // its message names the path
+    err << "gpusim " << name << ": error: " << e.what() << '\n';
+  } catch (const std::exception& e) {  // a bug in gpusim, not in the input
     err << "gpusim " << name << ": internal error: " << e.what() << '\n';
   }
   return 1;

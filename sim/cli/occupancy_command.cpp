@@ -31,7 +31,7 @@ Format parse_format(const std::string& text) {
   if (text == "text") return Format::Text;
   if (text == "json") return Format::Json;
   if (text == "csv") return Format::Csv;
-  throw util::InputError("--format '" + text + "': expected text, json or csv");
+  throw util::InputError("--format '" + util::clipped(text) + "': expected text, json or csv");
 }
 
 // Each dimension is checked alone: invalid_request() judges them independently.

@@ -12,7 +12,7 @@ namespace {
 constexpr size_t kMaxPoints = 1'000'000;
 
 [[noreturn]] void bad(const std::string& option, const std::string& text, const std::string& why) {
-  throw util::InputError("--" + option + " '" + text + "': " + why);
+  throw util::InputError("--" + option + " '" + util::clipped(text) + "': " + why);
 }
 
 int64_t parse_number(const std::string& option, const std::string& whole, const std::string& part) {

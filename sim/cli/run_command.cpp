@@ -1,6 +1,9 @@
 // `gpusim [run] --arch A --workload W`: simulates the workload and reports where every
 // cycle went; `--functional` only executes and checks it.
 #include <boost/program_options.hpp>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 
 #include "arch/arch_loader.hpp"
@@ -20,9 +23,27 @@ namespace {
 
 namespace po = boost::program_options;
 
+// A whole number of at least 0 for `option`, also written as 5e7; refuses -1 and 1.5.
+uint64_t parse_count(const std::string& option, const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE || !(v >= 0) || v != std::floor(v) || v > 1e18)
+    throw util::InputError(option + " '" + util::clipped(text) + "': expected a whole number of 0 or more (such as 50000000 or 5e7)");
+  return static_cast<uint64_t>(v);
+}
+
+double parse_seconds(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > 1e7)
+    throw util::InputError(option + " '" + util::clipped(text) + "': expected seconds, 0 or more (0: no limit)");
+  return v;
+}
+
 int functional(const arch::ArchConfig& a, const workload::Workload& w, const frontend::LoadedKernel& kernel,
-               uint64_t max_instructions, bool json, std::ostream& out) {
-  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, *kernel.program, max_instructions, &a);
+               const exec::RunLimits& limits, bool json, std::ostream& out) {
+  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, *kernel.program, limits, &a);
   uint64_t warp_total = 0;
   for (const auto& l : run.launches) warp_total += l.stats.warp_instructions;
   const auto efficiency = [&](uint64_t threads, uint64_t warps) {
@@ -64,10 +85,8 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
 
 int run_command(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description opts("gpusim run options");
-  std::string arch_file, workload_file, format = "text", trace_file, size;
+  std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
   std::vector<std::string> sets;
-  int regs_override = -1;
-  uint64_t max_instructions = 2'000'000'000;
   opts.add_options()
       ("help,h", "show this help")
       ("arch", po::value(&arch_file)->required(), "architecture file (configs/*.yaml)")
@@ -76,12 +95,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
        "NAME=VALUE overrides a workload parameter; SECTION.KEY=VALUE an architecture value "
        "(e.g. scheduling.policy=lrr, memory.dram.latency=400); repeatable")
       ("size", po::value(&size), "use the workload's named parameter set (its `sizes`, e.g. h100) for the defaults")
-      ("regs", po::value(&regs_override), "registers per thread, overriding the workload and ptxas")
+      ("regs", po::value(&regs_text), "registers per thread, overriding the workload and ptxas")
       ("functional", "only execute and check the kernels, without timing")
       ("per-sm", "also report per-SM figures")
       ("trace", po::value(&trace_file), "write a Chrome/Perfetto trace (JSON) of blocks on SMs")
       ("trace-warps", "add one track per warp slot to the trace")
-      ("max-instructions", po::value(&max_instructions), "warp instructions one launch may execute (default 2e9)")
+      ("max-instructions", po::value(&max_instructions_text),
+       "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
+      ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
       ("format", po::value(&format), "text (default), json or csv");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -92,33 +113,44 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
   po::notify(vm);
   if (format != "text" && format != "json" && format != "csv")
     throw util::InputError("--format '" + format + "': expected text, json or csv");
+  exec::RunLimits limits;
+  if (vm.count("max-instructions")) limits.max_warp_instructions = parse_count("--max-instructions", max_instructions_text);
+  if (vm.count("timeout")) limits.timeout_seconds = parse_seconds("--timeout", timeout_text);
 
   std::vector<std::string> arch_sets, workload_sets;
   for (const std::string& s : sets) {
     const auto eq = s.find('=');
     (s.substr(0, eq).find('.') != std::string::npos ? arch_sets : workload_sets).push_back(s);
   }
-  const arch::ArchConfig a = arch::load_arch_config(arch_file, arch_sets);
+  params::Origins origins;
+  const arch::ArchConfig a = arch::load_arch_config(arch_file, arch_sets, &origins);
   const workload::Workload w = workload::load_workload(workload_file, workload_sets, size);
-  const frontend::LoadedKernel kernel =
-      frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
-  if (vm.count("functional")) return functional(a, w, kernel, max_instructions, format == "json", out);
+  const frontend::LoadedKernel kernel = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry,
+                                                              a.gpu.compute_capability,
+                                                              origins.at("gpu.compute_capability").text());
+  if (vm.count("functional")) return functional(a, w, kernel, limits, format == "json", out);
 
-  int regs = regs_override;
+  int regs = -1;
   std::string regs_origin = "--regs";
-  if (regs < 0 && w.kernel.regs_per_thread) {
+  if (vm.count("regs")) {
+    const uint64_t n = parse_count("--regs", regs_text);
+    if (n < 1 || n > static_cast<uint64_t>(a.registers.max_per_thread))
+      throw util::InputError("--regs '" + regs_text + "': expected registers per thread in [1, " +
+                             std::to_string(a.registers.max_per_thread) + "] on " + a.gpu.name);
+    regs = static_cast<int>(n);
+  } else if (w.kernel.regs_per_thread) {
     regs = *w.kernel.regs_per_thread;
     regs_origin = "registers from the workload";
-  } else if (regs < 0 && kernel.registers) {
+  } else if (kernel.registers) {
     regs = *kernel.registers;
     regs_origin = "registers from " + kernel.registers_origin;
-  } else if (regs < 0) {
+  } else {
     throw util::InputError(workload_file + ": no register count: ptxas is not available and the workload gives no "
                            "kernel.regs_per_thread; pass --regs");
   }
 
   core::TimingOptions options;
-  options.max_warp_instructions = max_instructions;
+  options.limits = limits;
   options.trace_warps = vm.count("trace-warps") > 0;
   const driver::TimingRun run = driver::run_timed(a, w, kernel.module, *kernel.program, regs, options);
 

@@ -52,7 +52,8 @@ Json launch_json(const workload::Workload& w, const kernel::Program& program, co
     else a["little_endian_hex"] = hex(packed.data() + p.offset, p.size);
     args.push_back(std::move(a));
   }
-  return {{"grid", launch.grid}, {"block", launch.block}, {"shared_bytes", launch.shared_bytes}, {"args", std::move(args)}};
+  return {{"grid", launch.grid}, {"block", launch.block}, {"shared_bytes", launch.shared_bytes},
+          {"shared_opt_in", launch.shared_opt_in}, {"args", std::move(args)}};
 }
 
 }  // namespace
@@ -78,7 +79,9 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
   const arch::ArchConfig a = arch::load_arch_config(arch_file);
   const workload::Workload w = workload::load_workload(workload_file, sets, size);
   const frontend::LoadedKernel k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw util::InputError("--dump-inputs: cannot create folder " + dir + ": " + ec.message());
 
   Json manifest = {{"workload", w.name}, {"file", w.source_file}, {"size", w.size.empty() ? "default" : w.size}};
   manifest["params"] = Json::object();

@@ -31,7 +31,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   const arch::OccupancyResult occ = arch::compute_occupancy(
       arch_, {static_cast<int>(launch.threads_per_block()), registers_per_thread, shared});
   if (occ.active_blocks == 0)
-    throw util::InputError("launch of " + program.name + " cannot run on " + arch_.gpu.name + ": " + occ.none_fit_reason);
+    throw util::InputError((launch.origin.empty() ? "" : launch.origin + ": ") + "launch of " + program.name + " cannot run on " + arch_.gpu.name + ": " + occ.none_fit_reason);
 
   const std::vector<InstructionTiming> timing = classify_program(program, classes);
   const memory::MemoryStats memory_before = memory_->stats();
@@ -39,7 +39,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   memory_->start_kernel();
   exec::Executor executor(program, memory, launch);
   uint64_t instructions = 0;
-  const KernelContext kernel{program, timing, executor, options.trace_warps, &instructions, options.max_warp_instructions};
+  const KernelContext kernel{program, timing, executor, options.trace_warps, &instructions, &options.limits};
   BlockDispatcher dispatcher(arch_.block_scheduler, start, launch.block_count());
   const SmConfig sm_config = SmConfig::from(arch_);
   std::vector<std::unique_ptr<Sm>> sms;

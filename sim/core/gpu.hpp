@@ -13,6 +13,7 @@
 #include "engine/event_queue.hpp"
 #include "exec/device_memory.hpp"
 #include "exec/executor.hpp"
+#include "exec/run_limits.hpp"
 #include "kernel/ir.hpp"
 #include "memory/memory_system.hpp"
 
@@ -21,7 +22,7 @@ namespace gpusim::core {
 struct TimingOptions {
   bool allow_jumps = true;   // false: tick every SM with warps every cycle (for tests)
   bool trace_warps = false;  // record per-warp slices for the trace
-  uint64_t max_warp_instructions = 2'000'000'000;
+  exec::RunLimits limits;     // per-launch instruction budget, wall-clock deadline (once started)
 };
 
 class Gpu {

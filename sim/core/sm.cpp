@@ -277,16 +277,25 @@ void Sm::on_tick() {
   const uint64_t before = stats_.warp_instructions;
   engine::Cycle next = tick(now);
   *kernel_.instructions += stats_.warp_instructions - before;
-  if (*kernel_.instructions > kernel_.max_warp_instructions)
-    throw exec::ExecError("kernel " + kernel_.program.name + ": more than " +
-                          std::to_string(kernel_.max_warp_instructions) +
-                          " warp instructions in this launch: an endless loop? (raise the limit with --max-instructions)");
+  if (kernel_.limits->over_budget(*kernel_.instructions)) report_runaway(kernel_.limits->budget_message());
+  if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
   if (retired_ > 0) {
     retired_ = 0;
     dispatcher_.blocks_retired(id_, now);
   }
   if (every_cycle_ && has_warps()) next = now + 1;
   if (next != kNever) events_.schedule_by(tick_event_, next);
+}
+
+void Sm::report_runaway(const std::string& what) const {
+  // The warp that issued last on a scheduler that has warps: where the loop is spinning.
+  for (const Scheduler& s : schedulers_) {
+    const TimedWarp& w = warps_[s.last_issued];
+    if (s.live.empty() || w.done) continue;
+    const uint32_t active = w.state.active_mask();
+    kernel_.executor.fault(w.state, blocks_[w.block_slot].state, active ? std::countr_zero(active) : 0, what);
+  }
+  throw exec::ExecError("kernel " + kernel_.program.name + ": " + what);
 }
 
 void Sm::finish(engine::Cycle end) {

@@ -21,6 +21,7 @@
 #include "engine/event_queue.hpp"
 #include "exec/barrier.hpp"
 #include "exec/executor.hpp"
+#include "exec/run_limits.hpp"
 #include "memory/memory_system.hpp"
 
 namespace gpusim::arch {
@@ -52,7 +53,7 @@ struct KernelContext {
   exec::Executor& executor;
   bool trace_warps = false;
   uint64_t* instructions = nullptr;  // warp instructions issued by every SM so far
-  uint64_t max_warp_instructions = 0;
+  const exec::RunLimits* limits = nullptr;
 };
 
 // Told when an SM retires blocks (the block dispatcher).
@@ -126,6 +127,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void wake_all();
   void account(engine::Cycle until);
   void on_tick();
+  // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.
+  [[noreturn]] void report_runaway(const std::string& what) const;
 
   uint32_t id_;
   SmConfig config_;
@@ -148,6 +151,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   int free_block_slots_ = 0;
   int retired_ = 0;
   uint64_t next_age_ = 0;
+  uint32_t ticks_ = 0;  // for checking the wall-clock deadline now and then
   SmStats stats_;
   std::vector<BlockSlice> block_trace_;
   std::vector<WarpSlice> warp_trace_;

@@ -7,13 +7,14 @@
 namespace gpusim::driver {
 
 FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                             uint64_t max_warp_instructions, const arch::ArchConfig* arch) {
+                             exec::RunLimits limits, const arch::ArchConfig* arch) {
   FunctionalRun run;
+  limits.start();
   WorkloadSession session(w, module, program, arch);
   session.run([&](const workload::Step&, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();
     LaunchRecord record{launch.grid, launch.block,
-                        exec::run_functional(program, session.memory(), config, max_warp_instructions)};
+                        exec::run_functional(program, session.memory(), config, limits)};
     run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.launches.push_back(record);
   });

@@ -11,6 +11,7 @@
 #include "arch/arch_config.hpp"
 #include "exec/block_runner.hpp"
 #include "exec/device_memory.hpp"
+#include "exec/run_limits.hpp"
 #include "frontend/kernel_loader.hpp"
 #include "reference/references.hpp"
 #include "workload/workload.hpp"
@@ -31,6 +32,6 @@ struct FunctionalRun {
 
 // With `arch`, launches are checked against its limits first.
 FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                             uint64_t max_warp_instructions, const arch::ArchConfig* arch = nullptr);
+                             exec::RunLimits limits = {}, const arch::ArchConfig* arch = nullptr);
 
 }  // namespace gpusim::driver

@@ -10,6 +10,8 @@ namespace gpusim::driver {
 TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const kernel::Module& module,
                     const kernel::Program& program, int registers_per_thread, const core::TimingOptions& options) {
   TimingRun run;
+  core::TimingOptions started = options;
+  started.limits.start();
   WorkloadSession session(w, module, program, &arch);
   host::CopyTimeline timeline(arch.host_link, arch.gpu.core_clock_mhz);
   core::Gpu gpu(arch);  // one clock for every launch: caches carry over at the right times
@@ -18,7 +20,7 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
         const auto wall = std::chrono::steady_clock::now();
         const engine::Cycle start = timeline.kernel_start(step.stream);
         TimedLaunch t{program.name, launch.grid, launch.block, launch.shared_bytes, registers_per_thread,
-                      gpu.launch(program, session.memory(), config, registers_per_thread, start, options)};
+                      gpu.launch(program, session.memory(), config, registers_per_thread, start, started)};
         run.wall_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
         t.stream = step.stream;
         t.start = start;

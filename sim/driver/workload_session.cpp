@@ -3,6 +3,7 @@
 #include <cstring>
 #include <variant>
 
+#include "util/host_memory.hpp"
 #include "util/yaml_reader.hpp"
 #include "workload/buffer_data.hpp"
 
@@ -34,8 +35,11 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
       const uint64_t base = memory.find(*name)->base;
       put(out, p.offset, &base, 8);
     } else if (const auto* d = std::get_if<double>(&v)) {
-      if (p.type == kernel::DataType::F64) put(out, p.offset, d, 8);
-      else if (p.size == 4) {
+      // A float literal goes to a float parameter (or an untyped one of its size) only: packing
+      // its bits into an integer would silently pass a meaningless number.
+      if (p.type == kernel::DataType::F64 || p.type == kernel::DataType::B64) {
+        put(out, p.offset, d, 8);
+      } else if (p.type == kernel::DataType::F32 || p.type == kernel::DataType::B32) {
         const float f = static_cast<float>(*d);
         put(out, p.offset, &f, 4);
       } else {
@@ -65,11 +69,41 @@ WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Modu
     std::copy(v.init.begin(), v.init.end(), bytes.begin());
     memory_.map(v.name, v.address, std::move(bytes));
   }
+  check_memory();
   for (const workload::Buffer& b : w.buffers) {
-    initial_[b.name] = workload::initial_bytes(b);
-    memory_.allocate(b.name, initial_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
+    try {
+      initial_[b.name] = workload::initial_bytes(b);
+      memory_.allocate(b.name, initial_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
+    } catch (const std::bad_alloc&) {
+      throw InputError(w.source_file + ": buffer '" + b.name + "' (" + std::to_string(buffer_bytes(b)) +
+                       " bytes): this host cannot give the memory to simulate it");
+    }
   }
   host_ = initial_;
+}
+
+uint64_t WorkloadSession::buffer_bytes(const workload::Buffer& b) {
+  return static_cast<uint64_t>(b.count) * static_cast<uint64_t>(workload::element_size(b.type));  // < 2^63 (loader)
+}
+
+void WorkloadSession::check_memory() const {
+  // Buffers are checked before any is taken: against the GPU's memory, and against this
+  // host's, which holds each buffer three times (the device image, the initial and the host
+  // copy), naming the buffer that does not fit.
+  uint64_t total = 0;
+  const std::optional<uint64_t> host = util::available_host_memory();
+  for (const workload::Buffer& b : w_.buffers) {
+    if (__builtin_add_overflow(total, buffer_bytes(b), &total)) total = UINT64_MAX;  // each is below 2^63
+    if (arch_ && total > static_cast<uint64_t>(arch_->memory.dram.size_bytes))
+      throw InputError(w_.source_file + ": buffer '" + b.name + "' (" + std::to_string(buffer_bytes(b)) +
+                       " bytes) brings the workload's buffers to " + std::to_string(total) + " bytes, more than the " +
+                       std::to_string(arch_->memory.dram.size_bytes) + " bytes of device memory of " + arch_->gpu.name);
+    if (host && total > *host / 3)
+      throw InputError(w_.source_file + ": buffer '" + b.name + "' (" + std::to_string(buffer_bytes(b)) +
+                       " bytes) brings the workload's buffers to " + std::to_string(total) +
+                       " bytes; simulating them takes three times that, more than the " + std::to_string(*host) +
+                       " bytes this host has available");
+  }
 }
 
 void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
@@ -94,6 +128,7 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
       throw InputError(where(w_, step.line) + "launch: " + program_.name +
                        " declares dynamic shared memory (extern __shared__) but shared_bytes is 0");
     config.params = pack_params(program_, w_, launch, memory_, step.line);
+    config.origin = w_.source_file + ":" + std::to_string(step.line);
     on_launch(step, launch, config);
   }
 }
@@ -116,12 +151,28 @@ void WorkloadSession::check_limits(const workload::Step& step, const workload::L
   if (threads > l.max_threads_per_block)
     throw InputError(where(w_, step.line) + "launch: " + std::to_string(threads) + " threads per block exceed " +
                      "max_threads_per_block " + std::to_string(l.max_threads_per_block) + " of " + gpu);
+  // As CUDA: static shared memory stays within max_per_block; static plus dynamic may reach
+  // max_per_block_optin only when the launch opts in (cudaFuncSetAttribute).
+  const arch::SharedMemory& sm = arch_->shared_memory;
   const int64_t shared = int64_t{program_.static_shared_bytes} + launch.shared_bytes;
-  if (shared > arch_->shared_memory.max_per_block_optin)
-    throw InputError(where(w_, step.line) + "launch: " + std::to_string(shared) + " bytes of shared memory per block (" +
-                     std::to_string(program_.static_shared_bytes) + " static + " + std::to_string(launch.shared_bytes) +
-                     " dynamic) exceed max_per_block_optin " + std::to_string(arch_->shared_memory.max_per_block_optin) +
-                     " of " + gpu);
+  const std::string amount = std::to_string(shared) + " bytes of shared memory per block (" +
+                             std::to_string(program_.static_shared_bytes) + " static + " +
+                             std::to_string(launch.shared_bytes) + " dynamic)";
+  if (program_.static_shared_bytes > sm.max_per_block)
+    throw InputError(where(w_, step.line) + "launch: " + program_.name + " declares " +
+                     std::to_string(program_.static_shared_bytes) + " bytes of static shared memory, more than " +
+                     "max_per_block " + std::to_string(sm.max_per_block) + " of " + gpu +
+                     " (above it, only dynamic shared memory can opt in)");
+  if (launch.shared_opt_in && shared > sm.max_per_block_optin)
+    throw InputError(where(w_, step.line) + "launch: " + amount + " exceed max_per_block_optin " +
+                     std::to_string(sm.max_per_block_optin) + " of " + gpu);
+  if (!launch.shared_opt_in && shared > sm.max_per_block)
+    throw InputError(where(w_, step.line) + "launch: " + amount + " exceed max_per_block " +
+                     std::to_string(sm.max_per_block) + " of " + gpu +
+                     (sm.max_per_block_optin > sm.max_per_block
+                          ? "; up to max_per_block_optin " + std::to_string(sm.max_per_block_optin) +
+                                " needs 'shared_opt_in: true' in the launch (cudaFuncSetAttribute on the GPU)"
+                          : ""));
 }
 
 std::optional<reference::CheckResult> WorkloadSession::check() const {

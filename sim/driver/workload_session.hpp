@@ -33,6 +33,8 @@ class WorkloadSession {
 
  private:
   void check_limits(const workload::Step& step, const workload::LaunchStep& launch) const;
+  void check_memory() const;
+  static uint64_t buffer_bytes(const workload::Buffer& b);
 
   const workload::Workload& w_;
   const kernel::Program& program_;

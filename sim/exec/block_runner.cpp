@@ -26,7 +26,7 @@ void release(std::vector<WarpState>& warps, uint32_t barriers) {
 }  // namespace
 
 FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch,
-                               uint64_t max_warp_instructions) {
+                               const RunLimits& limits) {
   Executor ex(program, memory, launch);
   FunctionalStats stats;
   const uint32_t warps_per_block = launch.warps_per_block();
@@ -66,10 +66,8 @@ FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& mem
             if (w.waiting) break;
           }
         }
-        if (stats.warp_instructions > max_warp_instructions)
-          ex.fault(w, b, 0, "more than " + std::to_string(max_warp_instructions) +
-                                " warp instructions in this launch: an endless loop? (raise the limit with "
-                                "--max-instructions)");
+        if (limits.over_budget(stats.warp_instructions)) ex.fault(w, b, 0, limits.budget_message());
+        if (limits.past_deadline()) ex.fault(w, b, 0, limits.timeout_message());
       }
       if (!progress && live > 0) {
         std::string waiting;

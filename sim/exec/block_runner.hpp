@@ -7,6 +7,7 @@
 
 #include "exec/device_memory.hpp"
 #include "exec/executor.hpp"
+#include "exec/run_limits.hpp"
 #include "kernel/ir.hpp"
 
 namespace gpusim::exec {
@@ -16,8 +17,9 @@ struct FunctionalStats {
   uint64_t thread_instructions = 0;  // active lanes summed over warp instructions
 };
 
-// Throws ExecError on a fault, a barrier deadlock, or more than `max_warp_instructions`.
+// Throws ExecError on a fault, a barrier deadlock, or past the run's limits (naming the
+// kernel, the block and the PC of a warp still running).
 FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch,
-                               uint64_t max_warp_instructions);
+                               const RunLimits& limits);
 
 }  // namespace gpusim::exec

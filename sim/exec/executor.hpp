@@ -31,6 +31,7 @@ struct LaunchConfig {
   std::array<uint32_t, 3> block{1, 1, 1};
   uint32_t dynamic_shared_bytes = 0;
   std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out per Program::params
+  std::string origin;           // where the launch was asked for ("w.yaml:12"), for messages; may be empty
   uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
   uint32_t warps_per_block() const { return (threads_per_block() + kWarpSize - 1) / kWarpSize; }
   uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,14 @@ namespace fs = std::filesystem;
 using util::InputError;
 
 namespace {
+
+// A tool's multi-line complaint as one line of an error message.
+std::string one_line(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (char& c : text)
+    if (c == '\n') c = ';';
+  return text;
+}
 
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -53,6 +62,25 @@ int run(const std::vector<std::string>& argv, std::string& output) {
   while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) output.append(buf.data(), n);
   const int status = pclose(pipe);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The SASS targets (sm_NN) this toolkit's ptxas can compile for, from `nvcc --list-gpu-code`;
+// empty without the toolkit.
+const std::vector<int>& toolkit_sass_targets() {
+  static const std::vector<int> targets = [] {
+    std::vector<int> out;
+    const std::string nvcc = toolkit_binary("nvcc");
+    std::string listing;
+    if (nvcc.empty() || run({nvcc, "--list-gpu-code"}, listing) != 0) return out;
+    std::istringstream in(listing);
+    for (std::string word; in >> word;)
+      if (word.rfind("sm_", 0) == 0) {
+        const int sm = std::atoi(word.c_str() + 3);
+        if (sm > 0 && std::find(out.begin(), out.end(), sm) == out.end()) out.push_back(sm);
+      }
+    return out;
+  }();
+  return targets;
 }
 
 fs::path cache_dir() {
@@ -101,7 +129,7 @@ std::string compile_to_ptx(const std::string& source, std::string& origin) {
   std::string log;
   if (run(argv, log) != 0) {
     fs::remove(out, ec);
-    throw InputError(source + ": nvcc failed:\n" + log);
+    throw InputError(source + ": nvcc failed: " + one_line(log));
   }
   fs::rename(out, cached, ec);
   if (ec) throw InputError(cached.string() + ": cannot write the PTX cache: " + ec.message());
@@ -118,7 +146,7 @@ std::optional<int> registers_from_ptxas(const std::string& ptx, const std::strin
     log = read_all(cached.string());
   } else {
     if (run({ptxas, "-arch=sm_" + std::to_string(sm), "-v", ptx, "-o", "/dev/null"}, log) != 0)
-      throw InputError(ptx + ": ptxas failed:\n" + log);
+      throw InputError(ptx + ": ptxas failed: " + one_line(log));
     if (ptx.rfind(cache_dir().string(), 0) == 0) write_atomically(cached, log);  // never into the repository
   }
   // "Compiling entry function 'NAME' for 'sm_90'" is followed by "Used N registers".
@@ -151,7 +179,16 @@ int ptxas_target(const arch::ComputeCapability& cc) {
 }
 
 LoadedKernel load_kernel(const std::string& source, const std::string& ptx, const std::string& entry,
-                         const arch::ComputeCapability& cc) {
+                         const arch::ComputeCapability& cc, const std::string& cc_where) {
+  const int sm = ptxas_target(cc);
+  const std::vector<int>& known = toolkit_sass_targets();
+  if (!known.empty() && std::find(known.begin(), known.end(), sm) == known.end()) {
+    std::string names;
+    for (int t : known) names += (names.empty() ? "sm_" : ", sm_") + std::to_string(t);
+    throw InputError((cc_where.empty() ? std::string() : cc_where + ": ") + "gpu.compute_capability " + cc.str() +
+                     ": the CUDA toolkit (" + toolkit_binary("nvcc") + ") cannot compile for sm_" + std::to_string(sm) +
+                     "; it knows " + names);
+  }
   LoadedKernel k;
   if (!source.empty()) {
     k.ptx_path = compile_to_ptx(source, k.ptx_origin);
@@ -169,7 +206,6 @@ LoadedKernel load_kernel(const std::string& source, const std::string& ptx, cons
     }
     throw InputError(k.ptx_path + ": no kernel entry '" + entry + "' (found: " + names + ")");
   }
-  const int sm = ptxas_target(cc);
   if ((k.registers = registers_from_ptxas(k.ptx_path, entry, sm))) {
     k.registers_origin = "ptxas sm_" + std::to_string(sm);
   } else if (!source.empty() && (k.registers = registers_from_table(source, entry, sm))) {

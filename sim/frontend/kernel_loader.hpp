@@ -29,8 +29,9 @@ struct LoadedKernel {
 int ptxas_target(const arch::ComputeCapability& cc);
 
 // `source` (.cu) or `ptx` as in the workload; throws util::InputError when neither the
-// toolkit nor a checked-in file can provide the PTX, or the entry is missing.
+// toolkit nor a checked-in file can provide the PTX, the entry is missing, or the toolkit
+// cannot compile for the architecture (`cc_where` names where the capability was set).
 LoadedKernel load_kernel(const std::string& source, const std::string& ptx, const std::string& entry,
-                         const arch::ComputeCapability& cc);
+                         const arch::ComputeCapability& cc, const std::string& cc_where = "");
 
 }  // namespace gpusim::frontend

@@ -22,7 +22,7 @@ Module Parser::parse() {
       fail(t, ".func (a non-inlined device function) is not supported");
     } else if (t.text == ".global" || t.text == ".const" || t.text == ".shared") {
       parse_module_variable();
-    } else if (t.text == ".file" || t.text == ".loc" || t.text == ".section") {
+    } else if (t.text == ".file" || t.text == ".loc" || t.text == ".section" || t.text == ".pragma") {
       skip_directive_line(t.line);
     } else {
       fail(t, "unexpected '" + t.text + "' at module level");

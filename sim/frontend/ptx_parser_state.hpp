@@ -59,7 +59,11 @@ class Parser {
  private:
   // ---- tokens ----
   const Token& peek(size_t ahead = 0) const { return toks_[std::min(pos_ + ahead, toks_.size() - 1)]; }
-  const Token& next() { return toks_[pos_ < toks_.size() - 1 ? pos_++ : pos_]; }
+  // Consuming past the end is an error: no loop can spin on a truncated file.
+  const Token& next() {
+    if (pos_ >= toks_.size() - 1) fail(toks_.back(), "unexpected end of file (a missing ';' or '}'?)");
+    return toks_[pos_++];
+  }
   bool accept(const std::string& text) {
     if (peek().text != text || peek().kind == Token::Kind::String) return false;
     ++pos_;

@@ -97,8 +97,9 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
     if (m.contains(metric.key) || metric.group == "stalls") continue;
     if (!header) out << "  Other counters:\n";
     header = true;
-    out << "    " << std::left << std::setw(22) << metric.key << std::right << std::setw(14)
-        << format_value(metric.value(view), metric.style) << "  " << metric.unit << '\n';
+    out << "    " << std::left << std::setw(28) << metric.key << std::right << std::setw(14)
+        << format_value(metric.value(view), metric.style) << (metric.style == Style::Percent ? "" : "  " + metric.unit)
+        << '\n';
   }
   if (ctx.per_sm) {
     out << "  Per SM:\n     SM  blocks   warp instr      IPC  achieved occ  top stall\n";

@@ -55,7 +55,9 @@ std::string Origin::text() const {
 
 // --- Layers -------------------------------------------------------------------
 
-Layers Layers::from_file(const std::string& path) {
+Layers Layers::from_file(const std::string& path) { return from_text(nullptr, path); }
+
+Layers Layers::from_text(const std::string* text, const std::string& path) {
   Layers out;
   std::vector<std::string> chain;  // for cycle detection, canonical paths
   std::string current = path;
@@ -66,11 +68,11 @@ Layers Layers::from_file(const std::string& path) {
     for (const std::string& seen : chain)
       if (seen == canonical) throw InputError(named_by + ": a cycle of bases ('" + current + "' again)");
     chain.push_back(canonical);
-    if (std::filesystem::is_directory(current, ec))
+    if ((!text || chain.size() > 1) && std::filesystem::is_directory(current, ec))
       throw InputError((named_by.empty() ? current : named_by + ": '" + current + "'") + ": is a directory, not a file");
     if (!named_by.empty() && !std::filesystem::exists(current, ec))
       throw InputError(named_by + ": no file '" + current + "'");
-    const YAML::Node root = util::load_yaml_file(current);
+    const YAML::Node root = text && chain.size() == 1 ? util::load_yaml_text(*text, current) : util::load_yaml_file(current);
     out.layers_.insert(out.layers_.begin(), Layer{root, {Origin::Kind::File, current, 0}});
     const YAML::Node base = root["base"];
     if (!base) break;
@@ -84,12 +86,12 @@ Layers Layers::from_file(const std::string& path) {
 }
 
 void Layers::add_override(const std::string& assignment) {
-  const std::string where = "--set '" + assignment + "'";
+  const std::string where = "--set '" + util::clipped(assignment) + "'";
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) throw InputError(where + ": expected SECTION.KEY=VALUE");
   const std::vector<std::string> keys = split_path(assignment.substr(0, eq));
   for (const std::string& k : keys)
-    if (k.empty()) throw InputError(where + ": empty key in '" + assignment.substr(0, eq) + "'");
+    if (k.empty()) throw InputError(where + ": empty key in '" + util::clipped(assignment.substr(0, eq)) + "'");
   YAML::Node value;
   try {
     value = YAML::Load(assignment.substr(eq + 1));

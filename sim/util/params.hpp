@@ -108,6 +108,8 @@ class Layers {
   // Loads `path` and its chain of bases; throws util::InputError on unreadable or
   // malformed files, a base that does not exist, or a cycle of bases.
   static Layers from_file(const std::string& path);
+  // The same with the file's text given (its bases are still read from disk, beside `path`).
+  static Layers from_text(const std::string* text, const std::string& path);
   // "a.b.c=value": the value is parsed as YAML. Throws util::InputError when malformed.
   void add_override(const std::string& assignment);
 

@@ -3,26 +3,52 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
+
+#include <yaml-cpp/depthguard.h>
 #include <optional>
 
 namespace gpusim::util {
 
 YAML::Node load_yaml_file(const std::string& path) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a YAML file");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return load_yaml_text(text.str(), path);
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& name) {
   try {
-    YAML::Node root = YAML::Load(in);
-    if (!root.IsMap()) throw InputError(path + ": expected a YAML mapping at the top level");
+    YAML::Node root = YAML::Load(text);
+    if (!root.IsMap()) throw InputError(name + ": expected a YAML mapping at the top level");
     return root;
+  } catch (const YAML::DeepRecursion& e) {  // its message says "bad file"
+    throw InputError(name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                     ": malformed YAML: nested too deeply");
   } catch (const YAML::Exception& e) {
-    throw InputError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+    throw InputError(name + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
   }
 }
 
 MapReader::MapReader(YAML::Node node, std::string file, std::string path)
     : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {
   if (!node_.IsMap()) fail_here("expected a mapping");
+  std::map<std::string, int> seen;  // key -> line: yaml-cpp keeps duplicates, the first winning
+  for (const auto& kv : node_) {
+    if (!kv.first.IsScalar())
+      throw InputError(where(kv.first) + ": " + (path_.empty() ? "(top level)" : path_) +
+                       ": a key must be a plain name, not a list or mapping");
+    const auto [it, fresh] = seen.emplace(kv.first.Scalar(), kv.first.Mark().line + 1);
+    if (!fresh)
+      throw InputError(where(kv.first) + ": " + key_path(kv.first.Scalar()) + ": duplicate key (first at line " +
+                       std::to_string(it->second) + ")");
+  }
 }
 
 std::string MapReader::key_path(std::string_view key) const {
@@ -53,7 +79,12 @@ YAML::Node MapReader::require(std::string_view key) {
   return n;
 }
 
-std::string scalar_text(const YAML::Node& n) { return n.IsScalar() ? n.Scalar() : "<not a scalar>"; }
+std::string clipped(std::string_view text, size_t max) {
+  if (text.size() <= max) return std::string(text);
+  return std::string(text.substr(0, max - 3)) + "...";
+}
+
+std::string scalar_text(const YAML::Node& n) { return n.IsScalar() ? clipped(n.Scalar()) : "<not a scalar>"; }
 
 std::optional<int64_t> parse_integer(const YAML::Node& n) {
   if (!n.IsScalar() || n.Scalar().empty()) return std::nullopt;

@@ -24,8 +24,12 @@ class InputError : public std::runtime_error {
 
 // Parses a YAML file; throws InputError naming the file (and line) when it cannot.
 YAML::Node load_yaml_file(const std::string& path);
+// The same from text already read, `name` standing for the file in messages.
+YAML::Node load_yaml_text(const std::string& text, const std::string& name);
 
-// A scalar's text, or "<not a scalar>", for messages.
+// User text quoted in a message, cut to `max` characters: a hostile value need not fill the screen.
+std::string clipped(std::string_view text, size_t max = 80);
+// A scalar's text (clipped), or "<not a scalar>", for messages.
 std::string scalar_text(const YAML::Node& n);
 // An integer scalar (decimal, 0x hex, 0 octal); nullopt when it is not one or overflows.
 std::optional<int64_t> parse_integer(const YAML::Node& n);

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "util/yaml_reader.hpp"
+
 namespace gpusim::workload {
 namespace {
 
@@ -21,7 +23,19 @@ class Parser {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& why) const { throw std::invalid_argument(why + " in '" + s_ + "'"); }
+  [[noreturn]] void fail(const std::string& why) const {
+    throw std::invalid_argument(why + " in '" + util::clipped(s_) + "'");
+  }
+
+  // Nesting (parentheses, unary minus) is bounded, so that no input can exhaust the stack.
+  static constexpr int kMaxDepth = 200;
+  struct Depth {
+    explicit Depth(Parser& p) : p(p) {
+      if (++p.depth_ > kMaxDepth) p.fail("nested more than " + std::to_string(kMaxDepth) + " deep");
+    }
+    ~Depth() { --p.depth_; }
+    Parser& p;
+  };
 
   void skip_space() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
@@ -69,6 +83,7 @@ class Parser {
   }
 
   int64_t unary() {
+    const Depth guard(*this);
     if (eat('-')) return checked(-static_cast<__int128>(unary()), *this);
     return primary();
   }
@@ -102,6 +117,7 @@ class Parser {
   }
 
   const std::string& s_;
+  int depth_ = 0;
   const Params& params_;
   size_t pos_ = 0;
 };

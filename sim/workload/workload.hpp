@@ -53,6 +53,7 @@ struct LaunchStep {
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
   int64_t shared_bytes = 0;  // dynamic shared memory
+  bool shared_opt_in = false;  // raised the per-block limit, as cudaFuncAttributeMaxDynamicSharedMemorySize does
   std::vector<LaunchArg> args;
 };
 
@@ -89,5 +90,8 @@ struct Workload {
 // any expression is evaluated. Throws util::InputError.
 Workload load_workload(const std::string& path, const std::vector<std::string>& overrides = {},
                        const std::string& size = "");
+// The same with the file's text given (nullptr: read `path`; files it names are found beside `path`).
+Workload load_workload_text(const std::string* text, const std::string& path,
+                            const std::vector<std::string>& overrides = {}, const std::string& size = "");
 
 }  // namespace gpusim::workload

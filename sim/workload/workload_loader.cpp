@@ -15,9 +15,13 @@ using util::MapReader;
 
 int line_of(const YAML::Node& n) { return n.Mark().is_null() ? 0 : n.Mark().line + 1; }
 
-// Evaluates a scalar node as an integer expression, with file:line on failure.
+// No GPU takes a larger grid or block dimension (CUDA's limits are below 2^31), so nothing
+// beyond it reaches the 32-bit launch configuration.
+constexpr int64_t kMaxDimension = std::numeric_limits<int32_t>::max();
+
+// Evaluates a scalar node as an integer expression in [min, max], with file:line on failure.
 int64_t eval_node(const MapReader& owner, std::string_view key, const YAML::Node& n, const Params& params,
-                  int64_t min) {
+                  int64_t min, int64_t max = std::numeric_limits<int64_t>::max()) {
   if (!n.IsScalar()) owner.fail(key, "expected an integer or an expression");
   int64_t v = 0;
   try {
@@ -25,9 +29,9 @@ int64_t eval_node(const MapReader& owner, std::string_view key, const YAML::Node
   } catch (const std::invalid_argument& e) {
     throw InputError(owner.file() + ":" + std::to_string(line_of(n)) + ": " + owner.key_path(key) + ": " + e.what());
   }
-  if (v < min)
+  if (v < min || v > max)
     throw InputError(owner.file() + ":" + std::to_string(line_of(n)) + ": " + owner.key_path(key) + ": " +
-                     std::to_string(v) + " is less than " + std::to_string(min));
+                     util::range_text(v, min, max));
   return v;
 }
 
@@ -35,11 +39,11 @@ std::array<int64_t, 3> read_dims(MapReader& r, std::string_view key, const Param
   const YAML::Node n = r.node(key);
   std::array<int64_t, 3> dims{1, 1, 1};
   if (n.IsScalar()) {
-    dims[0] = eval_node(r, key, n, params, 1);
+    dims[0] = eval_node(r, key, n, params, 1, kMaxDimension);
     return dims;
   }
   if (!n.IsSequence() || n.size() < 1 || n.size() > 3) r.fail(key, "expected 1 to 3 dimensions");
-  for (size_t i = 0; i < n.size(); ++i) dims[i] = eval_node(r, key, n[i], params, 1);
+  for (size_t i = 0; i < n.size(); ++i) dims[i] = eval_node(r, key, n[i], params, 1, kMaxDimension);
   return dims;
 }
 
@@ -81,15 +85,16 @@ Params read_params(MapReader& root, const std::string& size, const std::vector<s
   }
   apply_size(root, size, params);
   for (const std::string& o : overrides) {
+    const std::string flag = "--set '" + util::clipped(o) + "'";
     const auto eq = o.find('=');
-    if (eq == std::string::npos) throw InputError("--set '" + o + "': expected NAME=VALUE");
+    if (eq == std::string::npos) throw InputError(flag + ": expected NAME=VALUE");
     const std::string name = o.substr(0, eq);
     auto it = params.find(name);
-    if (it == params.end()) throw InputError("--set '" + o + "': the workload has no parameter '" + name + "'");
+    if (it == params.end()) throw InputError(flag + ": the workload has no parameter '" + util::clipped(name) + "'");
     try {
       it->second = evaluate(o.substr(eq + 1), params);
     } catch (const std::invalid_argument& e) {
-      throw InputError("--set '" + o + "': " + e.what());
+      throw InputError(flag + ": " + e.what());
     }
   }
   return params;
@@ -102,9 +107,10 @@ KernelSpec read_kernel(MapReader k, const std::filesystem::path& dir) {
   const std::string key = has_source ? "source" : "ptx";
   const std::string file = (dir / k.string(key)).lexically_normal().string();
   if (!std::filesystem::exists(file)) k.fail(key, "file not found: " + file);
+  if (std::filesystem::is_directory(file)) k.fail(key, file + " is a directory, not a file");
   (has_source ? spec.source : spec.ptx) = file;
   spec.entry = k.string("entry");
-  if (k.has("regs_per_thread")) spec.regs_per_thread = static_cast<int>(k.integer("regs_per_thread", 0, 255));
+  if (k.has("regs_per_thread")) spec.regs_per_thread = static_cast<int>(k.integer("regs_per_thread", 1, 255));
   k.finish();
   return spec;
 }
@@ -135,6 +141,7 @@ InitSpec read_init(MapReader& b, const std::filesystem::path& dir) {
     init.kind = InitSpec::Kind::File;
     init.file = (dir / m.string("file")).lexically_normal().string();
     if (!std::filesystem::exists(init.file)) m.fail("file", "file not found: " + init.file);
+    if (std::filesystem::is_directory(init.file)) m.fail("file", init.file + " is a directory, not a file");
   } else {
     m.fail(keys[0], "expected random, constant or file");
   }
@@ -152,7 +159,9 @@ Buffer read_buffer(MapReader b, const Params& params, const std::filesystem::pat
                                             {element_type_name(ElementType::U64), ElementType::U64},
                                             {element_type_name(ElementType::F32), ElementType::F32},
                                             {element_type_name(ElementType::F64), ElementType::F64}});
-  buf.count = eval_node(b, "count", b.node("count"), params, 1);
+  // The byte size must fit 63 bits: every size computation after this one is then safe.
+  buf.count = eval_node(b, "count", b.node("count"), params, 1,
+                        std::numeric_limits<int64_t>::max() / element_size(buf.type));
   buf.init = read_init(b, dir);
   if (b.has("pinned")) buf.pinned = b.boolean("pinned");
   b.finish();
@@ -196,7 +205,10 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
     LaunchStep launch;
     launch.grid = read_dims(l, "grid", w.params);
     launch.block = read_dims(l, "block", w.params);
-    if (l.has("shared_bytes")) launch.shared_bytes = eval_node(l, "shared_bytes", l.node("shared_bytes"), w.params, 0);
+    if (l.has("shared_bytes"))  // the launch configuration holds 32 bits
+      launch.shared_bytes = eval_node(l, "shared_bytes", l.node("shared_bytes"), w.params, 0,
+                                      std::numeric_limits<uint32_t>::max());
+    if (l.has("shared_opt_in")) launch.shared_opt_in = l.boolean("shared_opt_in");
     const YAML::Node args = l.node("args");
     if (!args.IsSequence()) l.fail("args", "expected a list");
     for (const auto& a : args) launch.args.push_back(read_arg(l, a, w));
@@ -242,7 +254,12 @@ const Buffer* Workload::find_buffer(const std::string& buffer_name) const {
 }
 
 Workload load_workload(const std::string& path, const std::vector<std::string>& overrides, const std::string& size) {
-  MapReader root(util::load_yaml_file(path), path);
+  return load_workload_text(nullptr, path, overrides, size);
+}
+
+Workload load_workload_text(const std::string* text, const std::string& path, const std::vector<std::string>& overrides,
+                            const std::string& size) {
+  MapReader root(text ? util::load_yaml_text(*text, path) : util::load_yaml_file(path), path);
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   Workload w;
   w.source_file = path;

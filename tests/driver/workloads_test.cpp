@@ -31,7 +31,7 @@ TEST_P(BundledWorkload, MatchesItsReference) {
   const workload::Workload w = workload::load_workload(test::repo_path("workloads/" + GetParam() + ".yaml"));
   ASSERT_TRUE(w.check.has_value()) << "every bundled workload ships a check";
   const frontend::LoadedKernel k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
-  const FunctionalRun run = run_functional(w, k.module, *k.program, 2'000'000'000);
+  const FunctionalRun run = run_functional(w, k.module, *k.program);
   ASSERT_TRUE(run.check.has_value());
   EXPECT_TRUE(run.check->passed) << run.check->detail;
   ASSERT_FALSE(run.launches.empty());
@@ -48,7 +48,7 @@ TEST(Divergence, ThreadParitySplitsWarpsAndWarpParityDoesNot) {
   for (const char* name : {"branch_by_thread", "branch_by_warp"}) {
     const workload::Workload w = workload::load_workload(test::repo_path(std::string("workloads/") + name + ".yaml"), {"n=8192"});
     const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
-    const auto s = run_functional(w, k.module, *k.program, 100'000'000).launches[0].stats;
+    const auto s = run_functional(w, k.module, *k.program).launches[0].stats;
     efficiency[i++] = static_cast<double>(s.thread_instructions) / (32.0 * static_cast<double>(s.warp_instructions));
   }
   EXPECT_LT(efficiency[0], 0.7);  // both paths run with half the lanes
@@ -89,7 +89,7 @@ TEST(LaunchLimits, GridAndBlockDimensionsAreEnforced) {
     const workload::Workload w = workload::load_workload(f.path());
     const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, kepler.gpu.compute_capability);
     try {
-      run_functional(w, k.module, *k.program, 1000000, &kepler);
+      run_functional(w, k.module, *k.program, {}, &kepler);
     } catch (const util::InputError& e) {
       const std::string msg = e.what();
       EXPECT_EQ(msg.find(f.path() + ":8: launch: "), 0u) << msg;
@@ -102,7 +102,10 @@ TEST(LaunchLimits, GridAndBlockDimensionsAreEnforced) {
   EXPECT_EQ(error("grid: [1, 70000], block: 32"), "launch: grid y = 70000 exceeds max_grid_dims 65535" + gpu);
   EXPECT_EQ(error("grid: 1, block: [64, 32]"), "launch: 2048 threads per block exceed max_threads_per_block 1024" + gpu);
   EXPECT_EQ(error("grid: 1, block: 64, shared_bytes: 60000"),
+            "launch: 60000 bytes of shared memory per block (0 static + 60000 dynamic) exceed max_per_block 49152" + gpu);
+  EXPECT_EQ(error("grid: 1, block: 64, shared_bytes: 60000, shared_opt_in: true"),
             "launch: 60000 bytes of shared memory per block (0 static + 60000 dynamic) exceed max_per_block_optin 49152" + gpu);
+  EXPECT_EQ(error("grid: 1, block: 64, shared_bytes: 49152"), "no error");
   EXPECT_EQ(error("grid: 1, block: 64"), "no error");
 }
 

@@ -38,7 +38,9 @@ Result run(const std::string& body, uint32_t threads, uint32_t blocks = 1, uint6
   launch.params.resize(8);
   std::memcpy(launch.params.data(), &base, 8);
   Result r;
-  r.stats = run_functional(m.kernels[0], memory, launch, budget);
+  RunLimits limits;
+  limits.max_warp_instructions = budget;
+  r.stats = run_functional(m.kernels[0], memory, launch, limits);
   const auto& bytes = memory.find("out")->bytes;
   r.out.resize(bytes.size() / 4);
   std::memcpy(r.out.data(), bytes.data(), bytes.size());
