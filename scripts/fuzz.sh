@@ -33,7 +33,7 @@ for t in "${targets[@]}"; do
   regressions=tests/fuzz/regressions/$t
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
     echo "== $t: replaying $(ls "$regressions" | wc -l) committed input(s) that once failed"
-    "$fuzzer" -runs=1 "$regressions"/* 2>&1 | tail -n 2
+    "$fuzzer" -runs=1 "$regressions"/* 2>&1 | grep -E "^Executed|ERROR|SUMMARY"
   fi
   [ "$replay_only" = 1 ] && continue
   corpus=build-fuzz/corpus/$t
