@@ -116,6 +116,42 @@ bool float_alu(Opcode op, uint32_t mask, const uint64_t* a, const uint64_t* b, c
 
 }  // namespace
 
+// Extended-precision arithmetic: add.cc/addc, sub.cc/subc (the flag is the borrow),
+// mad.lo.cc/madc; the carry is a per-lane condition code.
+void Executor::carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,
+                           const uint64_t* rc) {
+  const int bits = kernel::type_bits(in.type);
+  const auto ux = [bits](uint64_t v) { return low_bits(v, bits); };
+  const bool hi = static_cast<MulMode>(in.mode) == MulMode::Hi;
+  uint64_t out[kWarpSize];
+  uint32_t flags = w.carry_flag;
+  for_each_lane(mask, [&](uint32_t l) {
+    const unsigned __int128 cin = (in.carry & kernel::kCarryIn) ? (w.carry_flag >> l & 1u) : 0;
+    unsigned __int128 wide = 0;
+    bool carry = false;
+    if (in.op == Opcode::Sub) {
+      const unsigned __int128 take = static_cast<unsigned __int128>(ux(rb[l])) + cin;
+      wide = static_cast<unsigned __int128>(ux(ra[l])) - take;
+      carry = take > ux(ra[l]);  // borrow
+    } else {
+      unsigned __int128 x = ux(ra[l]), y = ux(rb[l]);
+      if (in.op == Opcode::Mad) {
+        unsigned __int128 p = x * y;
+        if (hi && kernel::is_signed(in.type))
+          p = static_cast<unsigned __int128>(static_cast<__int128>(sign_extend(ra[l], bits)) * sign_extend(rb[l], bits));
+        x = ux(static_cast<uint64_t>(hi ? p >> bits : p));
+        y = ux(rc[l]);
+      }
+      wide = x + y + cin;
+      carry = (wide >> bits) != 0;
+    }
+    out[l] = ux(static_cast<uint64_t>(wide));
+    if (in.carry & kernel::kCarryOut) flags = (flags & ~(1u << l)) | (uint32_t{carry} << l);
+  });
+  w.carry_flag = flags;
+  scatter(w, in.dst.reg, mask, out);
+}
+
 void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
   uint64_t ra[kWarpSize], rb[kWarpSize], rc[kWarpSize], out[kWarpSize];
   if (in.num_src > 0) gather(w, b, in.src[0], mask, ra);
@@ -141,6 +177,10 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
     return;
   }
   if (kernel::is_float(t)) unsupported();
+  if (in.carry) {
+    carry_chain(w, in, mask, ra, rb, rc);
+    return;
+  }
 
   const bool is_signed = kernel::is_signed(t);
   const MulMode mul = static_cast<MulMode>(in.mode);

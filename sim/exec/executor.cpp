@@ -34,6 +34,7 @@ void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_bloc
   const uint32_t lanes = std::min<uint32_t>(kWarpSize, threads - first);
   w.valid_mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1);
   w.exited = 0;
+  w.carry_flag = 0;
   w.waiting = false;
   w.stack.clear();
   w.stack.push_back({0, -1, w.valid_mask});
@@ -41,6 +42,11 @@ void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_bloc
   w.wide.resize(size_t{program_.wide_regs} * kWarpSize);
   w.defined.assign(program_.reg_names.size(), 0);
   w.local.assign(size_t{program_.local_bytes} * kWarpSize, 0);  // local memory starts zeroed
+  if (w.calls) {
+    w.calls->fp.fill(0);
+    for (auto& c : w.calls->calls) c.clear();
+    for (auto& s : w.calls->saved) s.clear();
+  }
 }
 
 void Executor::fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const {
@@ -147,7 +153,15 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
 
   switch (in.op) {
     case Opcode::Bra: branch(w, in, active, mask); return r;
+    case Opcode::Call: call(w, b, in, mask); return r;
     case Opcode::Ret:
+      if (in.returns) {
+        function_return(w, b, mask);
+        if (mask != active) ++w.stack.back().pc;
+        while (!w.stack.empty() && w.active_mask() == 0) w.stack.pop_back();
+        return r;
+      }
+      [[fallthrough]];
     case Opcode::Exit:
       exit_lanes(w, mask);
       if (mask != active) ++w.stack.back().pc;
@@ -176,6 +190,7 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       r.memory_space = last_space_;
       r.addresses = addresses_;
       r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8) * (in.vec > 1 ? in.vec : 1);
+      if (in.call_abi) r.memory_space = kernel::StateSpace::Param;  // registers on the GPU
       break;
     case Opcode::Atom:
     case Opcode::Red:

@@ -39,6 +39,22 @@ struct LaunchConfig {
 
 enum class StepStatus { Ok, Barrier, Exited };
 
+// One printf a thread made, in the order the simulation executed them.
+struct PrintfRecord {
+  std::array<uint32_t, 3> block{};
+  std::array<uint32_t, 3> thread{};
+  std::string text;
+};
+
+// Where printf output goes: CUDA's FIFO holds 1 MB per launch (cudaLimitPrintfFifoSize);
+// what does not fit is dropped, as on the GPU, and counted.
+struct PrintfSink {
+  static constexpr size_t kFifoBytes = 1 << 20;
+  std::vector<PrintfRecord> records;
+  size_t bytes = 0;
+  uint64_t dropped = 0;
+};
+
 // What one step did, for the caller (the block runner now, the timing model later).
 struct StepResult {
   StepStatus status = StepStatus::Ok;
@@ -79,6 +95,7 @@ class Executor {
 
   // Clock readings for %clock/%clock64 and %smid, set by whoever drives execution.
   void set_clock(uint64_t c) { clock_ = c; }
+  void set_printf_sink(PrintfSink* sink) { printf_ = sink; }
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
 
   [[noreturn]] void fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const;
@@ -108,7 +125,7 @@ class Executor {
         const uint64_t v = load(w, o.reg, lane);
         return o.negate ? (v ^ 1u) : v;
       }
-      case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm);
+      case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm) + (o.frame ? w.fp(lane) : 0);
       case Operand::Kind::Special: return special(w, b, o.special, lane);
       default: return 0;
     }
@@ -135,7 +152,7 @@ class Executor {
       else std::copy(&w.narrow[base], &w.narrow[base] + kWarpSize, out);  // zero-extends
       if (o.negate)
         for (int l = 0; l < kWarpSize; ++l) out[l] ^= 1u;
-    } else if (o.kind == Operand::Kind::Imm) {
+    } else if (o.kind == Operand::Kind::Imm && !o.frame) {
       std::fill(out, out + kWarpSize, static_cast<uint64_t>(o.imm));
     } else {
       for_each_lane(mask, [&](uint32_t lane) { out[lane] = read(w, b, o, lane); });
@@ -161,10 +178,18 @@ class Executor {
   uint32_t guard_mask(WarpState& w, const BlockState& b, const Instruction& in, uint32_t active) const;
 
   void branch(WarpState& w, const Instruction& in, uint32_t active, uint32_t taken);
+  // Device functions (calls.cpp): a call pushes frames and a SIMT entry, a return pops them per lane.
+  void call(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
+  void function_return(WarpState& w, BlockState& b, uint32_t mask);
+  void builtin_call(WarpState& w, BlockState& b, const kernel::CallSite& site, uint32_t mask);
+  std::string format_printf(WarpState& w, BlockState& b, uint32_t lane, uint64_t format, uint64_t args);
+  std::string device_string(WarpState& w, BlockState& b, uint32_t lane, uint64_t addr);
   void exit_lanes(WarpState& w, uint32_t lanes);
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,
+                   const uint64_t* rc);
   void setp(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void convert(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void move(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
@@ -181,6 +206,7 @@ class Executor {
   DeviceMemory& memory_;
   const LaunchConfig& launch_;
   uint64_t clock_ = 0;
+  PrintfSink* printf_ = nullptr;
   uint32_t sm_id_ = 0;
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
   uint64_t addresses_[kWarpSize] = {};

@@ -206,6 +206,7 @@ LoadedKernel load_kernel(const std::string& source, const std::string& ptx, cons
     }
     throw InputError(k.ptx_path + ": no kernel entry '" + entry + "' (found: " + names + ")");
   }
+  if (!k.program->unsupported.empty()) throw InputError("kernel " + entry + ": " + k.program->unsupported);
   if ((k.registers = registers_from_ptxas(k.ptx_path, entry, sm))) {
     k.registers_origin = "ptxas sm_" + std::to_string(sm);
   } else if (!source.empty() && (k.registers = registers_from_table(source, entry, sm))) {

@@ -45,6 +45,12 @@ int64_t Parser::immediate_bits(const Token& t, bool negative, DataType type) con
   return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
 }
 
+void Parser::use_symbol(Operand& o, const Symbol& sym) {
+  o.imm = static_cast<int64_t>(sym.address);
+  o.frame = sym.frame;
+  if (sym.shared >= 0) operand_shared_.emplace_back(operand_index_, sym.shared);  // placed when linking
+}
+
 Operand Parser::parse_operand(const Instruction& in) {
   Operand o;
   const Token& t = peek();
@@ -58,7 +64,8 @@ Operand Parser::parse_operand(const Instruction& in) {
     } else {
       const auto sym = symbols_.find(base.text);
       if (sym == symbols_.end()) fail(base, "unknown symbol '" + base.text + "'");
-      o.imm = static_cast<int64_t>(symbol_address(sym->second));
+      use_symbol(o, sym->second);
+      address_symbol_ = sym->second;
     }
     if (accept("+")) {
       const bool negative = accept("-");
@@ -111,7 +118,7 @@ Operand Parser::parse_operand(const Instruction& in) {
   if (sym == symbols_.end())
     fail(v, v.text[0] == '%' ? "undeclared register '" + v.text + "'" : "unknown symbol '" + v.text + "'");
   o.kind = Operand::Kind::Imm;  // a variable's address (offset in its window for shared/local)
-  o.imm = static_cast<int64_t>(symbol_address(sym->second));
+  use_symbol(o, sym->second);
   return o;
 }
 
@@ -127,11 +134,15 @@ void Parser::parse_instruction(Program& p) {
   const Token& op = next();
   if (op.kind != Token::Kind::Word) fail(op, "expected an instruction, found '" + op.text + "'");
   if (const std::string why = decode_opcode(op.text, in); !why.empty()) fail(op, op.text + ": " + why + ": not supported");
+  if (in.op == Opcode::Call) return parse_call(p, in, op);
   const OperandShape shape = operand_shape(in);
   std::vector<Operand> ops;
   const std::string bra_label = in.op == Opcode::Bra ? peek().text : "";
+  operand_shared_.clear();
+  address_symbol_.reset();
   while (!accept(";")) {
     if (peek().kind == Token::Kind::End) fail(peek(), "missing ';'");
+    operand_index_ = ops.size();
     ops.push_back(parse_operand(in));
     if (accept("|")) {  // setp p|q and shfl d|p: a second destination
       in.dst2 = parse_operand(in);
@@ -150,7 +161,53 @@ void Parser::parse_instruction(Program& p) {
   for (int i = 0; i < sources; ++i) in.src[i] = ops[i + dests];
   in.num_src = static_cast<uint8_t>(sources);
   if (in.op == Opcode::Bra) label_refs_.push_back({p.code.size(), bra_label, line});
+  for (const auto& [index, var] : operand_shared_)
+    unit_->shared_refs.push_back({p.code.size(), dests && index == 0 ? 0 : static_cast<int>(index) - dests + 1, var});
+  // ld/st.param of a call's argument or result, or of a device function's own parameters:
+  // they live in the frame (local memory here; registers on the GPU, and timed so).
+  if ((in.op == Opcode::Ld || in.op == Opcode::St) && in.space == StateSpace::Param && address_symbol_ &&
+      address_symbol_->space == StateSpace::Local) {
+    in.space = StateSpace::Local;
+    in.call_abi = true;
+  }
+  if (in.op == Opcode::Ret) in.returns = unit_->is_function;
   validate(in, op);
+  p.code.push_back(in);
+}
+
+// call[.uni] [(result),] name [, (arg, ...)];
+void Parser::parse_call(Program& p, Instruction& in, const Token& op) {
+  PendingCall call;
+  call.instruction = p.code.size();
+  call.line = in.line;
+  const auto frame_slot = [&](const Token& t) -> std::pair<uint32_t, uint32_t> {
+    const auto sym = symbols_.find(t.text);
+    if (sym == symbols_.end() || sym->second.space != StateSpace::Local)
+      fail(t, "call: '" + t.text + "' is not a .param variable of this function");
+    return {static_cast<uint32_t>(sym->second.address), sym->second.size};
+  };
+  if (accept("(")) {
+    std::tie(call.ret_offset, call.ret_bytes) = frame_slot(next());
+    expect(")");
+    expect(",");
+  }
+  const Token& callee = next();
+  if (callee.kind != Token::Kind::Word || regs_.contains(callee.text))
+    fail(callee, "call through a function pointer (an indirect call) is not supported");
+  call.callee = callee.text;
+  if (accept(",")) {
+    expect("(");
+    if (!accept(")")) {
+      do call.args.push_back(frame_slot(next()));
+      while (accept(","));
+      expect(")");
+    }
+    if (accept(",")) fail(peek(), "call through a function pointer (an indirect call) is not supported");
+  }
+  expect(";");
+  (void)op;
+  in.src[0].imm = static_cast<int64_t>(unit_->calls.size());  // the call site, once linked
+  unit_->calls.push_back(std::move(call));
   p.code.push_back(in);
 }
 

@@ -23,6 +23,7 @@ const std::unordered_map<std::string_view, Opcode>& opcodes() {
       {"ld", Opcode::Ld},     {"ldu", Opcode::Ld},      {"st", Opcode::St},       {"atom", Opcode::Atom},
       {"red", Opcode::Red},   {"bar", Opcode::Bar},     {"barrier", Opcode::Bar}, {"membar", Opcode::Membar},
       {"fence", Opcode::Membar}, {"bra", Opcode::Bra},  {"ret", Opcode::Ret},     {"exit", Opcode::Exit},
+      {"call", Opcode::Call}, {"addc", Opcode::Add},  {"subc", Opcode::Sub},    {"madc", Opcode::Mad},
       {"shfl", Opcode::Shfl}, {"vote", Opcode::Vote},   {"ex2", Opcode::Ex2},     {"lg2", Opcode::Lg2},
       {"sqrt", Opcode::Sqrt}, {"rsqrt", Opcode::Rsqrt}, {"rcp", Opcode::Rcp},     {"sin", Opcode::Sin},
       {"cos", Opcode::Cos},   {"copysign", Opcode::Copysign},
@@ -88,6 +89,7 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
   const auto op = opcodes().find(parts[0]);
   if (op == opcodes().end()) return "unknown instruction '" + parts[0] + "'";
   in.op = op->second;
+  if (parts[0] == "addc" || parts[0] == "subc" || parts[0] == "madc") in.carry = kCarryIn;
   if (in.op == Opcode::Mul || in.op == Opcode::Mad) in.mode = static_cast<uint8_t>(MulMode::Lo);
   bool have_type = false;
   for (size_t i = 1; i < parts.size(); ++i) {
@@ -111,6 +113,10 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
     if (m == "cs") { in.cache_op = CacheOp::Streaming; continue; }
     if (m == "nc") { in.cache_op = CacheOp::NonCoherent; continue; }
     if (m == "sat") { in.sat = true; continue; }
+    if (m == "cc" && (in.op == Opcode::Add || in.op == Opcode::Sub || in.op == Opcode::Mad)) {
+      in.carry |= kCarryOut;
+      continue;
+    }
     if (const auto r = roundings().find(m); r != roundings().end()) { in.rounding = r->second; continue; }
     switch (in.op) {
       case Opcode::Mul:
@@ -140,6 +146,7 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         if (m == "arrive") { in.mode = static_cast<uint8_t>(BarMode::Arrive); continue; }
         break;
       case Opcode::Bra:
+      case Opcode::Call:
         if (m == "uni") { in.uniform = true; continue; }
         break;
       case Opcode::Cvta:
@@ -185,7 +192,7 @@ OperandShape operand_shape(const Instruction& in) {
     case Opcode::Atom: return {2, 3, true};  // address, value[, value for cas]
     case Opcode::Red: return {2, 2, false};
     case Opcode::Bar: return {1, 2, false};
-    case Opcode::Membar: case Opcode::Ret: case Opcode::Exit: return {0, 0, false};
+    case Opcode::Membar: case Opcode::Ret: case Opcode::Exit: case Opcode::Call: return {0, 0, false};
     case Opcode::Bra: return {1, 1, false};
     case Opcode::Shfl: return {4, 4, true};  // value, lane, clamp, membermask
     case Opcode::Vote: return {1, 2, true};  // predicate[, membermask]

@@ -14,12 +14,9 @@ Module Parser::parse() {
     if (t.text == ".version" || t.text == ".target" || t.text == ".address_size") {
       skip_directive_line(t.line);
     } else if (t.text == ".visible" || t.text == ".extern" || t.text == ".weak") {
-      next();
-      if (peek().text == ".shared" || peek().text == ".global" || peek().text == ".const") parse_module_variable();
-    } else if (t.text == ".entry") {
-      module.kernels.push_back(parse_entry());
-    } else if (t.text == ".func") {
-      fail(t, ".func (a non-inlined device function) is not supported");
+      next();  // linkage: every name is resolved within this module
+    } else if (t.text == ".entry" || t.text == ".func") {
+      parse_unit(t.text == ".func");
     } else if (t.text == ".global" || t.text == ".const" || t.text == ".shared") {
       parse_module_variable();
     } else if (t.text == ".file" || t.text == ".loc" || t.text == ".section" || t.text == ".pragma") {
@@ -28,6 +25,7 @@ Module Parser::parse() {
       fail(t, "unexpected '" + t.text + "' at module level");
     }
   }
+  link(module);
   return module;
 }
 
@@ -73,7 +71,11 @@ Parser::VarDecl Parser::parse_var_decl() {
   if (accept("=")) {
     const bool list = accept("{");
     do {
-      const int64_t value = integer();
+      const bool negative = accept("-");
+      const Token& at = next();
+      if (at.kind != Token::Kind::Number)
+        fail(at, "initialiser '" + at.text + "': only numbers are supported (not addresses of variables)");
+      const int64_t value = immediate_bits(at, negative, v.type);
       for (uint64_t b = 0; b < elem; ++b) v.init.push_back(static_cast<uint8_t>(static_cast<uint64_t>(value) >> (8 * b)));
     } while (list && accept(","));
     if (list) expect("}");
@@ -89,7 +91,8 @@ void Parser::parse_module_variable() {
                                                  : StateSpace::Global;
   VarDecl v = parse_var_decl();
   if (space == StateSpace::Shared) {
-    module_shared_.push_back(v);
+    declare_shared(v);
+    module_symbols_[v.name] = symbols_[v.name];
     return;
   }
   ModuleVariable mv;
@@ -121,72 +124,125 @@ void Parser::parse_reg_decl(Program& p) {
   expect(";");
 }
 
-Program Parser::parse_entry() {
-  next();  // .entry
-  Program p;
-  p.file = file_;
-  p.name = word();
+void Parser::declare_shared(const VarDecl& v) {
+  symbols_[v.name] = {StateSpace::Shared, 0, false, static_cast<int32_t>(shared_vars_.size()), static_cast<uint32_t>(v.size)};
+  shared_vars_.push_back(v);
+}
+
+Symbol Parser::frame_variable(Program& p, const VarDecl& v, StateSpace space) {
+  p.local_bytes = static_cast<uint32_t>(align_up(p.local_bytes, std::max<uint64_t>(v.align, 1)));
+  Symbol s{space, p.local_bytes, unit_->is_function, -1, static_cast<uint32_t>(v.size)};
+  p.local_bytes += static_cast<uint32_t>(v.size);
+  symbols_[v.name] = s;
+  return s;
+}
+
+size_t Parser::matching_brace(size_t open) const {
+  int depth = 0;
+  for (size_t i = open; i + 1 < toks_.size(); ++i) {
+    if (toks_[i].kind != Token::Kind::Punct) continue;
+    if (toks_[i].text == "{") ++depth;
+    if (toks_[i].text == "}" && --depth == 0) return i;
+  }
+  fail(toks_[open], "missing '}'");
+}
+
+// .entry NAME (params) [directives] { body }   or
+// .func [(.param ret)] NAME [(params)] [directives] ( ; | { body } )
+void Parser::parse_unit(bool is_function) {
+  next();  // .entry / .func
+  Unit u;
+  u.is_function = is_function;
+  u.prog.file = file_;
+  unit_ = &u;
   regs_.clear();
   labels_.clear();
   label_refs_.clear();
   symbols_ = module_symbols_;
-  shared_top_ = 0;
-  for (const VarDecl& v : module_shared_) place_shared(p, v);
-  expect("(");
-  if (!accept(")")) {
+  parse_signature(u);
+  while (peek().text != "{" && peek().text != ";") {  // .maxntid 256, 1, 1 / .noreturn and the like
+    if (peek().kind == Token::Kind::End) fail(peek(), is_function ? "missing function body" : "missing kernel body");
+    next();
+  }
+  if (accept(";")) {  // a prototype: defined later in this module, or provided (vprintf), or missing
+    if (!is_function) fail(peek(), "kernel " + u.prog.name + " has no body");
+  } else {
+    u.defined = true;
+    const size_t close = matching_brace(pos_);
+    try {
+      parse_body(u);
+    } catch (const InputError& e) {
+      // One kernel's (or function's) unsupported feature does not break its siblings.
+      u.error = e.what();
+      pos_ = close + 1;
+    }
+  }
+  unit_ = nullptr;
+  for (Unit& existing : units_)
+    if (existing.prog.name == u.prog.name && existing.is_function == is_function) {
+      if (u.defined) existing = std::move(u);
+      return;
+    }
+  units_.push_back(std::move(u));
+}
+
+void Parser::parse_signature(Unit& u) {
+  Program& p = u.prog;
+  // Parameters: a kernel's in its parameter buffer, a function's (and its result) in its frame.
+  const auto param_list = [&](bool result) {
     do {
       expect(".param");
-      uint64_t align = 0;
-      DataType type = DataType::B8;
-      while (peek().text[0] == '.') {
+      VarDecl v;
+      v.align = 0;
+      while (peek().kind == Token::Kind::Word && peek().text[0] == '.') {
         const std::string d = next().text;
-        if (d == ".align") align = static_cast<uint64_t>(integer());
-        else if (d == ".ptr" || d == ".global" || d == ".const" || d == ".shared" || d == ".local") continue;
-        else type = parse_type(d.substr(1));
+        if (d == ".align") v.align = static_cast<uint64_t>(integer());
+        else if (const DataType t = parse_type(d.substr(1)); t != DataType::None) v.type = t;
       }
-      Param param;
-      param.name = word();
-      param.type = type;
+      v.name = word();
+      const uint64_t elem = static_cast<uint64_t>(std::max(1, type_bits(v.type) / 8));
       uint64_t count = 1;
       while (accept("[")) {
         count *= static_cast<uint64_t>(integer());
         expect("]");
       }
-      const uint64_t elem = static_cast<uint64_t>(std::max(1, type_bits(type) / 8));
-      param.size = static_cast<uint32_t>(elem * count);
-      p.param_bytes = static_cast<uint32_t>(align_up(p.param_bytes, std::max(align, elem)));
+      v.size = elem * count;
+      v.align = std::max(v.align, elem);
+      if (u.is_function) {
+        const Symbol s = frame_variable(p, v, StateSpace::Local);
+        if (result) {
+          u.ret_offset = static_cast<uint32_t>(s.address);
+          u.ret_bytes = s.size;
+        } else {
+          u.params.emplace_back(static_cast<uint32_t>(s.address), s.size);
+        }
+        continue;
+      }
+      Param param;
+      param.name = v.name;
+      param.type = v.type;
+      param.size = static_cast<uint32_t>(v.size);
+      p.param_bytes = static_cast<uint32_t>(align_up(p.param_bytes, v.align));
       param.offset = p.param_bytes;
       p.param_bytes += param.size;
-      symbols_[param.name] = {StateSpace::Param, param.offset};
+      symbols_[param.name] = {StateSpace::Param, param.offset, false, -1, param.size};
       p.params.push_back(param);
     } while (accept(","));
     expect(")");
-  }
-  while (peek().text != "{") {  // performance directives: .maxntid 256, 1, 1 and the like
-    if (peek().kind == Token::Kind::End) fail(peek(), "missing kernel body");
-    next();
-  }
+  };
+  if (u.is_function && accept("(")) param_list(true);
+  p.name = word();
+  if (accept("(") && !accept(")")) param_list(false);
+}
+
+void Parser::parse_body(Unit& u) {
+  Program& p = u.prog;
   parse_block(p);
   for (const LabelRef& ref : label_refs_) {
     const auto it = labels_.find(ref.label);
     if (it == labels_.end()) throw InputError(file_ + ":" + std::to_string(ref.line) + ": unknown label '" + ref.label + "'");
     p.code[ref.instruction].src[0].imm = it->second;
   }
-  p.static_shared_bytes = static_cast<uint32_t>(shared_top_);
-  p.dynamic_shared_offset = static_cast<uint32_t>(align_up(shared_top_, 16));
-  assign_reconvergence_points(p);
-  return p;
-}
-
-void Parser::place_shared(Program& p, const VarDecl& v) {
-  if (v.unsized) {
-    p.uses_dynamic_shared = true;
-    symbols_[v.name] = {StateSpace::Shared, 0, true};
-    return;
-  }
-  shared_top_ = align_up(shared_top_, v.align);
-  symbols_[v.name] = {StateSpace::Shared, shared_top_};
-  shared_top_ += v.size;
 }
 
 void Parser::parse_block(Program& p) {
@@ -201,13 +257,11 @@ void Parser::parse_block(Program& p) {
     } else if (t.text == ".shared" || (t.text == ".extern" && peek(1).text == ".shared")) {
       if (t.text == ".extern") next();
       next();
-      place_shared(p, parse_var_decl());
-    } else if (t.text == ".local") {
+      declare_shared(parse_var_decl());
+    } else if (t.text == ".local" || t.text == ".param") {
+      // .param inside a body: a call's argument or result, in the caller's frame
       next();
-      const VarDecl v = parse_var_decl();
-      p.local_bytes = static_cast<uint32_t>(align_up(p.local_bytes, v.align));
-      symbols_[v.name] = {StateSpace::Local, p.local_bytes};
-      p.local_bytes += static_cast<uint32_t>(v.size);
+      frame_variable(p, parse_var_decl(), StateSpace::Local);
     } else if (t.text == ".pragma") {
       next();
       while (!accept(";")) next();

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "frontend/ptx_lexer.hpp"
@@ -40,14 +41,44 @@ inline const std::map<std::string, SpecialReg, std::less<>>& special_regs() {
 
 struct Symbol {
   StateSpace space;
-  uint64_t address;  // shared/local: offset in the block's/thread's window; param: offset; global: absolute
-  bool dynamic_shared = false;  // `.extern .shared x[]`: placed after all static shared variables
+  uint64_t address;  // local/param: offset in the frame or parameter buffer; global: absolute
+  bool frame = false;          // in a device function's frame: relative to the lane's frame pointer
+  int32_t shared = -1;         // a shared variable: index in Parser::shared_vars_, placed when linking
+  uint32_t size = 0;
 };
 
 struct LabelRef {
   size_t instruction;
   std::string label;
   int line;
+};
+
+// A call as parsed: resolved to a function or builtin when linking.
+struct PendingCall {
+  size_t instruction;
+  std::string callee;
+  std::vector<std::pair<uint32_t, uint32_t>> args;  // (frame offset, bytes) of each argument
+  uint32_t ret_offset = 0, ret_bytes = 0;
+  int line = 0;
+};
+
+// An operand holding a shared variable's address, patched once the kernel's layout is known.
+struct SharedRef {
+  size_t instruction;
+  int slot;  // 0: dst, 1..4: src[slot-1]
+  int32_t var;
+};
+
+// A kernel or device function as parsed, before linking.
+struct Unit {
+  Program prog;  // code, registers, frame size (local_bytes), static shared placed at parse
+  bool is_function = false;
+  bool defined = false;  // false: a prototype (.extern .func or a forward declaration)
+  std::vector<std::pair<uint32_t, uint32_t>> params;
+  uint32_t ret_offset = 0, ret_bytes = 0;
+  std::vector<PendingCall> calls;
+  std::vector<SharedRef> shared_refs;
+  std::string error;  // why it cannot be used; reported when a kernel needs it
 };
 
 class Parser {
@@ -112,16 +143,20 @@ class Parser {
     p.reg_slot.push_back(wide ? p.wide_regs++ : p.narrow_regs++);
   }
 
-  // ---- entries ----
-  Program parse_entry();
-
-  void place_shared(Program& p, const VarDecl& v);
-
-  // A symbol's address; dynamic shared arrays start where static shared memory ends
-  // (nvcc declares every variable before the first instruction).
-  uint64_t symbol_address(const Symbol& s) const { return s.dynamic_shared ? align_up(shared_top_, 16) : s.address; }
+  // ---- kernels and functions (ptx_parser.cpp), linking (ptx_link.cpp) ----
+  void parse_unit(bool is_function);
+  void parse_signature(Unit& u);
+  void parse_body(Unit& u);
+  size_t matching_brace(size_t open) const;
+  // A variable in the unit's frame (local memory; a device function's frame moves with the call stack).
+  Symbol frame_variable(Program& p, const VarDecl& v, StateSpace space);
+  void declare_shared(const VarDecl& v);
 
   void parse_block(Program& p);
+  void parse_call(Program& p, Instruction& in, const Token& op);
+
+  void link(Module& module);
+  Program link_kernel(const Unit& kernel) const;
 
   // ---- instructions ----
   uint32_t reg_index(const Token& t) const {
@@ -134,6 +169,7 @@ class Parser {
   int64_t immediate_bits(const Token& t, bool negative, DataType type) const;
 
   Operand parse_operand(const Instruction& in);
+  void use_symbol(Operand& o, const Symbol& sym);
 
   void parse_instruction(Program& p);
 
@@ -143,13 +179,17 @@ class Parser {
   size_t pos_ = 0;
   std::string file_;
   Module* module_ = nullptr;
+  Unit* unit_ = nullptr;  // the kernel or function being parsed
   std::map<std::string, uint32_t, std::less<>> regs_;
   std::map<std::string, int64_t, std::less<>> labels_;
   std::vector<LabelRef> label_refs_;
   std::map<std::string, Symbol, std::less<>> symbols_;
   std::map<std::string, Symbol, std::less<>> module_symbols_;
-  std::vector<VarDecl> module_shared_;
-  uint64_t shared_top_ = 0;
+  std::vector<VarDecl> shared_vars_;  // every .shared variable of the module, laid out per kernel
+  std::vector<std::pair<size_t, int32_t>> operand_shared_;  // this instruction: (operand, shared var)
+  size_t operand_index_ = 0;                 // the operand being parsed
+  std::optional<Symbol> address_symbol_;     // this instruction's [symbol+offset], if any
+  std::vector<Unit> units_;
   uint64_t module_next_address_ = 0;
 };
 

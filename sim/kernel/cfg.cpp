@@ -7,7 +7,10 @@
 namespace gpusim::kernel {
 namespace {
 
-bool ends_block(const Instruction& in) { return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit; }
+// A call ends a block too (nothing moves across it) but falls through to the next.
+bool ends_block(const Instruction& in) {
+  return in.op == Opcode::Bra || in.op == Opcode::Ret || in.op == Opcode::Exit || in.op == Opcode::Call;
+}
 bool leaves(const Instruction& in) { return in.op == Opcode::Ret || in.op == Opcode::Exit; }
 
 }  // namespace
@@ -59,7 +62,7 @@ ControlFlowGraph build_cfg(const std::vector<Instruction>& code) {
     if (tail.op == Opcode::Bra)
       block.successors.push_back(tail.src[0].imm < size ? cfg.block_of_pc[tail.src[0].imm] : exit);
     if (leaves(tail)) block.successors.push_back(exit);
-    if (!ends_block(tail) || guarded) block.successors.push_back(next);
+    if (!ends_block(tail) || guarded || tail.op == Opcode::Call) block.successors.push_back(next);
     for (int s : block.successors) {
       if (s == exit) exits.push_back(b);
       else edges.emplace_back(b, s);

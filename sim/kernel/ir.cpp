@@ -8,7 +8,7 @@ const char* opcode_name(Opcode op) {
       "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "bfe", "bfi",
       "setp", "selp", "mov", "cvt", "cvta",
       "ld", "st", "atom", "red",
-      "bar", "membar", "bra", "ret", "exit",
+      "bar", "membar", "bra", "ret", "exit", "call",
       "shfl", "vote",
       "ex2", "lg2", "sqrt", "rsqrt", "rcp", "sin", "cos", "copysign"};
   return kNames[static_cast<int>(op)];

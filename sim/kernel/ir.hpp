@@ -15,7 +15,7 @@ enum class Opcode : uint8_t {
   And, Or, Xor, Not, Cnot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi,
   Setp, Selp, Mov, Cvt, Cvta,
   Ld, St, Atom, Red,
-  Bar, Membar, Bra, Ret, Exit,
+  Bar, Membar, Bra, Ret, Exit, Call,
   Shfl, Vote,
   Ex2, Lg2, Sqrt, Rsqrt, Rcp, Sin, Cos, Copysign,
 };
@@ -62,11 +62,13 @@ enum class SpecialReg : uint8_t {
 };
 
 constexpr uint32_t kNoReg = 0xFFFFFFFFu;
+constexpr uint8_t kCarryIn = 1, kCarryOut = 2;
 
 struct Operand {
   enum class Kind : uint8_t { None, Reg, Imm, Special, Addr, Vec, Label };
   Kind kind = Kind::None;
   bool negate = false;          // "!%p" predicate source
+  bool frame = false;           // Imm/Addr: relative to the lane's call frame (a device function's locals and params)
   uint8_t count = 0;            // Vec: number of registers
   SpecialReg special = SpecialReg::TidX;
   uint32_t reg = kNoReg;        // Reg; Addr base register (kNoReg: absolute)
@@ -87,6 +89,9 @@ struct Instruction {
   bool uniform = false;             // bra.uni
   uint8_t vec = 1;                  // ld/st vector width
   CacheOp cache_op = CacheOp::Default;
+  bool call_abi = false;            // ld/st of a call's parameters: registers on the GPU, timed as such
+  bool returns = false;             // ret: from a device function (not the kernel's end)
+  uint8_t carry = 0;                // add/sub/mad carry chains: kCarryIn (addc, subc, madc) | kCarryOut (.cc)
   uint8_t num_src = 0;
   uint32_t guard = kNoReg;          // predicate register guarding the instruction
   bool guard_negated = false;
@@ -104,6 +109,28 @@ struct Param {
   uint32_t size = 0;
 };
 
+// A device function linked into a kernel: its code is a range of the kernel's, its frame
+// (locals, parameters, return value, outgoing call parameters) is on the thread's stack.
+struct Function {
+  std::string name;
+  int32_t entry_pc = 0;
+  uint32_t frame_bytes = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> params;  // (offset in the frame, bytes)
+  uint32_t ret_offset = 0, ret_bytes = 0;
+  uint32_t first_reg = 0, reg_count = 0;  // its registers, saved around a recursive call
+  bool recursive = false;
+};
+
+// Functions the simulator provides (CUDA's device runtime).
+enum class Builtin : int32_t { Vprintf = -1, AssertFail = -2 };
+
+struct CallSite {
+  int32_t callee = 0;  // index in Program::functions, or a Builtin
+  uint32_t caller_frame_bytes = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> args;  // (offset in the caller's frame, bytes)
+  uint32_t ret_offset = 0, ret_bytes = 0;           // where the result goes in the caller's frame
+};
+
 struct Program {
   std::string name;            // entry name
   std::string file;            // PTX file
@@ -118,8 +145,12 @@ struct Program {
   uint32_t param_bytes = 0;
   uint32_t static_shared_bytes = 0;    // static .shared variables, laid out from 0
   uint32_t dynamic_shared_offset = 0;  // where `.extern .shared` arrays start
-  uint32_t local_bytes = 0;            // per-thread .local variables
+  uint32_t local_bytes = 0;            // per-thread local memory: the kernel's frame and the call stack
+  uint32_t kernel_frame_bytes = 0;     // the kernel's own .local variables and call parameters
   bool uses_dynamic_shared = false;
+  std::vector<Function> functions;     // device functions this kernel reaches
+  std::vector<CallSite> call_sites;    // call instructions: src[0].imm indexes this
+  std::string unsupported;             // why this kernel cannot run (empty: it can)
 };
 
 }  // namespace gpusim::kernel

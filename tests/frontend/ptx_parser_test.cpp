@@ -37,6 +37,7 @@ const char* kPtx = R"(
 	@%p1 bra 	$L__BB0_2;
 	mov.f32 	%f1, 0f3F800000;
 	mov.u32 	%r3, dyn;
+	mov.u32 	%r3, tile;
 	ld.global.nc.v2.f32 	{%f1, %f2}, [%rd1+-8];
 $L__BB0_2:
 	ret;
@@ -55,7 +56,7 @@ TEST(PtxParser, DecodesAnEntry) {
   EXPECT_EQ(p.static_shared_bytes, 100u);
   EXPECT_EQ(p.dynamic_shared_offset, 112u);  // after the static array, 16-byte aligned
   EXPECT_TRUE(p.uses_dynamic_shared);
-  ASSERT_EQ(p.code.size(), 9u);
+  ASSERT_EQ(p.code.size(), 10u);
 
   const Instruction& setp = p.code[3];
   EXPECT_EQ(setp.op, Opcode::Setp);
@@ -64,11 +65,12 @@ TEST(PtxParser, DecodesAnEntry) {
   const Instruction& bra = p.code[4];
   EXPECT_EQ(bra.op, Opcode::Bra);
   EXPECT_NE(bra.guard, kNoReg);
-  EXPECT_EQ(bra.src[0].imm, 8);          // the label resolves to the ret
-  EXPECT_EQ(bra.reconverge_pc, 8);       // and the branch reconverges there
+  EXPECT_EQ(bra.src[0].imm, 9);          // the label resolves to the ret
+  EXPECT_EQ(bra.reconverge_pc, 9);       // and the branch reconverges there
   EXPECT_EQ(std::bit_cast<float>(static_cast<uint32_t>(p.code[5].src[0].imm)), 1.0f);
   EXPECT_EQ(p.code[6].src[0].imm, 112);  // a dynamic shared array's address
-  const Instruction& ld = p.code[7];
+  EXPECT_EQ(p.code[7].src[0].imm, 0);    // the static one's
+  const Instruction& ld = p.code[8];
   EXPECT_EQ(ld.space, StateSpace::Global);
   EXPECT_EQ(ld.vec, 2);
   EXPECT_EQ(ld.dst.kind, Operand::Kind::Vec);
@@ -84,7 +86,8 @@ TEST(PtxParser, DecodesAnEntry) {
 std::string parse_error(const std::string& body) {
   const std::string text = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<3>;\n" + body + "\n}\n";
   try {
-    parse_ptx(text, "bad.ptx");
+    const Module m = parse_ptx(text, "bad.ptx");
+    if (!m.kernels.empty() && !m.kernels[0].unsupported.empty()) return m.kernels[0].unsupported;
   } catch (const util::InputError& e) {
     return e.what();
   }
@@ -99,7 +102,8 @@ TEST(PtxParser, MalformedInputNamesFileLineAndInstruction) {
   EXPECT_EQ(parse_error("ld.global.zz.u32 %r1, [%r2];"), "bad.ptx:7: ld.global.zz.u32: modifier '.zz' of 'ld': not supported");
   EXPECT_EQ(parse_error("add.f16 %r1, %r2, %r2;"), "bad.ptx:7: add.f16: half precision: not supported");
   EXPECT_NE(parse_error("mov.u32 %r1, 5").find("expected ';'"), std::string::npos);
-  EXPECT_THROW(parse_ptx(".version 9.0\n.func foo() { ret; }\n", "f.ptx"), util::InputError);
+  EXPECT_EQ(parse_error("call.uni nowhere;"), "bad.ptx:7: call to nowhere, which is not declared");
+  EXPECT_THROW(parse_ptx(".version 9.0\n.entry k() { ret; ", "f.ptx"), util::InputError);
 }
 
 TEST(PtxParser, EveryBundledKernelParses) {
