@@ -9,6 +9,7 @@
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
 #include "driver/functional_run.hpp"
+#include "stats/printf_output.hpp"
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
 #include "stats/check_report.hpp"
@@ -59,6 +60,9 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
                               {"warp_instructions", l.stats.warp_instructions},
                               {"thread_instructions", l.stats.thread_instructions},
                               {"simt_efficiency", efficiency(l.stats.thread_instructions, l.stats.warp_instructions)}});
+    for (size_t i = 0; i < run.launches.size(); ++i)
+      if (!run.launches[i].printf.records.empty() || run.launches[i].printf.dropped)
+        j["kernels"][i]["printf"] = stats::printf_json(run.launches[i].printf);
     j["warp_instructions_per_second"] = rate;
     if (run.check) j["check"] = stats::check_json(*w.check, *run.check);
     stats::write_json(out, j);
@@ -71,6 +75,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
           << ">>>  " << l.stats.warp_instructions << " warp instructions, " << l.stats.thread_instructions
           << " thread instructions, SIMT efficiency "
           << 100.0 * efficiency(l.stats.thread_instructions, l.stats.warp_instructions) << "%\n";
+      stats::write_printf_text(out, l.printf);
     }
     out << "  total: " << warp_total << " warp instructions in " << run.seconds << " s (" << rate / 1e6
         << " M warp instructions/s)\n";

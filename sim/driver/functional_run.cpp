@@ -13,10 +13,12 @@ FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& 
   WorkloadSession session(w, module, program, arch);
   session.run([&](const workload::Step&, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    LaunchRecord record{launch.grid, launch.block,
-                        exec::run_functional(program, session.memory(), config, limits)};
+    LaunchRecord record{launch.grid, launch.block, {}, {}};
+    exec::LaunchConfig with_printf = config;
+    with_printf.printf_sink = &record.printf;
+    record.stats = exec::run_functional(program, session.memory(), with_printf, limits);
     run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    run.launches.push_back(record);
+    run.launches.push_back(std::move(record));
   });
   run.check = session.check();
   run.host = session.host();

@@ -21,6 +21,7 @@ namespace gpusim::driver {
 struct LaunchRecord {
   std::array<int64_t, 3> grid{}, block{};
   exec::FunctionalStats stats;
+  exec::PrintfSink printf;
 };
 
 struct FunctionalRun {

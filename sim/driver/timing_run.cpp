@@ -19,8 +19,17 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
       [&](const workload::Step& step, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
         const auto wall = std::chrono::steady_clock::now();
         const engine::Cycle start = timeline.kernel_start(step.stream);
-        TimedLaunch t{program.name, launch.grid, launch.block, launch.shared_bytes, registers_per_thread,
-                      gpu.launch(program, session.memory(), config, registers_per_thread, start, started)};
+        exec::PrintfSink printf;
+        exec::LaunchConfig with_printf = config;
+        with_printf.printf_sink = &printf;
+        TimedLaunch t;
+        t.name = program.name;
+        t.grid = launch.grid;
+        t.block = launch.block;
+        t.shared_bytes = launch.shared_bytes;
+        t.registers = registers_per_thread;
+        t.stats = gpu.launch(program, session.memory(), with_printf, registers_per_thread, start, started);
+        t.printf = std::move(printf);
         run.wall_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
         t.stream = step.stream;
         t.start = start;

@@ -11,6 +11,7 @@
 #include "arch/arch_config.hpp"
 #include "core/gpu.hpp"
 #include "core/launch_stats.hpp"
+#include "exec/executor.hpp"
 #include "kernel/ir.hpp"
 #include "reference/references.hpp"
 #include "workload/workload.hpp"
@@ -25,6 +26,7 @@ struct TimedLaunch {
   core::LaunchStats stats;
   int stream = 0;
   uint64_t start = 0, end = 0;  // on the workload's timeline, in cycles
+  exec::PrintfSink printf;
 };
 
 struct TimedCopy {

@@ -9,7 +9,7 @@ using kernel::Opcode;
 using kernel::SpecialReg;
 
 Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch)
-    : program_(program), memory_(memory), launch_(launch) {}
+    : program_(program), memory_(memory), launch_(launch), printf_(launch.printf_sink) {}
 
 BlockState Executor::make_block(uint64_t linear) const {
   BlockState b;

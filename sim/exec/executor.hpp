@@ -26,19 +26,6 @@ inline void for_each_lane(uint32_t mask, F&& f) {
   }
 }
 
-struct LaunchConfig {
-  std::array<uint32_t, 3> grid{1, 1, 1};
-  std::array<uint32_t, 3> block{1, 1, 1};
-  uint32_t dynamic_shared_bytes = 0;
-  std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out per Program::params
-  std::string origin;           // where the launch was asked for ("w.yaml:12"), for messages; may be empty
-  uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
-  uint32_t warps_per_block() const { return (threads_per_block() + kWarpSize - 1) / kWarpSize; }
-  uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
-};
-
-enum class StepStatus { Ok, Barrier, Exited };
-
 // One printf a thread made, in the order the simulation executed them.
 struct PrintfRecord {
   std::array<uint32_t, 3> block{};
@@ -54,6 +41,21 @@ struct PrintfSink {
   size_t bytes = 0;
   uint64_t dropped = 0;
 };
+
+struct LaunchConfig {
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t dynamic_shared_bytes = 0;
+  std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out per Program::params
+  std::string origin;           // where the launch was asked for ("w.yaml:12"), for messages; may be empty
+  PrintfSink* printf_sink = nullptr;  // where the kernel's printf output goes; null: discarded
+  uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
+  uint32_t warps_per_block() const { return (threads_per_block() + kWarpSize - 1) / kWarpSize; }
+  uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
+};
+
+enum class StepStatus { Ok, Barrier, Exited };
+
 
 // What one step did, for the caller (the block runner now, the timing model later).
 struct StepResult {

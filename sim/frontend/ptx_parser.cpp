@@ -144,7 +144,7 @@ size_t Parser::matching_brace(size_t open) const {
     if (toks_[i].text == "{") ++depth;
     if (toks_[i].text == "}" && --depth == 0) return i;
   }
-  fail(toks_[open], "missing '}'");
+  fail(toks_.back(), "unexpected end of file (a missing ';' or '}'?)");
 }
 
 // .entry NAME (params) [directives] { body }   or

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "stats/check_report.hpp"
+#include "stats/printf_output.hpp"
 #include "stats/json_output.hpp"
 #include "stats/metrics.hpp"
 #include "stats/timing_report.hpp"
@@ -34,6 +35,7 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
             {"start_cycle", l.start},
             {"end_cycle", l.end}};
   put_metrics(j, launch_metrics(), make_view(*ctx.arch, l.stats));
+  if (!l.printf.records.empty() || l.printf.dropped) j["printf"] = printf_json(l.printf);
   if (ctx.per_sm) {
     j["per_sm"] = Json::array();
     for (size_t i = 0; i < l.stats.per_sm.size(); ++i) {

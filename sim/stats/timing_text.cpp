@@ -6,6 +6,7 @@
 #include <set>
 
 #include "stats/metrics.hpp"
+#include "stats/printf_output.hpp"
 #include "stats/timing_report.hpp"
 
 namespace gpusim::stats {
@@ -119,6 +120,7 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
           << core::stall_name(static_cast<core::Stall>(top)) << '\n';
     }
   }
+  write_printf_text(out, l.printf);
 }
 
 }  // namespace

@@ -1,0 +1,34 @@
+#include "stats/printf_output.hpp"
+
+#include <sstream>
+
+namespace gpusim::stats {
+namespace {
+
+std::string triple(const std::array<uint32_t, 3>& v) {
+  std::ostringstream s;
+  s << '(' << v[0] << ',' << v[1] << ',' << v[2] << ')';
+  return s.str();
+}
+
+}  // namespace
+
+void write_printf_text(std::ostream& out, const exec::PrintfSink& sink) {
+  if (sink.records.empty() && sink.dropped == 0) return;
+  out << "  printf output (" << sink.records.size() << " calls, in simulated order):\n";
+  for (const exec::PrintfRecord& r : sink.records) {
+    out << "    [block " << triple(r.block) << " thread " << triple(r.thread) << "] " << r.text;
+    if (r.text.empty() || r.text.back() != '\n') out << '\n';
+  }
+  if (sink.dropped)
+    out << "    (" << sink.dropped << " more calls dropped: the 1 MB printf buffer is full, as on the GPU)\n";
+}
+
+nlohmann::ordered_json printf_json(const exec::PrintfSink& sink) {
+  nlohmann::ordered_json j = {{"calls", nlohmann::ordered_json::array()}, {"dropped", sink.dropped}};
+  for (const exec::PrintfRecord& r : sink.records)
+    j["calls"].push_back({{"block", r.block}, {"thread", r.thread}, {"text", r.text}});
+  return j;
+}
+
+}  // namespace gpusim::stats
