@@ -107,7 +107,8 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   const uint32_t bytes = size * count;
   const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global;
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t a = bases[lane] + static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+    uint64_t a = bases[lane] + static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+    if (shared) a &= 0xFFFFFFFFu;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
     // Fast paths: aligned, in-bounds shared and global accesses; the rest goes through address().
     uint8_t* p = nullptr;
     if (a % bytes == 0) {
@@ -163,8 +164,9 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   const Operand& addr_op = in.src[0];
   // Lanes apply their updates one after another, in lane order.
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
-                       static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+    uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
+                 static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+    if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
     uint8_t* p = address(w, b, in.space, a, size, lane, "atomic");
     addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
     const uint64_t old = load_bits(p, size);

@@ -57,8 +57,8 @@ Program Parser::link_kernel(const Unit& kernel) const {
       const std::string where = file_ + ":" + std::to_string(c.line) + ": ";
       if (!f || !f->defined) {
         out.unsupported = where + "call to " + c.callee + ", which is " +
-                          (f ? "declared but not defined in this PTX (an external device function: link it in with -rdc "
-                               "and nvlink is not supported; define it in the same .cu)"
+                          (f ? "declared but not defined in this PTX (separate compilation with -rdc is not "
+                               "supported: define it in the same .cu)"
                              : "not declared");
         if (c.callee == "malloc" || c.callee == "free") out.unsupported = where + "device-side malloc/free is not supported";
         return out;

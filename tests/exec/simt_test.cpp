@@ -5,46 +5,15 @@
 
 #include <cstring>
 
-#include "exec/block_runner.hpp"
-#include "frontend/ptx_parser.hpp"
+#include "exec/ptx_run.hpp"
 
 namespace gpusim::exec {
 namespace {
 
-const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
-
-struct Result {
-  std::vector<uint32_t> out;
-  FunctionalStats stats;
-};
-
 // Runs `body` as kernel k(u32* out) on `threads` threads in `blocks` blocks; out has one
 // word per thread, zeroed.
 Result run(const std::string& body, uint32_t threads, uint32_t blocks = 1, uint64_t budget = 1'000'000) {
-  const std::string ptx = std::string(kHeader) +
-                          ".visible .entry k(.param .u64 out)\n{\n"
-                          ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
-                          ".shared .align 4 .b8 sm[1024];\n"
-                          "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd1, %rd1;\n"
-                          "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
-                          "mad.lo.s32 %r4, %r2, %r3, %r1;\nmul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n" +
-                          body + "\n}\n";
-  const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
-  DeviceMemory memory;
-  const uint64_t base = memory.allocate("out", uint64_t{threads} * blocks * 4, kernel::kGlobalHeapBase);
-  LaunchConfig launch;
-  launch.grid = {blocks, 1, 1};
-  launch.block = {threads, 1, 1};
-  launch.params.resize(8);
-  std::memcpy(launch.params.data(), &base, 8);
-  Result r;
-  RunLimits limits;
-  limits.max_warp_instructions = budget;
-  r.stats = run_functional(m.kernels[0], memory, launch, limits);
-  const auto& bytes = memory.find("out")->bytes;
-  r.out.resize(bytes.size() / 4);
-  std::memcpy(r.out.data(), bytes.data(), bytes.size());
-  return r;
+  return run_ptx(kernel_with_body(body), threads, blocks, budget);
 }
 
 TEST(Simt, IfElseRunsBothPathsMaskedAndReconverges) {

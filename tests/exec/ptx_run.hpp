@@ -1,0 +1,60 @@
+// Runs hand-written PTX functionally for the exec tests: kernel k(u32* out) with one
+// word of output per thread.
+#pragma once
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "exec/block_runner.hpp"
+#include "frontend/ptx_parser.hpp"
+
+namespace gpusim::exec {
+
+inline const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+struct Result {
+  std::vector<uint32_t> out;
+  FunctionalStats stats;
+};
+
+// The kernel k(out) with %r4 = global thread index and %rd3 = &out[%r4] set up, then `body`.
+inline std::string kernel_with_body(const std::string& body, const std::string& before = "") {
+  return std::string(kHeader) + before +
+         ".visible .entry k(.param .u64 out)\n{\n"
+         ".reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+         ".shared .align 4 .b8 sm[1024];\n"
+         "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd1, %rd1;\n"
+         "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.x;\nmov.u32 %r3, %ntid.x;\n"
+         "mad.lo.s32 %r4, %r2, %r3, %r1;\nmul.wide.u32 %rd2, %r4, 4;\nadd.s64 %rd3, %rd1, %rd2;\n" +
+         body + "\n}\n";
+}
+
+inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks = 1, uint64_t budget = 1'000'000,
+                      PrintfSink* printf_sink = nullptr) {
+  const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
+  if (!m.kernels.at(0).unsupported.empty()) throw ExecError(m.kernels[0].unsupported);
+  DeviceMemory memory;
+  for (const kernel::ModuleVariable& v : m.variables) {
+    std::vector<uint8_t> bytes = v.init;
+    bytes.resize(v.size);
+    memory.map(v.name, v.address, bytes);
+  }
+  const uint64_t base = memory.allocate("out", uint64_t{threads} * blocks * 4, kernel::kGlobalHeapBase);
+  LaunchConfig launch;
+  launch.grid = {blocks, 1, 1};
+  launch.block = {threads, 1, 1};
+  launch.params.resize(8);
+  launch.printf_sink = printf_sink;
+  std::memcpy(launch.params.data(), &base, 8);
+  Result r;
+  RunLimits limits;
+  limits.max_warp_instructions = budget;
+  r.stats = run_functional(m.kernels[0], memory, launch, limits);
+  const auto& bytes = memory.find("out")->bytes;
+  r.out.resize(bytes.size() / 4);
+  std::memcpy(r.out.data(), bytes.data(), bytes.size());
+  return r;
+}
+
+}  // namespace gpusim::exec
