@@ -38,6 +38,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   events_.advance_to(start);
   memory_->start_kernel();
   exec::Executor executor(program, memory, launch);
+  executor.set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
   uint64_t instructions = 0;
   const KernelContext kernel{program, timing, executor, options.trace_warps, &instructions, &options.limits};
   BlockDispatcher dispatcher(arch_.block_scheduler, start, launch.block_count());

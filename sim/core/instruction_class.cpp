@@ -30,6 +30,7 @@ Unit unit_of(const kernel::Instruction& in) {
     case Opcode::Ld: case Opcode::St: case Opcode::Atom: case Opcode::Red: case Opcode::Shfl:
       return Unit::LoadStore;
     case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Call: case Opcode::Bar: case Opcode::Membar:
+    case Opcode::WarpSync: case Opcode::Nanosleep:
       return Unit::Branch;
     case Opcode::Ex2: case Opcode::Lg2: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Rcp: case Opcode::Sin:
     case Opcode::Cos:

@@ -12,7 +12,9 @@ namespace {
 using kernel::Instruction;
 using kernel::Opcode;
 
-bool is_fence(const Instruction& in) { return in.op == Opcode::Bar || in.op == Opcode::Membar || in.op == Opcode::Call; }
+bool is_fence(const Instruction& in) {
+  return in.op == Opcode::Bar || in.op == Opcode::Membar || in.op == Opcode::Call || in.op == Opcode::WarpSync;
+}
 bool is_memory(const Instruction& in) {
   return in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red;
 }

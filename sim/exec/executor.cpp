@@ -89,7 +89,7 @@ uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s
     case SpecialReg::NSmId: return sm_id_ + 1;
     case SpecialReg::Clock: return clock_ & 0xFFFFFFFFu;
     case SpecialReg::Clock64: return clock_;
-    case SpecialReg::GlobalTimer: return clock_;  // nanoseconds only where the timing model sets a clock
+    case SpecialReg::GlobalTimer: return static_cast<uint64_t>(static_cast<double>(clock_) * ns_per_cycle_);
     case SpecialReg::LanemaskEq: return 1u << lane;
     case SpecialReg::LanemaskLt: return (1u << lane) - 1;
     case SpecialReg::LanemaskLe: return lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1;
@@ -202,6 +202,11 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       break;
     case Opcode::Shfl: shuffle(w, b, in, mask); break;
     case Opcode::Vote: vote(w, b, in, mask); break;
+    case Opcode::WarpSync:
+    case Opcode::Nanosleep: break;  // a warp runs in lockstep here; sleeping has no functional effect
+    case Opcode::Activemask:
+    case Opcode::Redux:
+    case Opcode::Match: warp_op(w, b, in, mask); break;
     default: alu(w, b, in, mask); break;
   }
   ++w.stack.back().pc;

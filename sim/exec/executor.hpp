@@ -97,6 +97,8 @@ class Executor {
 
   // Clock readings for %clock/%clock64 and %smid, set by whoever drives execution.
   void set_clock(uint64_t c) { clock_ = c; }
+  // %globaltimer counts nanoseconds: the timing model sets the clock period.
+  void set_ns_per_cycle(double ns) { ns_per_cycle_ = ns; }
   void set_printf_sink(PrintfSink* sink) { printf_ = sink; }
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
 
@@ -199,6 +201,8 @@ class Executor {
   void atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
   void shuffle(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void vote(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void warp_op(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);  // activemask, redux, match
+  void permute(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
 
   // Host pointer for a lane's access of `size` bytes in `space`; faults when out of bounds.
   uint8_t* address(WarpState& w, BlockState& b, kernel::StateSpace space, uint64_t addr, uint32_t size, uint32_t lane,
@@ -208,6 +212,7 @@ class Executor {
   DeviceMemory& memory_;
   const LaunchConfig& launch_;
   uint64_t clock_ = 0;
+  double ns_per_cycle_ = 1.0;
   PrintfSink* printf_ = nullptr;
   uint32_t sm_id_ = 0;
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;

@@ -26,7 +26,8 @@ const std::unordered_map<std::string_view, Opcode>& opcodes() {
       {"call", Opcode::Call}, {"addc", Opcode::Add},  {"subc", Opcode::Sub},    {"madc", Opcode::Mad},
       {"shfl", Opcode::Shfl}, {"vote", Opcode::Vote},   {"ex2", Opcode::Ex2},     {"lg2", Opcode::Lg2},
       {"sqrt", Opcode::Sqrt}, {"rsqrt", Opcode::Rsqrt}, {"rcp", Opcode::Rcp},     {"sin", Opcode::Sin},
-      {"cos", Opcode::Cos},   {"copysign", Opcode::Copysign},
+      {"cos", Opcode::Cos},   {"copysign", Opcode::Copysign}, {"activemask", Opcode::Activemask},
+      {"redux", Opcode::Redux}, {"match", Opcode::Match}, {"prmt", Opcode::Prmt}, {"nanosleep", Opcode::Nanosleep},
   };
   return m;
 }
@@ -142,6 +143,7 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         }
         break;
       case Opcode::Bar:
+        if (m == "warp") { in.op = Opcode::WarpSync; continue; }  // bar.warp.sync: __syncwarp
         if (m == "sync") { in.mode = static_cast<uint8_t>(BarMode::Sync); continue; }
         if (m == "arrive") { in.mode = static_cast<uint8_t>(BarMode::Arrive); continue; }
         break;
@@ -159,6 +161,30 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         if (m == "bfly") { in.mode = static_cast<uint8_t>(ShflMode::Bfly); continue; }
         if (m == "idx") { in.mode = static_cast<uint8_t>(ShflMode::Idx); continue; }
         break;
+      case Opcode::WarpSync:
+      case Opcode::Activemask:
+        if (m == "sync") continue;
+        break;
+      case Opcode::Redux:
+        if (m == "sync") continue;
+        if (const auto a = atom_ops().find(m); a != atom_ops().end()) {
+          in.mode = static_cast<uint8_t>(a->second);
+          continue;
+        }
+        break;
+      case Opcode::Match:
+        if (m == "sync") continue;
+        if (m == "any") { in.mode = static_cast<uint8_t>(MatchMode::Any); continue; }
+        if (m == "all") { in.mode = static_cast<uint8_t>(MatchMode::All); continue; }
+        break;
+      case Opcode::Prmt: {
+        static const char* const kModes[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+        bool found = false;
+        for (uint8_t k = 1; k < 7; ++k)
+          if (m == kModes[k]) in.mode = k, found = true;
+        if (found) continue;
+        break;
+      }
       case Opcode::Vote:
         if (m == "sync") continue;
         if (m == "all") { in.mode = static_cast<uint8_t>(VoteMode::All); continue; }
@@ -196,6 +222,10 @@ OperandShape operand_shape(const Instruction& in) {
     case Opcode::Bra: return {1, 1, false};
     case Opcode::Shfl: return {4, 4, true};  // value, lane, clamp, membermask
     case Opcode::Vote: return {1, 2, true};  // predicate[, membermask]
+    case Opcode::WarpSync: case Opcode::Nanosleep: return {1, 1, false};
+    case Opcode::Activemask: return {0, 0, true};
+    case Opcode::Redux: case Opcode::Match: return {2, 2, true};  // value, membermask
+    case Opcode::Prmt: return {3, 3, true};
     default: return {2, 2, true};
   }
 }

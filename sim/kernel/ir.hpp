@@ -17,6 +17,7 @@ enum class Opcode : uint8_t {
   Ld, St, Atom, Red,
   Bar, Membar, Bra, Ret, Exit, Call,
   Shfl, Vote,
+  WarpSync, Activemask, Redux, Match, Prmt, Nanosleep,
   Ex2, Lg2, Sqrt, Rsqrt, Rcp, Sin, Cos, Copysign,
 };
 
@@ -50,6 +51,9 @@ enum class BoolOp : uint8_t { None, And, Or, Xor };
 enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+enum class MatchMode : uint8_t { Any, All };
+// prmt's modes: the default selector, then .f4e .b4e .rc8 .ecl .ecr .rc16.
+enum class PrmtMode : uint8_t { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 enum class BarMode : uint8_t { Sync, Arrive };
 // ld/st cache operators that change where data is cached.
