@@ -97,7 +97,9 @@ void write_atomically(const fs::path& path, const std::string& text) {
   fs::rename(tmp, path);
 }
 
-std::string compile_to_ptx(const std::string& source, std::string& origin) {
+// PTX for the architecture's own virtual target (compute_NN), so that sm_80+ features
+// compile for an Ampere or Hopper config and an older config gets the oldest supported target.
+std::string compile_to_ptx(const std::string& source, int sm, std::string& origin) {
   const std::string nvcc = toolkit_binary("nvcc");
   const fs::path checked_in = fs::path(source).replace_extension(".ptx");
   if (nvcc.empty()) {
@@ -106,7 +108,7 @@ std::string compile_to_ptx(const std::string& source, std::string& origin) {
     origin = "checked-in";
     return checked_in.string();
   }
-  const std::vector<std::string> flags = {"-ptx", "-O3", "-arch=compute_" + std::to_string(kPtxTarget)};
+  const std::vector<std::string> flags = {"-ptx", "-O3", "-arch=compute_" + std::to_string(sm)};
   std::string version;
   run({nvcc, "--version"}, version);
   uint64_t key = fnv1a(read_all(source));
@@ -191,7 +193,7 @@ LoadedKernel load_kernel(const std::string& source, const std::string& ptx, cons
   }
   LoadedKernel k;
   if (!source.empty()) {
-    k.ptx_path = compile_to_ptx(source, k.ptx_origin);
+    k.ptx_path = compile_to_ptx(source, sm, k.ptx_origin);
   } else {
     k.ptx_path = ptx;
     k.ptx_origin = "given";

@@ -1,7 +1,7 @@
 // Finds the PTX for a workload's kernel and its register count. A .cu is compiled with
-// the CUDA toolkit's nvcc into a cache keyed by content (PTX target compute_75, fixed so
-// that every machine simulates the same code); without nvcc the checked-in .ptx beside
-// the source is used. Registers per thread come from ptxas for the supported target
+// the CUDA toolkit's nvcc into a cache keyed by content, toolkit and target: the
+// architecture's own compute_NN, or compute_75 (the oldest CUDA 13 supports) for older
+// ones; without nvcc the checked-in .ptx (compute_75) beside the source is used. Registers per thread come from ptxas for the supported target
 // nearest the architecture, or from the checked-in .regs table without ptxas.
 #pragma once
 
