@@ -135,10 +135,12 @@ int digest_command(const std::vector<std::string>& args, std::ostream& out) {
   b.name = file;
   b.init = {workload::InitSpec::Kind::File, 0, 0, file};
   bool known = false;
-  for (auto t : {workload::ElementType::U8, workload::ElementType::I32, workload::ElementType::U32, workload::ElementType::I64,
-                 workload::ElementType::U64, workload::ElementType::F32, workload::ElementType::F64})
+  std::string names;
+  for (auto t : workload::kElementTypes) {
     if (type == workload::element_type_name(t)) b.type = t, known = true;
-  if (!known) throw util::InputError("--type '" + type + "': expected u8, i32, u32, i64, u64, f32 or f64");
+    names += (names.empty() ? "" : ", ") + std::string(workload::element_type_name(t));
+  }
+  if (!known) throw util::InputError("--type '" + type + "': expected one of " + names);
   std::error_code ec;
   const auto size = std::filesystem::file_size(file, ec);
   if (ec) throw util::InputError(file + ": cannot read (" + ec.message() + ")");

@@ -42,7 +42,8 @@ Unit unit_of(const kernel::Instruction& in) {
   }
   const DataType t = in.op == Opcode::Cvt ? std::max(in.type, in.type2) : in.type;
   if (t == DataType::F64) return Unit::Fp64;
-  if (t == DataType::F32 || t == DataType::F16) return Unit::Fp32;
+  if (t == DataType::F32 || t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2)
+    return Unit::Fp32;
   return Unit::Int32;
 }
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "exec/executor.hpp"
+#include "exec/small_float.hpp"
 #include "exec/value.hpp"
 
 namespace gpusim::exec {
@@ -170,6 +171,7 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
     scatter(w, in.dst.reg, mask, out);
     return;
   }
+  if (is_half_type(t)) return half_alu(w, b, in, mask, ra, rb, rc);
   if (t == DataType::F32 || t == DataType::F64) {
     const bool ok = t == DataType::F32 ? float_alu<float>(in.op, mask, ra, rb, rc, out, in.ftz, in.sat)
                                        : float_alu<double>(in.op, mask, ra, rb, rc, out, false, in.sat);
@@ -327,20 +329,37 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
     return;
   }
   const DataType src = in.type2 == DataType::None ? dst : in.type2;
-  uint64_t values[kWarpSize];
+  uint64_t values[kWarpSize], second[kWarpSize];
   gather(w, b, in.src[0], mask, values);
+  if (in.num_src > 1) gather(w, b, in.src[1], mask, second);  // cvt.rn.f16x2.f32 d, hi, lo
+  const bool packed = dst == DataType::F16X2 || dst == DataType::BF16X2;
+  if (packed && (in.num_src != 2 || !kernel::is_float(src)))
+    fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)), "cvt to a packed pair needs two float sources");
+  const auto to_small = [&](uint64_t raw) {
+    double v = float_value(raw, src);
+    if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
+    return uint64_t{encode_small_float(v, format_of(dst), in.rounding)};
+  };
   for_each_lane(mask, [&](uint32_t lane) {
     const uint64_t a = values[lane];
     uint64_t out;
-    if (kernel::is_float(src) && kernel::is_float(dst)) {
-      double v = src == DataType::F32 ? double{as_f32(a)} : as_f64(a);
+    if (packed) {
+      out = to_small(a) << 16 | to_small(second[lane]);
+    } else if (kernel::is_float(src) && (dst == DataType::F16 || dst == DataType::BF16)) {
+      out = to_small(a);
+    } else if (kernel::is_float(src) && kernel::is_float(dst)) {
+      double v = float_value(a, src);
       if (in.ftz && src == DataType::F32) v = flush_f32(static_cast<float>(v));
-      v = round_float(v, in.rounding);
+      if (src != DataType::F16 && src != DataType::BF16) v = round_float(v, in.rounding);
       if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
       out = dst == DataType::F32 ? from_f32(in.ftz ? flush_f32(static_cast<float>(v)) : static_cast<float>(v))
                                  : from_f64(v);
     } else if (kernel::is_float(src)) {
-      out = float_to_int(src == DataType::F32 ? double{as_f32(a)} : as_f64(a), in.rounding, dst);
+      out = float_to_int(float_value(a, src), in.rounding, dst);
+    } else if (dst == DataType::F16 || dst == DataType::BF16) {
+      const int64_t s = as_int(a, src);
+      const double v = kernel::is_signed(src) ? static_cast<double>(s) : static_cast<double>(static_cast<uint64_t>(s));
+      out = encode_small_float(in.sat ? std::clamp(v, 0.0, 1.0) : v, format_of(dst), in.rounding);
     } else if (kernel::is_float(dst)) {
       const int64_t s = as_int(a, src);
       const bool from_signed = kernel::is_signed(src);

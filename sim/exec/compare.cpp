@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "exec/executor.hpp"
+#include "exec/small_float.hpp"
 #include "exec/value.hpp"
 
 namespace gpusim::exec {
@@ -100,7 +101,18 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
   gather(w, b, in.src[0], mask, va);
   gather(w, b, in.src[1], mask, vb);
   uint32_t p = 0;
-  if (in.type == DataType::F32 || in.type == DataType::F64) {
+  uint32_t upper = 0;  // setp.f16x2 p|q: q compares the upper halves
+  const bool pair = in.type == DataType::F16X2 || in.type == DataType::BF16X2;
+  if (is_half_type(in.type)) {
+    const DataType scalar = in.type == DataType::BF16 || in.type == DataType::BF16X2 ? DataType::BF16 : DataType::F16;
+    double fa[kWarpSize], fb[kWarpSize];
+    for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l], scalar), fb[l] = float_value(vb[l], scalar); });
+    p = compare_lanes(op, mask, fa, fb);
+    if (pair) {
+      for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l] >> 16, scalar), fb[l] = float_value(vb[l] >> 16, scalar); });
+      upper = compare_lanes(op, mask, fa, fb);
+    }
+  } else if (in.type == DataType::F32 || in.type == DataType::F64) {
     double fa[kWarpSize], fb[kWarpSize];
     float sa[kWarpSize], sb[kWarpSize];
     if (in.type == DataType::F32) {
@@ -120,7 +132,7 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
     for_each_lane(mask, [&](uint32_t l) { ua[l] = low_bits(va[l], bits), ub[l] = low_bits(vb[l], bits); });
     p = compare_lanes(op, mask, ua, ub);
   }
-  uint32_t q = ~p & mask;
+  uint32_t q = pair ? upper : ~p & mask;
   if (in.bool_op != kernel::BoolOp::None) {
     uint64_t vc[kWarpSize];
     gather(w, b, in.src[2], mask, vc);

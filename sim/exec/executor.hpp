@@ -192,6 +192,8 @@ class Executor {
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void half_alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask, const uint64_t* ra,
+                const uint64_t* rb, const uint64_t* rc);
   void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,
                    const uint64_t* rc);
   void setp(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);

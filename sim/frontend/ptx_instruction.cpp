@@ -2,10 +2,22 @@
 // registers, immediates, addresses and labels, and each instruction checked.
 #include "frontend/ptx_parser_state.hpp"
 
+#include <bit>
+
+#include "exec/small_float.hpp"
+
 namespace gpusim::frontend::ptx {
 
 int64_t Parser::immediate_bits(const Token& t, bool negative, DataType type) const {
   const std::string& s = t.text;
+  if ((type == DataType::F16 || type == DataType::BF16) && (s.find_first_of(".eE") != std::string::npos ||
+                                                           (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')))) {
+    // A float literal for a half or bfloat16 operand: the value, rounded to the format.
+    const DataType wide = s[1] == 'f' || s[1] == 'F' ? DataType::F32 : DataType::F64;
+    const double v = wide == DataType::F32 ? std::bit_cast<float>(static_cast<uint32_t>(immediate_bits(t, negative, wide)))
+                                           : std::bit_cast<double>(immediate_bits(t, negative, wide));
+    return exec::encode_small_float(v, exec::format_of(type));
+  }
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
     const uint64_t bits = std::strtoull(s.c_str() + 2, nullptr, 16);
     if (type == DataType::F64) {  // an f32 literal used with an f64 instruction
@@ -220,7 +232,6 @@ void Parser::validate(const Instruction& in, const Token& at) const {
   if (in.op == Opcode::Bra && in.src[0].kind != Operand::Kind::Label) bad("expected a label");
   if (in.op == Opcode::Bar && in.src[0].kind != Operand::Kind::Imm && in.src[0].kind != Operand::Kind::Reg)
     bad("barrier id must be a number or register");
-  if (in.type == DataType::F16) bad("half precision");
   if (in.dst.kind == Operand::Kind::Imm || in.dst.kind == Operand::Kind::Special) bad("destination is not a register");
 }
 

@@ -80,7 +80,8 @@ DataType parse_type(const std::string& s) {
       {"pred", DataType::Pred}, {"b8", DataType::B8},   {"b16", DataType::B16}, {"b32", DataType::B32},
       {"b64", DataType::B64},   {"u8", DataType::U8},   {"u16", DataType::U16}, {"u32", DataType::U32},
       {"u64", DataType::U64},   {"s8", DataType::S8},   {"s16", DataType::S16}, {"s32", DataType::S32},
-      {"s64", DataType::S64},   {"f16", DataType::F16}, {"f32", DataType::F32}, {"f64", DataType::F64}};
+      {"s64", DataType::S64},   {"f16", DataType::F16}, {"f32", DataType::F32}, {"f64", DataType::F64},
+      {"bf16", DataType::BF16}, {"f16x2", DataType::F16X2}, {"bf16x2", DataType::BF16X2}};
   const auto it = m.find(s);
   return it == m.end() ? DataType::None : it->second;
 }
@@ -209,7 +210,8 @@ OperandShape operand_shape(const Instruction& in) {
     case Opcode::Mad: case Opcode::Fma: case Opcode::Bfe: case Opcode::Selp: return {3, 3, true};
     case Opcode::Bfi: return {4, 4, true};
     case Opcode::Abs: case Opcode::Neg: case Opcode::Not: case Opcode::Cnot: case Opcode::Popc: case Opcode::Clz:
-    case Opcode::Brev: case Opcode::Mov: case Opcode::Cvt: case Opcode::Cvta: case Opcode::Ex2: case Opcode::Lg2:
+    case Opcode::Cvt: return {1, 2, true};  // cvt.rn.f16x2.f32 d, a, b packs two
+    case Opcode::Brev: case Opcode::Mov: case Opcode::Cvta: case Opcode::Ex2: case Opcode::Lg2:
     case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Rcp: case Opcode::Sin: case Opcode::Cos:
       return {1, 1, true};
     case Opcode::Setp: return {2, 3, true};

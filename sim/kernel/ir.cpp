@@ -17,7 +17,8 @@ const char* opcode_name(Opcode op) {
 
 const char* type_name(DataType t) {
   static constexpr const char* kNames[] = {"",    "pred", "b8",  "b16", "b32", "b64", "u8",  "u16", "u32",
-                                           "u64", "s8",   "s16", "s32", "s64", "f16", "f32", "f64"};
+                                           "u64", "s8",   "s16", "s32", "s64", "f16", "f32", "f64",
+                                           "bf16", "f16x2", "bf16x2"};
   return kNames[static_cast<int>(t)];
 }
 

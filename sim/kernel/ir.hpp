@@ -23,20 +23,26 @@ enum class Opcode : uint8_t {
 
 const char* opcode_name(Opcode op);
 
-enum class DataType : uint8_t { None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64 };
+enum class DataType : uint8_t {
+  None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F32, F64, BF16, F16X2, BF16X2
+};
 
 constexpr int type_bits(DataType t) {
   switch (t) {
     case DataType::None: return 0;
     case DataType::Pred: return 1;
     case DataType::B8: case DataType::U8: case DataType::S8: return 8;
-    case DataType::B16: case DataType::U16: case DataType::S16: case DataType::F16: return 16;
-    case DataType::B32: case DataType::U32: case DataType::S32: case DataType::F32: return 32;
+    case DataType::B16: case DataType::U16: case DataType::S16: case DataType::F16: case DataType::BF16: return 16;
+    case DataType::B32: case DataType::U32: case DataType::S32: case DataType::F32: case DataType::F16X2:
+    case DataType::BF16X2: return 32;
     case DataType::B64: case DataType::U64: case DataType::S64: case DataType::F64: return 64;
   }
   return 0;
 }
-constexpr bool is_float(DataType t) { return t == DataType::F16 || t == DataType::F32 || t == DataType::F64; }
+constexpr bool is_float(DataType t) {
+  return t == DataType::F16 || t == DataType::F32 || t == DataType::F64 || t == DataType::BF16 || t == DataType::F16X2 ||
+         t == DataType::BF16X2;
+}
 constexpr bool is_signed(DataType t) {
   return t == DataType::S8 || t == DataType::S16 || t == DataType::S32 || t == DataType::S64;
 }

@@ -1,3 +1,4 @@
+#include "exec/small_float.hpp"
 #include "reference/output_digest.hpp"
 
 #include <cstring>
@@ -24,6 +25,11 @@ double element_as_double(const std::vector<uint8_t>& bytes, workload::ElementTyp
     case ElementType::U64: return element<uint64_t>(bytes, i);
     case ElementType::F32: return element<float>(bytes, i);
     case ElementType::F64: return element<double>(bytes, i);
+    case ElementType::I8: return element<int8_t>(bytes, i);
+    case ElementType::I16: return element<int16_t>(bytes, i);
+    case ElementType::U16: return element<uint16_t>(bytes, i);
+    case ElementType::F16: return exec::decode_small_float(static_cast<uint32_t>(element<uint16_t>(bytes, i)), exec::kHalf);
+    case ElementType::BF16: return exec::decode_small_float(static_cast<uint32_t>(element<uint16_t>(bytes, i)), exec::kBfloat16);
   }
   return 0;
 }

@@ -1,3 +1,4 @@
+#include "exec/small_float.hpp"
 #include "reference/references.hpp"
 
 #include <cmath>
@@ -262,6 +263,22 @@ CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<u
     case ElementType::U64: return compare_typed<uint64_t>(got, want, tolerance);
     case ElementType::F32: return compare_typed<float>(got, want, tolerance);
     case ElementType::F64: return compare_typed<double>(got, want, tolerance);
+    case ElementType::I8: return compare_typed<int8_t>(got, want, tolerance);
+    case ElementType::I16: return compare_typed<int16_t>(got, want, tolerance);
+    case ElementType::U16: return compare_typed<uint16_t>(got, want, tolerance);
+    case ElementType::F16:
+    case ElementType::BF16: {  // compared as the values they hold
+      const exec::SmallFloatFormat f = type == ElementType::F16 ? exec::kHalf : exec::kBfloat16;
+      const auto widen = [&](const std::vector<uint8_t>& bytes) {
+        std::vector<uint8_t> out(bytes.size() * 4);
+        for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
+          const double v = exec::decode_small_float(static_cast<uint32_t>(bytes[i] | bytes[i + 1] << 8), f);
+          std::memcpy(out.data() + i * 4, &v, 8);
+        }
+        return out;
+      };
+      return compare_typed<double>(widen(got), widen(want), tolerance);
+    }
   }
   return {};
 }

@@ -49,8 +49,8 @@ class MapReader {
   std::vector<int64_t> integer_list(std::string_view key, size_t count, int64_t min, int64_t max);
 
   // A string that must be one of the given names; returns its value.
-  template <typename E>
-  E choice(std::string_view key, std::initializer_list<std::pair<const char*, E>> options) {
+  template <typename E, typename Options = std::initializer_list<std::pair<const char*, E>>>
+  E choice(std::string_view key, const Options& options) {
     const std::string text = string(key);
     std::string names;
     for (const auto& [name, value] : options) {

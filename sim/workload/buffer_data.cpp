@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "exec/small_float.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::workload {
@@ -31,12 +32,22 @@ void set_element(std::vector<uint8_t>& out, ElementType t, int64_t i, double val
     case ElementType::U64: put<uint64_t>(out, i, static_cast<uint64_t>(value)); break;
     case ElementType::F32: put<float>(out, i, static_cast<float>(value)); break;
     case ElementType::F64: put<double>(out, i, value); break;
+    case ElementType::I8: put<int8_t>(out, i, static_cast<int8_t>(value)); break;
+    case ElementType::I16: put<int16_t>(out, i, static_cast<int16_t>(value)); break;
+    case ElementType::U16: put<uint16_t>(out, i, static_cast<uint16_t>(value)); break;
+    case ElementType::F16: put<uint16_t>(out, i, static_cast<uint16_t>(exec::encode_small_float(value, exec::kHalf))); break;
+    case ElementType::BF16: put<uint16_t>(out, i, static_cast<uint16_t>(exec::encode_small_float(value, exec::kBfloat16))); break;
   }
 }
 
 double random_element(ElementType t, uint64_t bits) {
   switch (t) {
     case ElementType::U8: return static_cast<double>(bits & 0xFF);
+    case ElementType::I8: return static_cast<double>(static_cast<int64_t>(bits % 200) - 100);
+    case ElementType::I16:
+    case ElementType::U16: return static_cast<double>(bits % 1000);
+    case ElementType::F16:
+    case ElementType::BF16:
     case ElementType::I32:
     case ElementType::I64: return static_cast<double>(static_cast<int64_t>(bits % 2000) - 1000);
     case ElementType::U32:

@@ -20,9 +20,15 @@ struct KernelSpec {
   std::optional<int> regs_per_thread;  // overrides the count ptxas reports
 };
 
-enum class ElementType { U8, I32, U32, I64, U64, F32, F64 };
+enum class ElementType { U8, I32, U32, I64, U64, F32, F64, I8, I16, U16, F16, BF16 };
+inline constexpr ElementType kElementTypes[] = {ElementType::U8,  ElementType::I8,  ElementType::I16, ElementType::U16,
+                                                ElementType::I32, ElementType::U32, ElementType::I64, ElementType::U64,
+                                                ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::F64};
+inline constexpr bool is_float_element(ElementType t) {
+  return t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F32 || t == ElementType::F64;
+}
 int element_size(ElementType t);
-// "u8", "i32", "u32", "i64", "u64", "f32", "f64": the names workload files use.
+// "u8", "i8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64": the names workload files use.
 const char* element_type_name(ElementType t);
 
 struct InitSpec {

@@ -152,13 +152,9 @@ InitSpec read_init(MapReader& b, const std::filesystem::path& dir) {
 Buffer read_buffer(MapReader b, const Params& params, const std::filesystem::path& dir) {
   Buffer buf;
   buf.name = b.string("name");
-  buf.type = b.choice<ElementType>("type", {{element_type_name(ElementType::U8), ElementType::U8},
-                                            {element_type_name(ElementType::I32), ElementType::I32},
-                                            {element_type_name(ElementType::U32), ElementType::U32},
-                                            {element_type_name(ElementType::I64), ElementType::I64},
-                                            {element_type_name(ElementType::U64), ElementType::U64},
-                                            {element_type_name(ElementType::F32), ElementType::F32},
-                                            {element_type_name(ElementType::F64), ElementType::F64}});
+  std::vector<std::pair<std::string, ElementType>> types;
+  for (ElementType t : kElementTypes) types.emplace_back(element_type_name(t), t);
+  buf.type = b.choice<ElementType, decltype(types)>("type", types);
   // The byte size must fit 63 bits: every size computation after this one is then safe.
   buf.count = eval_node(b, "count", b.node("count"), params, 1,
                         std::numeric_limits<int64_t>::max() / element_size(buf.type));
@@ -230,13 +226,23 @@ const char* element_type_name(ElementType t) {
     case ElementType::U64: return "u64";
     case ElementType::F32: return "f32";
     case ElementType::F64: return "f64";
+    case ElementType::I8: return "i8";
+    case ElementType::I16: return "i16";
+    case ElementType::U16: return "u16";
+    case ElementType::F16: return "f16";
+    case ElementType::BF16: return "bf16";
   }
   return "?";
 }
 
 int element_size(ElementType t) {
   switch (t) {
-    case ElementType::U8: return 1;
+    case ElementType::U8:
+    case ElementType::I8: return 1;
+    case ElementType::I16:
+    case ElementType::U16:
+    case ElementType::F16:
+    case ElementType::BF16: return 2;
     case ElementType::I32:
     case ElementType::U32:
     case ElementType::F32: return 4;
