@@ -100,7 +100,8 @@ TEST(PtxParser, MalformedInputNamesFileLineAndInstruction) {
   EXPECT_EQ(parse_error("bra $L__nowhere;"), "bad.ptx:7: unknown label '$L__nowhere'");
   EXPECT_EQ(parse_error("add.s32 %r1, %r2;"), "bad.ptx:7: add.s32: expected 3 operands, found 2");
   EXPECT_EQ(parse_error("ld.global.zz.u32 %r1, [%r2];"), "bad.ptx:7: ld.global.zz.u32: modifier '.zz' of 'ld': not supported");
-  EXPECT_EQ(parse_error("add.f16 %r1, %r2, %r2;"), "bad.ptx:7: add.f16: half precision: not supported");
+  EXPECT_EQ(parse_error("tex.2d.v4.f32.s32 {%r1, %r1, %r1, %r1}, [%r2];"),
+            "bad.ptx:7: tex.2d.v4.f32.s32: unknown instruction 'tex': not supported");
   EXPECT_NE(parse_error("mov.u32 %r1, 5").find("expected ';'"), std::string::npos);
   EXPECT_EQ(parse_error("call.uni nowhere;"), "bad.ptx:7: call to nowhere, which is not declared");
   EXPECT_THROW(parse_ptx(".version 9.0\n.entry k() { ret; ", "f.ptx"), util::InputError);
