@@ -38,7 +38,8 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DTYPES = {"u8": np.uint8, "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64,
+DTYPES = {"u8": np.uint8, "i8": np.int8, "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
+          "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16,  # bf16: raw bits
           "f32": np.float32, "f64": np.float64}
 # PTX parameter types as NumPy scalars for CuPy's argument packing.
 PTX_SCALARS = {"u8": np.uint8, "s8": np.int8, "b8": np.uint8, "u16": np.uint16, "s16": np.int16, "b16": np.uint16,
@@ -66,7 +67,7 @@ def digest(gpusim, values, type_name, folder):
     values.tofile(path)
     d = json.loads(subprocess.run([gpusim, "digest", "--type", type_name, path], check=True, capture_output=True,
                                   text=True).stdout)
-    return d["crc32"], ";".join(repr(float(v)) for v in d["samples"])
+    return d["crc32"], ";".join("nan" if v is None else repr(float(v)) for v in d["samples"])  # JSON has no NaN
 
 
 CLOCK_SRC = r"""
@@ -121,11 +122,15 @@ def flush_l2():
     _SCRATCH.fill(0)
 
 
-def run_workload(gpusim, path, repeats, arch, size):
+def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
     with tempfile.TemporaryDirectory() as folder:
         spec = dump_inputs(gpusim, path, size, folder)
         source = os.path.normpath(os.path.join(ROOT, spec["kernel"]["source"]))
-        module = cp.RawModule(code=open(source).read(), options=(f"--gpu-architecture={arch}",))  # NVRTC optimises
+        options = [f"--gpu-architecture={arch}", "--device-int128"]  # NVRTC optimises; nvcc allows __int128
+        # cuda_fp16.h and friends: the toolkit's headers, where this machine has them.
+        options += [f"--include-path={d}" for d in (os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "include"),)
+                    if os.path.isdir(d)]
+        module = cp.RawModule(code=open(source).read(), options=tuple(options))
         kernel = module.get_function(spec["kernel"]["entry"])
         types = {b["name"]: b["type"] for b in spec["buffers"]}
         host = {b["name"]: np.fromfile(os.path.join(folder, b["file"]), DTYPES[b["type"]]) for b in spec["buffers"]}
@@ -180,6 +185,9 @@ def run_workload(gpusim, path, repeats, arch, size):
                          "min_us": float(np.min(times)), "repeats": repeats})
         check = spec.get("check")
         crc, samples = digest(gpusim, host[check["buffer"]], types[check["buffer"]], folder) if check else ("", "")
+        if check and save_outputs:  # the GPU's output, as an expected file for gpusim's checks
+            os.makedirs(save_outputs, exist_ok=True)
+            host[check["buffer"]].tofile(os.path.join(save_outputs, f"{spec['workload']}.{check['buffer']}.bin"))
     params = " ".join(f"{k}={v}" for k, v in sorted(spec["params"].items()))
     for r in rows:
         r.update(size=spec["size"], params=params, output_crc32=crc, output_samples=samples)
@@ -241,7 +249,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--size", default="h100", help="the workloads' named size to run (their `sizes:`), default h100")
     ap.add_argument("--host-copies", metavar="FILE", help="also time host<->device copies into FILE")
-    ap.add_argument("workloads", nargs="*")
+    ap.add_argument("--save-outputs", metavar="DIR", help="write each checked buffer's final bytes into DIR")
+    ap.add_argument("workloads", nargs="*", help="names under workloads/, or paths to .yaml files")
     args = ap.parse_args()
     names = args.workloads or sorted(
         [f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads")) if f.endswith(".yaml")] +
@@ -261,8 +270,8 @@ def main():
         f.write(",".join(header) + "\n")
         for name in names:
             try:
-                rows = run_workload(args.gpusim, os.path.join(ROOT, "workloads", name + ".yaml"), args.repeats, arch,
-                                    args.size)
+                path = name if name.endswith(".yaml") else os.path.join(ROOT, "workloads", name + ".yaml")
+                rows = run_workload(args.gpusim, path, args.repeats, arch, args.size, args.save_outputs)
             except Exception as e:  # keep going: one broken case should not lose the others
                 print(f"{name}: FAILED: {e}", file=sys.stderr)
                 continue

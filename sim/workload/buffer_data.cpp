@@ -45,13 +45,13 @@ double random_element(ElementType t, uint64_t bits) {
     case ElementType::U8: return static_cast<double>(bits & 0xFF);
     case ElementType::I8: return static_cast<double>(static_cast<int64_t>(bits % 200) - 100);
     case ElementType::I16:
-    case ElementType::U16: return static_cast<double>(bits % 1000);
-    case ElementType::F16:
-    case ElementType::BF16:
     case ElementType::I32:
     case ElementType::I64: return static_cast<double>(static_cast<int64_t>(bits % 2000) - 1000);
+    case ElementType::U16:
     case ElementType::U32:
     case ElementType::U64: return static_cast<double>(bits % 1000);
+    case ElementType::F16:
+    case ElementType::BF16:
     case ElementType::F32:
     case ElementType::F64: return static_cast<double>(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0;
   }
