@@ -115,6 +115,8 @@ void Parser::parse_reg_decl(Program& p) {
     const std::string base = word();
     if (accept("<")) {
       const int64_t n = integer();
+      if (n < 0 || n > kMaxRegisters || p.reg_names.size() + static_cast<size_t>(n) > kMaxRegisters)
+        fail(peek(), "more than " + std::to_string(kMaxRegisters) + " registers declared in one kernel or function");
       expect(">");
       for (int64_t i = 0; i < n; ++i) declare_register(p, base + std::to_string(i), type);
     } else {

@@ -24,6 +24,10 @@ using util::InputError;
 
 inline uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
+// Virtual registers one kernel or function may declare: nvcc's largest kernels use a few
+// thousand; each costs 128 bytes per simulated warp.
+constexpr int64_t kMaxRegisters = 65536;
+
 inline const std::map<std::string, SpecialReg, std::less<>>& special_regs() {
   static const std::map<std::string, SpecialReg, std::less<>> m = {
       {"%tid.x", SpecialReg::TidX},         {"%tid.y", SpecialReg::TidY},         {"%tid.z", SpecialReg::TidZ},

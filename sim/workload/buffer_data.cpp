@@ -78,6 +78,7 @@ std::vector<uint8_t> initial_bytes(const Buffer& b) {
     }
     case InitSpec::Kind::File: {
       std::ifstream in(b.init.file, std::ios::binary);
+      if (!in) throw util::InputError(b.init.file + ": cannot read (the data of buffer '" + b.name + "')");
       const std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       if (static_cast<int64_t>(data.size()) != size)
         throw util::InputError(b.init.file + ": buffer '" + b.name + "' needs " + std::to_string(size) +

@@ -100,14 +100,22 @@ Params read_params(MapReader& root, const std::string& size, const std::vector<s
   return params;
 }
 
+// A file the workload names must exist and be a file; a name the OS refuses (too long, ...) is an error too.
+void require_file(MapReader& m, std::string_view key, const std::string& file) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) m.fail(key, util::clipped(file) + ": " + ec.message());
+  if (!std::filesystem::exists(status)) m.fail(key, "file not found: " + util::clipped(file));
+  if (std::filesystem::is_directory(status)) m.fail(key, util::clipped(file) + " is a directory, not a file");
+}
+
 KernelSpec read_kernel(MapReader k, const std::filesystem::path& dir) {
   KernelSpec spec;
   const bool has_source = k.has("source"), has_ptx = k.has("ptx");
   if (has_source == has_ptx) k.fail_here("give exactly one of 'source' (a .cu file) and 'ptx'");
   const std::string key = has_source ? "source" : "ptx";
   const std::string file = (dir / k.string(key)).lexically_normal().string();
-  if (!std::filesystem::exists(file)) k.fail(key, "file not found: " + file);
-  if (std::filesystem::is_directory(file)) k.fail(key, file + " is a directory, not a file");
+  require_file(k, key, file);
   (has_source ? spec.source : spec.ptx) = file;
   spec.entry = k.string("entry");
   if (k.has("regs_per_thread")) spec.regs_per_thread = static_cast<int>(k.integer("regs_per_thread", 1, 255));
@@ -140,8 +148,7 @@ InitSpec read_init(MapReader& b, const std::filesystem::path& dir) {
   } else if (keys[0] == "file") {
     init.kind = InitSpec::Kind::File;
     init.file = (dir / m.string("file")).lexically_normal().string();
-    if (!std::filesystem::exists(init.file)) m.fail("file", "file not found: " + init.file);
-    if (std::filesystem::is_directory(init.file)) m.fail("file", init.file + " is a directory, not a file");
+    require_file(m, "file", init.file);
   } else {
     m.fail(keys[0], "expected random, constant or file");
   }
