@@ -19,7 +19,7 @@ void functional(benchmark::State& state, const char* name) {
   uint64_t warp_instructions = 0;
   double seconds = 0;
   for (auto _ : state) {
-    const auto run = gpusim::driver::run_functional(w, k.module, *k.program, {});
+    const auto run = gpusim::driver::run_functional(w, k.module, {});
     for (const auto& l : run.launches) warp_instructions += l.stats.warp_instructions;
     seconds += run.seconds;
     if (!run.check || !run.check->passed) state.SkipWithError("check failed");
@@ -39,7 +39,7 @@ void timing(benchmark::State& state, const char* arch_name, const char* name) {
   uint64_t warp_instructions = 0;
   double seconds = 0;
   for (auto _ : state) {
-    const auto run = gpusim::driver::run_timed(arch, w, k.module, *k.program, regs, {});
+    const auto run = gpusim::driver::run_timed(arch, w, k.module, [regs](const std::string&) { return regs; }, {});
     for (const auto& l : run.launches) warp_instructions += l.stats.total().warp_instructions;
     seconds += run.wall_seconds;
     if (!run.check || !run.check->passed) state.SkipWithError("check failed");

@@ -131,7 +131,7 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
         options += [f"--include-path={d}" for d in (os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "include"),)
                     if os.path.isdir(d)]
         module = cp.RawModule(code=open(source).read(), options=tuple(options))
-        kernel = module.get_function(spec["kernel"]["entry"])
+        kernels = {}  # a workload may launch several kernels of its module
         types = {b["name"]: b["type"] for b in spec["buffers"]}
         host = {b["name"]: np.fromfile(os.path.join(folder, b["file"]), DTYPES[b["type"]]) for b in spec["buffers"]}
         device = {name: cp.zeros_like(cp.asarray(a)) for name, a in host.items()}
@@ -140,17 +140,25 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
         for step in spec["steps"]:
             if "copy" in step:
                 c = step["copy"]
-                if c["direction"] == "to_device":
+                if c["direction"] == "to_symbol":  # cudaMemcpyToSymbol
+                    data = host[c["buffer"]]
+                    module.get_global(c["symbol"]).copy_from_host(data.ctypes.data, data.nbytes)
+                elif c["direction"] == "to_device":
                     device[c["buffer"]].set(host[c["buffer"]])
                 else:
                     host[c["buffer"]] = device[c["buffer"]].get()
                 continue
             launch = step["launch"]
             launch_index += 1
+            entry = launch.get("entry", spec["kernel"]["entry"])
+            kernel = kernels.setdefault(entry, module.get_function(entry))
             grid, block, shared = tuple(launch["grid"]), tuple(launch["block"]), launch["shared_bytes"]
             if launch.get("shared_opt_in"):  # as cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
                 kernel.max_dynamic_shared_size_bytes = shared
-            args = tuple(device[a["buffer"]] if "buffer" in a else
+            for a in launch["args"]:
+                if "buffer" not in a and np.dtype(PTX_SCALARS[a["ptx_type"]]).itemsize != a["bytes"]:
+                    raise RuntimeError(f"argument {a['param']}: a struct by value, which this harness cannot pass")
+            args = tuple(device[a["buffer"]][a.get("offset_elements", 0):] if "buffer" in a else
                          np.frombuffer(bytes.fromhex(a["little_endian_hex"]), PTX_SCALARS[a["ptx_type"]])[0]
                          for a in launch["args"])
             # Snapshot the buffers so that every timed repeat starts from the same state.
@@ -179,7 +187,7 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                 device[name][...] = saved[name]
             once()
             cp.cuda.Device().synchronize()
-            rows.append({"workload": spec["workload"], "launch": launch_index, "entry": spec["kernel"]["entry"],
+            rows.append({"workload": spec["workload"], "launch": launch_index, "entry": entry,
                          "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)),
                          "shared_bytes": shared, "median_us": float(np.median(times)),
                          "min_us": float(np.min(times)), "repeats": repeats})

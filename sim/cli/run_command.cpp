@@ -44,7 +44,7 @@ double parse_seconds(const std::string& option, const std::string& text) {
 
 int functional(const arch::ArchConfig& a, const workload::Workload& w, const frontend::LoadedKernel& kernel,
                const exec::RunLimits& limits, bool json, std::ostream& out) {
-  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, *kernel.program, limits, &a);
+  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, limits, &a);
   uint64_t warp_total = 0;
   for (const auto& l : run.launches) warp_total += l.stats.warp_instructions;
   const auto efficiency = [&](uint64_t threads, uint64_t warps) {
@@ -55,7 +55,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
     nlohmann::ordered_json j = {{"workload", w.name}, {"arch", a.gpu.name}, {"mode", "functional"}};
     j["kernels"] = nlohmann::ordered_json::array();
     for (const auto& l : run.launches)
-      j["kernels"].push_back({{"name", w.kernel.entry},
+      j["kernels"].push_back({{"name", l.name},
                               {"blocks", l.grid[0] * l.grid[1] * l.grid[2]},
                               {"warp_instructions", l.stats.warp_instructions},
                               {"thread_instructions", l.stats.thread_instructions},
@@ -71,7 +71,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
         << ", " << kernel.ptx_origin << ")\n";
     for (size_t i = 0; i < run.launches.size(); ++i) {
       const auto& l = run.launches[i];
-      out << "  launch " << i + 1 << ": " << w.kernel.entry << "<<<" << stats::dims_text(l.grid) << ", " << stats::dims_text(l.block)
+      out << "  launch " << i + 1 << ": " << l.name << "<<<" << stats::dims_text(l.grid) << ", " << stats::dims_text(l.block)
           << ">>>  " << l.stats.warp_instructions << " warp instructions, " << l.stats.thread_instructions
           << " thread instructions, SIMT efficiency "
           << 100.0 * efficiency(l.stats.thread_instructions, l.stats.warp_instructions) << "%\n";
@@ -157,7 +157,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
   core::TimingOptions options;
   options.limits = limits;
   options.trace_warps = vm.count("trace-warps") > 0;
-  const driver::TimingRun run = driver::run_timed(a, w, kernel.module, *kernel.program, regs, options);
+  // Other kernels the workload launches: --regs, else ptxas (or the checked-in table).
+  const auto registers_of = [&](const std::string& entry) {
+    if (entry == w.kernel.entry || vm.count("regs")) return regs;
+    if (const std::optional<int> r = frontend::registers_for(kernel, entry)) return *r;
+    throw util::InputError(workload_file + ": no register count for kernel " + entry +
+                           ": ptxas is not available; pass --regs");
+  };
+  const driver::TimingRun run = driver::run_timed(a, w, kernel.module, registers_of, options);
 
   stats::ReportContext ctx;
   ctx.arch = &a;

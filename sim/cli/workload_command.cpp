@@ -48,11 +48,15 @@ Json launch_json(const workload::Workload& w, const kernel::Program& program, co
   for (size_t i = 0; i < program.params.size(); ++i) {
     const kernel::Param& p = program.params[i];
     Json a = {{"param", p.name}, {"ptx_type", kernel::type_name(p.type)}, {"bytes", p.size}};
-    if (const auto* name = std::get_if<std::string>(&launch.args[i].value)) a["buffer"] = *name;
-    else a["little_endian_hex"] = hex(packed.data() + p.offset, p.size);
+    if (const auto* buf = std::get_if<workload::BufferArg>(&launch.args[i].value)) {
+      a["buffer"] = buf->name;
+      a["offset_elements"] = buf->offset;
+    } else {
+      a["little_endian_hex"] = hex(packed.data() + p.offset, p.size);
+    }
     args.push_back(std::move(a));
   }
-  return {{"grid", launch.grid}, {"block", launch.block}, {"shared_bytes", launch.shared_bytes},
+  return {{"entry", launch.entry}, {"grid", launch.grid}, {"block", launch.block}, {"shared_bytes", launch.shared_bytes},
           {"shared_opt_in", launch.shared_opt_in}, {"args", std::move(args)}};
 }
 
@@ -98,9 +102,17 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
   for (const workload::Step& step : w.steps) {
     Json s = {{"line", step.line}, {"stream", step.stream}};
     if (const auto* copy = std::get_if<workload::CopyStep>(&step.action))
-      s["copy"] = {{"direction", copy->to_device ? "to_device" : "to_host"}, {"buffer", copy->buffer}};
-    else
-      s["launch"] = launch_json(w, *k.program, step, std::get<workload::LaunchStep>(step.action));
+      s["copy"] = copy->symbol.empty()
+                      ? Json{{"direction", copy->to_device ? "to_device" : "to_host"}, {"buffer", copy->buffer}}
+                      : Json{{"direction", "to_symbol"}, {"symbol", copy->symbol}, {"buffer", copy->buffer}};
+    else {
+      const auto& launch = std::get<workload::LaunchStep>(step.action);
+      const kernel::Program* program = k.module.find(launch.entry);
+      if (!program)
+        throw util::InputError(w.source_file + ":" + std::to_string(step.line) + ": launch: no kernel '" + launch.entry +
+                               "' in " + k.ptx_path);
+      s["launch"] = launch_json(w, *program, step, launch);
+    }
     manifest["steps"].push_back(std::move(s));
   }
   if (w.check) {

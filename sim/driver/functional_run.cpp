@@ -6,14 +6,15 @@
 
 namespace gpusim::driver {
 
-FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                             exec::RunLimits limits, const arch::ArchConfig* arch) {
+FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, exec::RunLimits limits,
+                             const arch::ArchConfig* arch) {
   FunctionalRun run;
   limits.start();
-  WorkloadSession session(w, module, program, arch);
-  session.run([&](const workload::Step&, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
+  WorkloadSession session(w, module, arch);
+  session.run([&](const workload::Step&, const workload::LaunchStep& launch, const kernel::Program& program,
+                  const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    LaunchRecord record{launch.grid, launch.block, {}, {}};
+    LaunchRecord record{program.name, launch.grid, launch.block, {}, {}};
     exec::LaunchConfig with_printf = config;
     with_printf.printf_sink = &record.printf;
     record.stats = exec::run_functional(program, session.memory(), with_printf, limits);

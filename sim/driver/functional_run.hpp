@@ -19,6 +19,7 @@
 namespace gpusim::driver {
 
 struct LaunchRecord {
+  std::string name;
   std::array<int64_t, 3> grid{}, block{};
   exec::FunctionalStats stats;
   exec::PrintfSink printf;
@@ -32,7 +33,7 @@ struct FunctionalRun {
 };
 
 // With `arch`, launches are checked against its limits first.
-FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                             exec::RunLimits limits = {}, const arch::ArchConfig* arch = nullptr);
+FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, exec::RunLimits limits = {},
+                             const arch::ArchConfig* arch = nullptr);
 
 }  // namespace gpusim::driver

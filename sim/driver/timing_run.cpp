@@ -8,15 +8,17 @@
 namespace gpusim::driver {
 
 TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const kernel::Module& module,
-                    const kernel::Program& program, int registers_per_thread, const core::TimingOptions& options) {
+                    const std::function<int(const std::string& entry)>& registers_of, const core::TimingOptions& options) {
   TimingRun run;
   core::TimingOptions started = options;
   started.limits.start();
-  WorkloadSession session(w, module, program, &arch);
+  WorkloadSession session(w, module, &arch);
   host::CopyTimeline timeline(arch.host_link, arch.gpu.core_clock_mhz);
   core::Gpu gpu(arch);  // one clock for every launch: caches carry over at the right times
   session.run(
-      [&](const workload::Step& step, const workload::LaunchStep& launch, const exec::LaunchConfig& config) {
+      [&](const workload::Step& step, const workload::LaunchStep& launch, const kernel::Program& program,
+          const exec::LaunchConfig& config) {
+        const int registers_per_thread = registers_of(program.name);
         const auto wall = std::chrono::steady_clock::now();
         const engine::Cycle start = timeline.kernel_start(step.stream);
         exec::PrintfSink printf;

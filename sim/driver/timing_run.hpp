@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,7 +48,8 @@ struct TimingRun {
   uint64_t makespan = 0;    // end of the last step: copies and kernels overlap across streams
 };
 
+// `registers_of(entry)` gives each launched kernel's registers per thread.
 TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const kernel::Module& module,
-                    const kernel::Program& program, int registers_per_thread, const core::TimingOptions& options);
+                    const std::function<int(const std::string& entry)>& registers_of, const core::TimingOptions& options);
 
 }  // namespace gpusim::driver

@@ -30,10 +30,17 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
     const kernel::Param& p = program.params[i];
     const auto& v = launch.args[i].value;
     const std::string which = "launch: argument " + std::to_string(i + 1) + " (" + p.name + ")";
-    if (const auto* name = std::get_if<std::string>(&v)) {
-      if (p.size != 8) throw InputError(where(w, line) + which + ": buffer '" + *name + "' passed to a " + std::to_string(p.size) + "-byte parameter");
-      const uint64_t base = memory.find(*name)->base;
+    if (const auto* buf = std::get_if<workload::BufferArg>(&v)) {
+      if (p.size != 8) throw InputError(where(w, line) + which + ": buffer '" + buf->name + "' passed to a " + std::to_string(p.size) + "-byte parameter");
+      const uint64_t base = memory.find(buf->name)->base +
+                            static_cast<uint64_t>(buf->offset) * workload::element_size(w.find_buffer(buf->name)->type);
       put(out, p.offset, &base, 8);
+    } else if (const auto* fields = std::get_if<workload::StructArg>(&v)) {
+      std::vector<uint8_t> bytes = workload::struct_bytes(*fields);
+      if (bytes.size() > p.size)
+        throw InputError(where(w, line) + which + ": the struct's fields take " + std::to_string(bytes.size()) +
+                         " bytes, the parameter has " + std::to_string(p.size));
+      put(out, p.offset, bytes.data(), bytes.size());
     } else if (const auto* d = std::get_if<double>(&v)) {
       // A float literal goes to a float parameter (or an untyped one of its size) only: packing
       // its bits into an integer would silently pass a meaningless number.
@@ -61,9 +68,8 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
   return out;
 }
 
-WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                                 const arch::ArchConfig* arch)
-    : w_(w), program_(program), arch_(arch) {
+WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Module& module, const arch::ArchConfig* arch)
+    : w_(w), module_(module), arch_(arch) {
   for (const kernel::ModuleVariable& v : module.variables) {
     std::vector<uint8_t> bytes(v.size, 0);
     std::copy(v.init.begin(), v.init.end(), bytes.begin());
@@ -109,15 +115,21 @@ void WorkloadSession::check_memory() const {
 void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
   for (const workload::Step& step : w_.steps) {
     if (const auto* copy = std::get_if<workload::CopyStep>(&step.action)) {
-      auto* region = memory_.find(copy->buffer);
       auto& host = host_[copy->buffer];
+      if (!copy->symbol.empty()) {  // cudaMemcpyToSymbol
+        copy_to_symbol(step, *copy, host);
+        if (on_copy) on_copy(step, *copy, host.size());
+        continue;
+      }
+      auto* region = memory_.find(copy->buffer);
       if (copy->to_device) region->bytes = host;
       else host = region->bytes;
       if (on_copy) on_copy(step, *copy, host.size());
       continue;
     }
     const auto& launch = std::get<workload::LaunchStep>(step.action);
-    check_limits(step, launch);
+    const kernel::Program& program_ = program_of(step, launch);
+    check_limits(step, launch, program_);
     exec::LaunchConfig config;
     for (int i = 0; i < 3; ++i) {
       config.grid[i] = static_cast<uint32_t>(launch.grid[i]);
@@ -129,11 +141,42 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
                        " declares dynamic shared memory (extern __shared__) but shared_bytes is 0");
     config.params = pack_params(program_, w_, launch, memory_, step.line);
     config.origin = w_.source_file + ":" + std::to_string(step.line);
-    on_launch(step, launch, config);
+    on_launch(step, launch, program_, config);
   }
 }
 
-void WorkloadSession::check_limits(const workload::Step& step, const workload::LaunchStep& launch) const {
+void WorkloadSession::copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy,
+                                     const std::vector<uint8_t>& bytes) {
+  const kernel::ModuleVariable* var = nullptr;
+  std::string names;
+  for (const kernel::ModuleVariable& v : module_.variables) {
+    if (v.name == copy.symbol) var = &v;
+    if (v.name[0] != '$' && v.name.rfind("__cudart", 0) != 0) names += (names.empty() ? "" : ", ") + v.name;
+  }
+  if (!var)
+    throw InputError(where(w_, step.line) + "copy: no __device__ or __constant__ variable '" + copy.symbol + "' in " +
+                     module_.file + " (it has: " + (names.empty() ? "none" : names) + ")");
+  if (bytes.size() > var->size)
+    throw InputError(where(w_, step.line) + "copy: buffer '" + copy.buffer + "' has " + std::to_string(bytes.size()) +
+                     " bytes, variable '" + copy.symbol + "' only " + std::to_string(var->size));
+  exec::DeviceMemory::Region* region = memory_.find(copy.symbol);
+  std::copy(bytes.begin(), bytes.end(), region->bytes.begin());
+}
+
+const kernel::Program& WorkloadSession::program_of(const workload::Step& step, const workload::LaunchStep& launch) const {
+  const kernel::Program* p = module_.find(launch.entry);
+  if (!p) {
+    std::string names;
+    for (const kernel::Program& k : module_.kernels) names += (names.empty() ? "" : ", ") + k.name;
+    throw InputError(where(w_, step.line) + "launch: no kernel '" + launch.entry + "' in " + module_.file + " (it has: " +
+                     names + ")");
+  }
+  if (!p->unsupported.empty()) throw InputError(where(w_, step.line) + "launch of " + p->name + ": " + p->unsupported);
+  return *p;
+}
+
+void WorkloadSession::check_limits(const workload::Step& step, const workload::LaunchStep& launch,
+                                   const kernel::Program& program_) const {
   if (!arch_) return;
   const arch::Limits& l = arch_->limits;
   const std::string gpu = arch_->gpu.name + " (" + arch_->source_file + ")";

@@ -17,13 +17,14 @@ namespace gpusim::driver {
 
 class WorkloadSession {
  public:
-  using LaunchFn = std::function<void(const workload::Step&, const workload::LaunchStep&, const exec::LaunchConfig&)>;
+  using LaunchFn = std::function<void(const workload::Step&, const workload::LaunchStep&, const kernel::Program&,
+                                      const exec::LaunchConfig&)>;
   using CopyFn = std::function<void(const workload::Step&, const workload::CopyStep&, uint64_t bytes)>;
 
   // With `arch`, every launch is checked against its limits (grid and block dimensions,
-  // threads per block, shared memory), naming the workload's line.
-  WorkloadSession(const workload::Workload& w, const kernel::Module& module, const kernel::Program& program,
-                  const arch::ArchConfig* arch = nullptr);
+  // threads per block, shared memory), naming the workload's line. Each launch runs the
+  // module's kernel it names.
+  WorkloadSession(const workload::Workload& w, const kernel::Module& module, const arch::ArchConfig* arch = nullptr);
 
   void run(const LaunchFn& on_launch, const CopyFn& on_copy = {});
   std::optional<reference::CheckResult> check() const;
@@ -32,12 +33,14 @@ class WorkloadSession {
   const reference::Buffers& host() const { return host_; }
 
  private:
-  void check_limits(const workload::Step& step, const workload::LaunchStep& launch) const;
+  void check_limits(const workload::Step& step, const workload::LaunchStep& launch, const kernel::Program& program) const;
+  void copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy, const std::vector<uint8_t>& bytes);
+  const kernel::Program& program_of(const workload::Step& step, const workload::LaunchStep& launch) const;
   void check_memory() const;
   static uint64_t buffer_bytes(const workload::Buffer& b);
 
   const workload::Workload& w_;
-  const kernel::Program& program_;
+  const kernel::Module& module_;
   const arch::ArchConfig* arch_;
   exec::DeviceMemory memory_;
   reference::Buffers initial_;

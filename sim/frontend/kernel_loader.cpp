@@ -209,12 +209,19 @@ LoadedKernel load_kernel(const std::string& source, const std::string& ptx, cons
     throw InputError(k.ptx_path + ": no kernel entry '" + entry + "' (found: " + names + ")");
   }
   if (!k.program->unsupported.empty()) throw InputError("kernel " + entry + ": " + k.program->unsupported);
-  if ((k.registers = registers_from_ptxas(k.ptx_path, entry, sm))) {
-    k.registers_origin = "ptxas sm_" + std::to_string(sm);
-  } else if (!source.empty() && (k.registers = registers_from_table(source, entry, sm))) {
-    k.registers_origin = "checked-in sm_" + std::to_string(sm);
-  }
+  k.source = source;
+  k.sm = sm;
+  k.registers = registers_for(k, entry, &k.registers_origin);
   return k;
+}
+
+std::optional<int> registers_for(const LoadedKernel& k, const std::string& entry, std::string* origin) {
+  std::optional<int> regs;
+  std::string from;
+  if ((regs = registers_from_ptxas(k.ptx_path, entry, k.sm))) from = "ptxas sm_" + std::to_string(k.sm);
+  else if (!k.source.empty() && (regs = registers_from_table(k.source, entry, k.sm))) from = "checked-in sm_" + std::to_string(k.sm);
+  if (origin) *origin = from;
+  return regs;
 }
 
 }  // namespace gpusim::frontend

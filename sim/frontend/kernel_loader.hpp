@@ -22,7 +22,13 @@ struct LoadedKernel {
   std::string ptx_origin;  // "nvcc (cached)", "nvcc", "checked-in", "given"
   std::optional<int> registers;
   std::string registers_origin;  // "ptxas sm_90", "checked-in sm_90", ...
+  std::string source;            // the .cu, when compiled from one
+  int sm = 0;                    // the SASS target registers are counted for
 };
+
+// Registers per thread of another kernel of the same module (a workload that launches
+// several), from ptxas or the checked-in table; `origin` says which.
+std::optional<int> registers_for(const LoadedKernel& k, const std::string& entry, std::string* origin = nullptr);
 
 // The SASS target ptxas uses for an architecture: its own when supported, else the
 // nearest supported one (sm_75 for anything older).

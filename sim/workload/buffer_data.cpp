@@ -60,6 +60,18 @@ double random_element(ElementType t, uint64_t bits) {
 
 }  // namespace
 
+std::vector<uint8_t> struct_bytes(const StructArg& fields) {
+  std::vector<uint8_t> out;
+  for (const StructField& f : fields) {
+    const size_t size = static_cast<size_t>(element_size(f.type));
+    out.resize((out.size() + size - 1) / size * size + size);  // aligned to its size, as C lays structs out
+    std::vector<uint8_t> one(size);
+    set_element(one, f.type, 0, f.value);
+    std::copy(one.begin(), one.end(), out.end() - static_cast<long>(size));
+  }
+  return out;
+}
+
 std::vector<uint8_t> initial_bytes(const Buffer& b) {
   const int64_t size = b.count * element_size(b.type);
   std::vector<uint8_t> out(static_cast<size_t>(size), 0);

@@ -14,4 +14,7 @@ namespace gpusim::workload {
 // Throws util::InputError when a file's size does not match.
 std::vector<uint8_t> initial_bytes(const Buffer& b);
 
+// A struct argument's bytes: each field aligned to its own size, in order.
+std::vector<uint8_t> struct_bytes(const StructArg& fields);
+
 }  // namespace gpusim::workload

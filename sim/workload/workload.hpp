@@ -49,13 +49,27 @@ struct Buffer {
 struct CopyStep {
   bool to_device = true;
   std::string buffer;
+  std::string symbol;  // to_device into a __device__/__constant__ variable (cudaMemcpyToSymbol), or empty
 };
 
+// A pointer to a buffer, optionally into its middle: `{buffer: a, offset: n / 2}` (elements).
+struct BufferArg {
+  std::string name;
+  int64_t offset = 0;
+};
+// A struct passed by value: its fields in order, each aligned to its size (C's layout).
+struct StructField {
+  ElementType type = ElementType::I32;
+  double value = 0;  // integers up to 2^53 exactly
+};
+using StructArg = std::vector<StructField>;
+
 struct LaunchArg {
-  std::variant<std::string, int64_t, double> value;  // buffer name, integer or float literal
+  std::variant<BufferArg, int64_t, double, StructArg> value;  // buffer, integer, float literal or struct
 };
 
 struct LaunchStep {
+  std::string entry;  // the kernel this launch runs (the workload's kernel.entry unless the step names another)
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
   int64_t shared_bytes = 0;  // dynamic shared memory

@@ -172,9 +172,44 @@ Buffer read_buffer(MapReader b, const Params& params, const std::filesystem::pat
 }
 
 LaunchArg read_arg(const MapReader& owner, const YAML::Node& n, const Workload& w) {
-  if (!n.IsScalar()) owner.fail("args", "each argument is a buffer name or a number");
+  if (n.IsMap()) {
+    MapReader m(n, owner.file(), owner.key_path("args"));
+    if (m.has("buffer") == m.has("struct")) m.fail_here("an argument mapping is {buffer: NAME, offset: N} or {struct: [...]}");
+    if (m.has("buffer")) {
+      BufferArg b{m.string("buffer"), 0};
+      const Buffer* buf = w.find_buffer(b.name);
+      if (!buf) m.fail("buffer", "no buffer named '" + b.name + "'");
+      if (m.has("offset")) b.offset = eval_node(m, "offset", m.node("offset"), w.params, 0, buf->count);
+      m.finish();
+      return {b};
+    }
+    const YAML::Node fields = m.node("struct");
+    if (!fields.IsSequence() || fields.size() == 0) m.fail("struct", "expected a list of fields such as {i32: 3}");
+    StructArg s;
+    for (const YAML::Node& f : fields) {
+      if (!f.IsMap() || f.size() != 1) m.fail("struct", "each field is one TYPE: VALUE, such as {f32: 1.5}");
+      const std::string type = f.begin()->first.Scalar();
+      StructField field;
+      bool known = false;
+      for (ElementType t : kElementTypes)
+        if (type == element_type_name(t)) field.type = t, known = true;
+      if (!known) m.fail("struct", "unknown field type '" + util::clipped(type) + "'");
+      const YAML::Node v = f.begin()->second;
+      if (is_float_element(field.type)) {
+        char* end = nullptr;
+        const std::string text = v.IsScalar() ? v.Scalar() : "";
+        field.value = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(field.value))
+          m.fail("struct", "expected a number for the " + type + " field, got " + util::scalar_text(v));
+      } else field.value = static_cast<double>(eval_node(m, "struct", v, w.params, std::numeric_limits<int64_t>::min()));
+      s.push_back(field);
+    }
+    m.finish();
+    return {s};
+  }
+  if (!n.IsScalar()) owner.fail("args", "each argument is a buffer name, a number, {buffer: ..., offset: ...} or {struct: [...]}");
   const std::string& text = n.Scalar();
-  if (w.find_buffer(text)) return {text};
+  if (w.find_buffer(text)) return {BufferArg{text, 0}};
   if (text.find_first_of(".eE") != std::string::npos && !w.params.contains(text)) {
     char* end = nullptr;
     const double d = std::strtod(text.c_str(), &end);
@@ -196,9 +231,11 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
   if (s.has("copy")) {
     MapReader c = s.map("copy");
     CopyStep copy;
-    if (c.has("to_device") == c.has("to_host")) c.fail_here("give exactly one of 'to_device' and 'to_host'");
-    copy.to_device = c.has("to_device");
-    const std::string key = copy.to_device ? "to_device" : "to_host";
+    if (c.has("to_device") + c.has("to_host") + c.has("to_symbol") != 1)
+      c.fail_here("give exactly one of 'to_device', 'to_host' and 'to_symbol' (with 'from')");
+    copy.to_device = !c.has("to_host");
+    if (c.has("to_symbol")) copy.symbol = c.string("to_symbol");  // checked against the module when it runs
+    const std::string key = c.has("to_symbol") ? "from" : copy.to_device ? "to_device" : "to_host";
     copy.buffer = c.string(key);
     if (!w.find_buffer(copy.buffer)) c.fail(key, "no buffer named '" + copy.buffer + "'");
     c.finish();
@@ -206,6 +243,7 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
   } else {
     MapReader l = s.map("launch");
     LaunchStep launch;
+    launch.entry = l.has("entry") ? l.string("entry") : w.kernel.entry;
     launch.grid = read_dims(l, "grid", w.params);
     launch.block = read_dims(l, "block", w.params);
     if (l.has("shared_bytes"))  // the launch configuration holds 32 bits

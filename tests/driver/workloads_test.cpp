@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "arch/arch_loader.hpp"
@@ -31,7 +32,7 @@ TEST_P(BundledWorkload, MatchesItsReference) {
   const workload::Workload w = workload::load_workload(test::repo_path("workloads/" + GetParam() + ".yaml"));
   ASSERT_TRUE(w.check.has_value()) << "every bundled workload ships a check";
   const frontend::LoadedKernel k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
-  const FunctionalRun run = run_functional(w, k.module, *k.program);
+  const FunctionalRun run = run_functional(w, k.module);
   ASSERT_TRUE(run.check.has_value());
   EXPECT_TRUE(run.check->passed) << run.check->detail;
   ASSERT_FALSE(run.launches.empty());
@@ -48,7 +49,7 @@ TEST(Divergence, ThreadParitySplitsWarpsAndWarpParityDoesNot) {
   for (const char* name : {"branch_by_thread", "branch_by_warp"}) {
     const workload::Workload w = workload::load_workload(test::repo_path(std::string("workloads/") + name + ".yaml"), {"n=8192"});
     const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
-    const auto s = run_functional(w, k.module, *k.program).launches[0].stats;
+    const auto s = run_functional(w, k.module).launches[0].stats;
     efficiency[i++] = static_cast<double>(s.thread_instructions) / (32.0 * static_cast<double>(s.warp_instructions));
   }
   EXPECT_LT(efficiency[0], 0.7);  // both paths run with half the lanes
@@ -89,7 +90,7 @@ TEST(LaunchLimits, GridAndBlockDimensionsAreEnforced) {
     const workload::Workload w = workload::load_workload(f.path());
     const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, kepler.gpu.compute_capability);
     try {
-      run_functional(w, k.module, *k.program, {}, &kepler);
+      run_functional(w, k.module, {}, &kepler);
     } catch (const util::InputError& e) {
       const std::string msg = e.what();
       EXPECT_EQ(msg.find(f.path() + ":8: launch: "), 0u) << msg;
@@ -107,6 +108,47 @@ TEST(LaunchLimits, GridAndBlockDimensionsAreEnforced) {
             "launch: 60000 bytes of shared memory per block (0 static + 60000 dynamic) exceed max_per_block_optin 49152" + gpu);
   EXPECT_EQ(error("grid: 1, block: 64, shared_bytes: 49152"), "no error");
   EXPECT_EQ(error("grid: 1, block: 64"), "no error");
+}
+
+}  // namespace
+}  // namespace gpusim::driver
+
+namespace gpusim::driver {
+namespace {
+
+// A struct passed by value: fields laid out as C does (the double aligned to 8 after an int
+// and a float), so out[t] = a * b + c + t = 3 * 1.5 + 0.25 + t.
+TEST(WorkloadArguments, StructByValueAndPointerIntoABuffer) {
+  test::TempFile cu("s.cu",
+                    "struct P { int a; float b; double c; };\n"
+                    "extern \"C\" __global__ void use(P p, double* out) { out[threadIdx.x] = p.a * p.b + p.c + threadIdx.x; }\n");
+  test::TempFile w("w.yaml", "name: s\nkernel: {source: " + cu.path() +
+                                 ", entry: use}\nbuffers:\n  - {name: out, type: f64, count: 40, init: zero}\n"
+                                 "steps:\n  - launch: {grid: 1, block: 32, args: [{struct: [{i32: 3}, {f32: 1.5}, "
+                                 "{f64: 0.25}]}, {buffer: out, offset: 8}]}\n  - copy: {to_host: out}\n");
+  const workload::Workload wl = workload::load_workload(w.path());
+  const arch::ArchConfig a = arch::load_arch_config(test::config_path("hopper"));
+  const frontend::LoadedKernel k = frontend::load_kernel(wl.kernel.source, "", "use", a.gpu.compute_capability);
+  const FunctionalRun run = run_functional(wl, k.module);
+  std::vector<double> out(40);
+  std::memcpy(out.data(), run.host.at("out").data(), 40 * 8);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(out[i], i < 8 ? 0.0 : 4.75 + (i - 8)) << i;
+}
+
+TEST(WorkloadArguments, StructLargerThanItsParameterIsAnError) {
+  test::TempFile cu("s.cu", "struct P { int a; };\nextern \"C\" __global__ void use(P p, int* out) { out[0] = p.a; }\n");
+  test::TempFile w("w.yaml", "name: s\nkernel: {source: " + cu.path() +
+                                 ", entry: use}\nbuffers:\n  - {name: out, type: i32, count: 1, init: zero}\n"
+                                 "steps:\n  - launch: {grid: 1, block: 1, args: [{struct: [{i32: 1}, {i32: 2}]}, out]}\n");
+  const workload::Workload wl = workload::load_workload(w.path());
+  const frontend::LoadedKernel k = frontend::load_kernel(wl.kernel.source, "", "use", {9, 0});
+  try {
+    run_functional(wl, k.module);
+    FAIL() << "no error";
+  } catch (const util::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the struct's fields take 8 bytes, the parameter has 4"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

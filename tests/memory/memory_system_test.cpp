@@ -173,7 +173,7 @@ Result run(const char* arch_name, const char* workload, const std::vector<std::s
   Result r{{}, arch::load_arch_config(test::config_path(arch_name))};
   const workload::Workload w = workload::load_workload(test::repo_path(std::string("workloads/") + workload + ".yaml"), sets);
   const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, r.arch.gpu.compute_capability);
-  r.run = driver::run_timed(r.arch, w, k.module, *k.program, k.registers.value_or(32), {});
+  r.run = driver::run_timed(r.arch, w, k.module, [&](const std::string&) { return k.registers.value_or(32); }, {});
   EXPECT_TRUE(r.run.check && r.run.check->passed) << workload;
   return r;
 }
@@ -191,7 +191,7 @@ TEST(MemorySystem, StreamingCopyRunsAtTheConfiguredBandwidth) {
   Result half{{}, arch::load_arch_config(test::config_path("kepler"), {"memory.dram.bandwidth_gbs=125"})};
   const workload::Workload w = workload::load_workload(test::repo_path("workloads/copy.yaml"));
   const auto k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, half.arch.gpu.compute_capability);
-  half.run = driver::run_timed(half.arch, w, k.module, *k.program, 10, {});
+  half.run = driver::run_timed(half.arch, w, k.module, [](const std::string&) { return 10; }, {});
   const double ratio = static_cast<double>(half.run.launches[0].stats.cycles) / static_cast<double>(r.run.launches[0].stats.cycles);
   EXPECT_NEAR(ratio, 2.0, 0.1);
 }

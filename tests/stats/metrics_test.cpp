@@ -28,7 +28,7 @@ Reports reports(const char* config, const char* workload, const std::vector<std:
   Reports r{arch::load_arch_config(test::config_path(config)),
             workload::load_workload(test::repo_path(std::string("workloads/") + workload + ".yaml"), sets), {}, "", "", ""};
   const auto k = frontend::load_kernel(r.w.kernel.source, r.w.kernel.ptx, r.w.kernel.entry, r.arch.gpu.compute_capability);
-  r.run = driver::run_timed(r.arch, r.w, k.module, *k.program, k.registers.value_or(32), {});
+  r.run = driver::run_timed(r.arch, r.w, k.module, [&](const std::string&) { return k.registers.value_or(32); }, {});
   ReportContext ctx;
   ctx.arch = &r.arch;
   ctx.workload = &r.w;

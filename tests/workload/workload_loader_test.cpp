@@ -21,7 +21,7 @@ TEST(WorkloadLoader, StencilWorkload) {
   EXPECT_EQ(launch.grid, (std::array<int64_t, 3>{32, 128, 1}));
   EXPECT_EQ(launch.block, (std::array<int64_t, 3>{32, 8, 1}));
   ASSERT_EQ(launch.args.size(), 4u);
-  EXPECT_EQ(std::get<std::string>(launch.args[0].value), "in");
+  EXPECT_EQ(std::get<BufferArg>(launch.args[0].value).name, "in");
   EXPECT_EQ(std::get<int64_t>(launch.args[2].value), 1024);
   EXPECT_TRUE(std::get<CopyStep>(w.steps[0].action).to_device);
   ASSERT_TRUE(w.check.has_value());
