@@ -161,20 +161,27 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
             args = tuple(device[a["buffer"]][a.get("offset_elements", 0):] if "buffer" in a else
                          np.frombuffer(bytes.fromhex(a["little_endian_hex"]), PTX_SCALARS[a["ptx_type"]])[0]
                          for a in launch["args"])
-            # Snapshot the buffers so that every timed repeat starts from the same state.
+            # Snapshot the buffers and module variables so that every timed repeat starts from the same state.
             saved = {name: d.copy() for name, d in device.items()}
+            symbols = {s["name"]: (module.get_global(s["name"]), np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])}
+            for ptr, copy in symbols.values():
+                ptr.copy_to_host(copy.ctypes.data, copy.nbytes)
+
+            def restore():
+                for name in device:
+                    device[name][...] = saved[name]
+                for ptr, copy in symbols.values():
+                    ptr.copy_from_host(copy.ctypes.data, copy.nbytes)
 
             def once():
                 kernel(grid, block, args, shared_mem=shared)
             for _ in range(3):
-                for name in device:
-                    device[name][...] = saved[name]
+                restore()
                 once()
             times = []
             start, stop = cp.cuda.Event(), cp.cuda.Event()
             for _ in range(repeats):
-                for name in device:
-                    device[name][...] = saved[name]
+                restore()
                 if launch_index == 1:
                     flush_l2()  # gpusim starts every workload with cold caches; later launches inherit
                 keep_gpu_busy()
@@ -183,8 +190,7 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                 stop.record()
                 stop.synchronize()
                 times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
-            for name in device:  # leave the state one run produces
-                device[name][...] = saved[name]
+            restore()  # leave the state one run produces
             once()
             cp.cuda.Device().synchronize()
             rows.append({"workload": spec["workload"], "launch": launch_index, "entry": entry,

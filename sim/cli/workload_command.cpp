@@ -91,6 +91,10 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
   manifest["params"] = Json::object();
   for (const auto& [name, value] : w.params) manifest["params"][name] = value;
   manifest["kernel"] = {{"source", w.kernel.source}, {"ptx", k.ptx_path}, {"entry", w.kernel.entry}};
+  // Module variables (__device__, __constant__): a harness that repeats launches restores them too.
+  manifest["symbols"] = Json::array();
+  for (const kernel::ModuleVariable& v : k.module.variables)
+    if (v.name[0] != '$') manifest["symbols"].push_back({{"name", v.name}, {"bytes", v.size}});
   manifest["buffers"] = Json::array();
   for (const workload::Buffer& b : w.buffers) {
     const std::vector<uint8_t> bytes = workload::initial_bytes(b);
