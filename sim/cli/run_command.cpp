@@ -91,7 +91,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
 int run_command(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, dumps;
   opts.add_options()
       ("help,h", "show this help")
       ("arch", po::value(&arch_file)->required(), "architecture file (configs/*.yaml)")
@@ -108,6 +108,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
+      ("dump", po::value(&dumps)->composing(),
+       "NAME=FILE writes buffer NAME's device contents after the last step to FILE (.npy, else raw bytes); repeatable")
       ("format", po::value(&format), "text (default), json or csv");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -129,7 +131,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
   }
   params::Origins origins;
   const arch::ArchConfig a = arch::load_arch_config(arch_file, arch_sets, &origins);
-  const workload::Workload w = workload::load_workload(workload_file, workload_sets, size);
+  workload::Workload w = workload::load_workload(workload_file, workload_sets, size);
+  for (const std::string& d : dumps) {
+    const auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == d.size())
+      throw util::InputError("--dump '" + util::clipped(d) + "': expected NAME=FILE");
+    if (!w.find_buffer(d.substr(0, eq)))
+      throw util::InputError("--dump '" + util::clipped(d) + "': the workload has no buffer named '" +
+                             util::clipped(d.substr(0, eq)) + "'");
+    w.final_dumps.push_back({d.substr(0, eq), d.substr(eq + 1)});
+  }
   const frontend::LoadedKernel kernel = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry,
                                                               a.gpu.compute_capability,
                                                               origins.at("gpu.compute_capability").text());

@@ -105,6 +105,7 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
   manifest["steps"] = Json::array();
   for (const workload::Step& step : w.steps) {
     Json s = {{"line", step.line}, {"stream", step.stream}};
+    if (std::holds_alternative<workload::DumpStep>(step.action)) continue;  // gpusim's own output, not the GPU's
     if (const auto* copy = std::get_if<workload::CopyStep>(&step.action))
       s["copy"] = copy->symbol.empty()
                       ? Json{{"direction", copy->to_device ? "to_device" : "to_host"}, {"buffer", copy->buffer}}

@@ -1,3 +1,4 @@
+#include "workload/npy.hpp"
 #include "driver/workload_session.hpp"
 
 #include <cstring>
@@ -127,6 +128,10 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
       if (on_copy) on_copy(step, *copy, host.size());
       continue;
     }
+    if (const auto* dump = std::get_if<workload::DumpStep>(&step.action)) {
+      write_dump(*dump);
+      continue;
+    }
     const auto& launch = std::get<workload::LaunchStep>(step.action);
     const kernel::Program& program_ = program_of(step, launch);
     check_limits(step, launch, program_);
@@ -143,6 +148,11 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
     config.origin = w_.source_file + ":" + std::to_string(step.line);
     on_launch(step, launch, program_, config);
   }
+  for (const workload::DumpStep& dump : w_.final_dumps) write_dump(dump);
+}
+
+void WorkloadSession::write_dump(const workload::DumpStep& dump) {
+  workload::write_buffer_file(dump.file, w_.find_buffer(dump.buffer)->type, memory_.find(dump.buffer)->bytes);
 }
 
 void WorkloadSession::copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy,

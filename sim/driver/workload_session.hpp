@@ -34,6 +34,7 @@ class WorkloadSession {
 
  private:
   void check_limits(const workload::Step& step, const workload::LaunchStep& launch, const kernel::Program& program) const;
+  void write_dump(const workload::DumpStep& dump);
   void copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy, const std::vector<uint8_t>& bytes);
   const kernel::Program& program_of(const workload::Step& step, const workload::LaunchStep& launch) const;
   void check_memory() const;

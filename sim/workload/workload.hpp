@@ -77,8 +77,14 @@ struct LaunchStep {
   std::vector<LaunchArg> args;
 };
 
+// Writes a buffer's device contents at this point of the program to a file (.npy or raw).
+struct DumpStep {
+  std::string buffer;
+  std::string file;
+};
+
 struct Step {
-  std::variant<CopyStep, LaunchStep> action;
+  std::variant<CopyStep, LaunchStep, DumpStep> action;
   int stream = 0;
   int line = 0;  // where the step is written, for messages
 };
@@ -100,6 +106,7 @@ struct Workload {
   std::vector<Buffer> buffers;
   std::vector<Step> steps;
   std::optional<Check> check;
+  std::vector<DumpStep> final_dumps;  // --dump NAME=FILE: written after the last step
 
   const Buffer* find_buffer(const std::string& name) const;
   int64_t threads_per_block(const LaunchStep& l) const { return l.block[0] * l.block[1] * l.block[2]; }

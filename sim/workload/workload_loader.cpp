@@ -227,8 +227,16 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
     if (stream > 1024) s.fail("stream", "stream ids go up to 1024");
     step.stream = static_cast<int>(stream);
   }
-  if (s.has("copy") == s.has("launch")) s.fail_here("each step is exactly one of 'copy' and 'launch'");
-  if (s.has("copy")) {
+  if (s.has("copy") + s.has("launch") + s.has("dump") != 1)
+    s.fail_here("each step is exactly one of 'copy', 'launch' and 'dump'");
+  if (s.has("dump")) {
+    MapReader d = s.map("dump");
+    DumpStep dump{d.string("buffer"), ""};
+    if (!w.find_buffer(dump.buffer)) d.fail("buffer", "no buffer named '" + dump.buffer + "'");
+    dump.file = (std::filesystem::path(file).parent_path() / d.string("file")).lexically_normal().string();
+    d.finish();
+    step.action = dump;
+  } else if (s.has("copy")) {
     MapReader c = s.map("copy");
     CopyStep copy;
     if (c.has("to_device") + c.has("to_host") + c.has("to_symbol") != 1)

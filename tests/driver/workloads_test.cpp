@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "arch/arch_loader.hpp"
 #include "driver/functional_run.hpp"
@@ -133,6 +134,27 @@ TEST(WorkloadArguments, StructByValueAndPointerIntoABuffer) {
   std::vector<double> out(40);
   std::memcpy(out.data(), run.host.at("out").data(), 40 * 8);
   for (int i = 0; i < 40; ++i) EXPECT_EQ(out[i], i < 8 ? 0.0 : 4.75 + (i - 8)) << i;
+}
+
+// A dump step writes the device contents at that point: here before the kernel doubles them.
+TEST(WorkloadSteps, DumpWritesTheBufferWhereTheStepIs) {
+  test::TempFile cu("d.cu", "extern \"C\" __global__ void twice(int* a) { a[threadIdx.x] *= 2; }\n");
+  const std::string dir = std::filesystem::path(cu.path()).parent_path().string();
+  test::TempFile w("w.yaml", "name: d\nkernel: {source: " + cu.path() +
+                                 ", entry: twice}\nbuffers:\n  - {name: a, type: i32, count: 32, init: iota}\n"
+                                 "steps:\n  - copy: {to_device: a}\n  - dump: {buffer: a, file: " + dir +
+                                 "/before.bin}\n  - launch: {grid: 1, block: 32, args: [a]}\n  - dump: {buffer: a, file: " +
+                                 dir + "/after.bin}\n");
+  const workload::Workload wl = workload::load_workload(w.path());
+  const frontend::LoadedKernel k = frontend::load_kernel(wl.kernel.source, "", "twice", {9, 0});
+  run_functional(wl, k.module);
+  for (const char* name : {"before", "after"}) {
+    std::ifstream in(dir + "/" + name + ".bin", std::ios::binary);
+    std::vector<int32_t> a(32);
+    in.read(reinterpret_cast<char*>(a.data()), 32 * 4);
+    ASSERT_TRUE(in) << name;
+    for (int i = 0; i < 32; ++i) EXPECT_EQ(a[i], std::string(name) == "before" ? i : 2 * i) << name << " " << i;
+  }
 }
 
 TEST(WorkloadArguments, StructLargerThanItsParameterIsAnError) {

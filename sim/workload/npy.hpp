@@ -1,0 +1,20 @@
+// Writes a buffer as a NumPy .npy file (format 1.0: magic, a header dict, raw little-endian
+// data), so `numpy.load` reads it with its element type and length. bf16 has no NumPy type:
+// it is written as its raw 16-bit patterns ('<u2').
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workload/workload.hpp"
+
+namespace gpusim::workload {
+
+// Throws util::InputError naming `path` when it cannot be written.
+void write_npy(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes);
+
+// A buffer's bytes to `path`: .npy when the name ends so, raw bytes otherwise.
+void write_buffer_file(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes);
+
+}  // namespace gpusim::workload
