@@ -53,13 +53,18 @@ void Executor::fault(const WarpState& w, const BlockState& b, uint32_t lane, con
   const uint32_t tid = w.warp_in_block * kWarpSize + lane;
   const auto& blk = launch_.block;
   const int32_t pc = w.stack.empty() ? -1 : w.stack.back().pc;
-  const int line = pc >= 0 && pc < static_cast<int32_t>(program_.code.size()) ? program_.code[pc].line : 0;
-  const char* op = pc >= 0 && pc < static_cast<int32_t>(program_.code.size()) ? kernel::opcode_name(program_.code[pc].op) : "?";
-  char where[256];
-  std::snprintf(where, sizeof where, "kernel %s, pc %d (%s:%d, %s), block (%u,%u,%u), thread (%u,%u,%u): ",
-                program_.name.c_str(), pc, program_.file.c_str(), line, op, b.index[0], b.index[1], b.index[2],
+  const bool known = pc >= 0 && pc < static_cast<int32_t>(program_.code.size());
+  const int line = known ? program_.code[pc].line : 0;
+  // The CUDA line first, when the PTX carries it (.loc, nvcc -lineinfo): "stencil.cu:27; x.ptx:38".
+  std::string place = program_.file + ":" + std::to_string(line);
+  if (known && program_.code[pc].source_line > 0 && program_.code[pc].source_file < program_.source_files.size())
+    place = program_.source_files[program_.code[pc].source_file] + ":" + std::to_string(program_.code[pc].source_line) +
+            "; " + place;
+  const char* op = known ? kernel::opcode_name(program_.code[pc].op) : "?";
+  char who[160];
+  std::snprintf(who, sizeof who, "), block (%u,%u,%u), thread (%u,%u,%u): ", b.index[0], b.index[1], b.index[2],
                 tid % blk[0], tid / blk[0] % blk[1], tid / (blk[0] * blk[1]));
-  throw ExecError(where + what);
+  throw ExecError("kernel " + program_.name + ", pc " + std::to_string(pc) + " (" + place + ", " + op + who + what);
 }
 
 void Executor::undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const {

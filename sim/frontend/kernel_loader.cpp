@@ -108,7 +108,8 @@ std::string compile_to_ptx(const std::string& source, int sm, std::string& origi
     origin = "checked-in";
     return checked_in.string();
   }
-  const std::vector<std::string> flags = {"-ptx", "-O3", "-arch=compute_" + std::to_string(sm)};
+  // -lineinfo: .loc lines, so that faults and reports name the .cu line (the code is unchanged).
+  const std::vector<std::string> flags = {"-ptx", "-O3", "-lineinfo", "-arch=compute_" + std::to_string(sm)};
   std::string version;
   run({nvcc, "--version"}, version);
   uint64_t key = fnv1a(read_all(source));

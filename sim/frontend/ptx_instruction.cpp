@@ -138,6 +138,8 @@ void Parser::parse_instruction(Program& p) {
   Instruction in;
   const int line = peek().line;
   in.line = line;
+  in.source_file = loc_file_;
+  in.source_line = loc_line_;
   if (accept("@")) {
     in.guard_negated = accept("!");
     const Token& g = next();

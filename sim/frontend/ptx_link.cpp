@@ -33,7 +33,10 @@ Operand& operand_slot(Instruction& in, int slot) { return slot == 0 ? in.dst : i
 
 void Parser::link(Module& module) {
   for (const Unit& u : units_)
-    if (!u.is_function) module.kernels.push_back(link_kernel(u));
+    if (!u.is_function) {
+      module.kernels.push_back(link_kernel(u));
+      module.kernels.back().source_files = source_files_;
+    }
 }
 
 Program Parser::link_kernel(const Unit& kernel) const {

@@ -19,7 +19,12 @@ Module Parser::parse() {
       parse_unit(t.text == ".func");
     } else if (t.text == ".global" || t.text == ".const" || t.text == ".shared") {
       parse_module_variable();
-    } else if (t.text == ".file" || t.text == ".loc" || t.text == ".section" || t.text == ".pragma") {
+    } else if (t.text == ".file") {
+      parse_file_directive();
+    } else if (t.text == ".section") {  // debug sections (-lineinfo): .section .debug_str { ... }
+      skip_directive_line(t.line);
+      if (peek().text == "{") pos_ = matching_brace(pos_) + 1;
+    } else if (t.text == ".loc" || t.text == ".pragma") {
       skip_directive_line(t.line);
     } else {
       fail(t, "unexpected '" + t.text + "' at module level");
@@ -126,6 +131,17 @@ void Parser::parse_reg_decl(Program& p) {
   expect(";");
 }
 
+// .file N "path"[, timestamp, size]: the source file .loc lines name by number.
+void Parser::parse_file_directive() {
+  const int line = next().line;
+  const int64_t n = peek().kind == Token::Kind::Number ? integer() : -1;
+  if (n >= 0 && n < 65536 && peek().kind == Token::Kind::String) {
+    if (source_files_.size() <= static_cast<size_t>(n)) source_files_.resize(static_cast<size_t>(n) + 1);
+    source_files_[static_cast<size_t>(n)] = next().text;
+  }
+  while (peek().kind != Token::Kind::End && peek().line == line) next();
+}
+
 void Parser::declare_shared(const VarDecl& v) {
   symbols_[v.name] = {StateSpace::Shared, 0, false, static_cast<int32_t>(shared_vars_.size()), static_cast<uint32_t>(v.size)};
   shared_vars_.push_back(v);
@@ -161,6 +177,8 @@ void Parser::parse_unit(bool is_function) {
   labels_.clear();
   label_refs_.clear();
   symbols_ = module_symbols_;
+  loc_file_ = 0;
+  loc_line_ = 0;
   parse_signature(u);
   while (peek().text != "{" && peek().text != ";") {  // .maxntid 256, 1, 1 / .noreturn and the like
     if (peek().kind == Token::Kind::End) fail(peek(), is_function ? "missing function body" : "missing kernel body");
@@ -267,8 +285,18 @@ void Parser::parse_block(Program& p) {
     } else if (t.text == ".pragma") {
       next();
       while (!accept(";")) next();
-    } else if (t.text == ".loc" || t.text == ".file") {
-      skip_directive_line(t.line);
+    } else if (t.text == ".loc") {  // .loc FILE LINE COLUMN[, function_name ..., inlined_at ...]
+      const int line = t.line;
+      next();
+      const int64_t file = peek().kind == Token::Kind::Number ? integer() : 0;
+      const int64_t source_line = peek().kind == Token::Kind::Number && peek().line == line ? integer() : 0;
+      if (file > 0 && file < 65536 && source_line > 0 && source_line < INT32_MAX) {
+        loc_file_ = static_cast<uint16_t>(file);
+        loc_line_ = static_cast<int32_t>(source_line);
+      }
+      while (peek().kind != Token::Kind::End && peek().line == line) next();
+    } else if (t.text == ".file") {
+      parse_file_directive();
     } else if (t.kind == Token::Kind::Word && peek(1).text == ":") {
       labels_[t.text] = static_cast<int64_t>(p.code.size());
       next();

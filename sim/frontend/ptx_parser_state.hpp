@@ -149,6 +149,7 @@ class Parser {
 
   // ---- kernels and functions (ptx_parser.cpp), linking (ptx_link.cpp) ----
   void parse_unit(bool is_function);
+  void parse_file_directive();
   void parse_signature(Unit& u);
   void parse_body(Unit& u);
   size_t matching_brace(size_t open) const;
@@ -194,6 +195,9 @@ class Parser {
   size_t operand_index_ = 0;                 // the operand being parsed
   std::optional<Symbol> address_symbol_;     // this instruction's [symbol+offset], if any
   std::vector<Unit> units_;
+  std::vector<std::string> source_files_;  // .file numbers
+  uint16_t loc_file_ = 0;                  // the last .loc
+  int32_t loc_line_ = 0;
   uint64_t module_next_address_ = 0;
 };
 

@@ -110,6 +110,8 @@ struct Instruction {
   std::array<Operand, 4> src{};
   int32_t reconverge_pc = -1;       // bra: immediate post-dominator (program size = exit)
   int32_t line = 0;                 // PTX source line
+  int32_t source_line = 0;          // CUDA source line (.loc, from nvcc -lineinfo); 0: unknown
+  uint16_t source_file = 0;         // index in Program::source_files
 };
 
 struct Param {
@@ -161,6 +163,7 @@ struct Program {
   std::vector<Function> functions;     // device functions this kernel reaches
   std::vector<CallSite> call_sites;    // call instructions: src[0].imm indexes this
   std::string unsupported;             // why this kernel cannot run (empty: it can)
+  std::vector<std::string> source_files;  // the .cu files of .loc lines (PTX .file numbers)
 };
 
 }  // namespace gpusim::kernel
