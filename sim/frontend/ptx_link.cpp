@@ -39,10 +39,17 @@ void Parser::link(Module& module) {
     }
 }
 
+// A unit's error with the CUDA line in front when the PTX has it: "x.cu:12; x.ptx:40: ...".
+std::string Parser::error_with_source(const Unit& u) const {
+  if (u.error_line > 0 && u.error_file < source_files_.size() && !source_files_[u.error_file].empty())
+    return source_files_[u.error_file] + ":" + std::to_string(u.error_line) + "; " + u.error;
+  return u.error;
+}
+
 Program Parser::link_kernel(const Unit& kernel) const {
   Program out = kernel.prog;
   if (!kernel.error.empty()) {
-    out.unsupported = kernel.error;
+    out.unsupported = error_with_source(kernel);
     return out;
   }
   const auto find_function = [&](const std::string& name) -> const Unit* {
@@ -67,7 +74,7 @@ Program Parser::link_kernel(const Unit& kernel) const {
         return out;
       }
       if (!f->error.empty()) {
-        out.unsupported = f->error + " (in device function " + f->prog.name + ", called at line " + std::to_string(c.line) + ")";
+        out.unsupported = error_with_source(*f) + " (in device function " + f->prog.name + ", called at line " + std::to_string(c.line) + ")";
         return out;
       }
       if (std::find(reached.begin(), reached.end(), f) == reached.end()) {

@@ -194,6 +194,8 @@ void Parser::parse_unit(bool is_function) {
     } catch (const InputError& e) {
       // One kernel's (or function's) unsupported feature does not break its siblings.
       u.error = e.what();
+      u.error_file = loc_file_;
+      u.error_line = loc_line_;
       pos_ = close + 1;
     }
   }
@@ -294,7 +296,20 @@ void Parser::parse_block(Program& p) {
         loc_file_ = static_cast<uint16_t>(file);
         loc_line_ = static_cast<int32_t>(source_line);
       }
-      while (peek().kind != Token::Kind::End && peek().line == line) next();
+      const std::pair<int64_t, int64_t> here{file, source_line};
+      // Code inlined from a header: the outermost call site (usually the user's line) is the
+      // one to show, following earlier .loc lines' inlined_at to it.
+      while (peek().kind != Token::Kind::End && peek().line == line) {
+        if (next().text != "inlined_at" || peek().kind != Token::Kind::Number) continue;
+        std::pair<int64_t, int64_t> at{integer(), 0};
+        if (peek().kind == Token::Kind::Number) at.second = integer();
+        inlined_at_[here] = at;
+        for (int hops = 0; hops < 16 && inlined_at_.contains(at); ++hops) at = inlined_at_[at];
+        if (at.first > 0 && at.first < 65536 && at.second > 0 && at.second < INT32_MAX) {
+          loc_file_ = static_cast<uint16_t>(at.first);
+          loc_line_ = static_cast<int32_t>(at.second);
+        }
+      }
     } else if (t.text == ".file") {
       parse_file_directive();
     } else if (t.kind == Token::Kind::Word && peek(1).text == ":") {

@@ -83,6 +83,8 @@ struct Unit {
   std::vector<PendingCall> calls;
   std::vector<SharedRef> shared_refs;
   std::string error;  // why it cannot be used; reported when a kernel needs it
+  uint16_t error_file = 0;  // the CUDA source line the error is at (.loc), once .file names it
+  int32_t error_line = 0;
 };
 
 class Parser {
@@ -162,6 +164,7 @@ class Parser {
 
   void link(Module& module);
   Program link_kernel(const Unit& kernel) const;
+  std::string error_with_source(const Unit& u) const;
 
   // ---- instructions ----
   uint32_t reg_index(const Token& t) const {
@@ -196,6 +199,7 @@ class Parser {
   std::optional<Symbol> address_symbol_;     // this instruction's [symbol+offset], if any
   std::vector<Unit> units_;
   std::vector<std::string> source_files_;  // .file numbers
+  std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> inlined_at_;  // (file, line) -> call site
   uint16_t loc_file_ = 0;                  // the last .loc
   int32_t loc_line_ = 0;
   uint64_t module_next_address_ = 0;

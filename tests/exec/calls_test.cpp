@@ -171,6 +171,18 @@ TEST(CarryChains, SixtyFourBitArithmeticFromThirtyTwoBitHalves) {
   for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(r.out[t], 1000u + 0u + (t >= 1 ? 10u : 0u) + 4294967294u) << t;
 }
 
+TEST(SourceLines, FaultsNameTheCudaLineBeforeThePtxLine) {
+  try {
+    run_ptx(kernel_with_body(".loc 1 12 3\nld.global.u32 %r5, [%rd3+4096];\nret;") + ".file 1 \"student.cu\"\n", 32);
+    FAIL() << "no fault";
+  } catch (const ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel k, pc 8 (student.cu:12; test.ptx:19, ld), block (0,0,0), thread (0,0,0): "
+                                         "out-of-bounds global load"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(SharedMemory, AddressesFormedInThirtyTwoBitsWrap) {
   // -100 in 32 bits plus an offset of 200 is shared address 100, as on the GPU.
   const std::string body = R"(

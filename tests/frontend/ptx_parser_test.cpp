@@ -122,3 +122,52 @@ TEST(PtxParser, EveryBundledKernelParses) {
 
 }  // namespace
 }  // namespace gpusim::frontend
+
+namespace gpusim::frontend {
+namespace {
+
+// nvcc -lineinfo: .loc before instructions, .file at the end, inlined code pointing through
+// inlined_at chains to the user's line, and debug sections to skip.
+const char* kLineInfo = R"(.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+.reg .b32 %r<3>;
+.loc 1 5 3
+mov.u32 %r1, 1;
+.loc 2 10 1, function_name $L__info_string0, inlined_at 1 7 2
+mov.u32 %r2, 2;
+.loc 2 20 1, function_name $L__info_string1, inlined_at 2 10 1
+frob.b32 %r1, %r2;
+ret;
+}
+.file 1 "user.cu"
+.file 2 "/usr/local/cuda/include/header.h"
+.section .debug_str
+{
+$L__info_string0:
+.b8 102,0
+$L__info_string1:
+.b8 103,0
+}
+)";
+
+TEST(PtxLineInfo, InstructionsCarryTheUsersLineThroughInlining) {
+  const kernel::Module m = parse_ptx(kLineInfo, "x.ptx");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  EXPECT_EQ(m.kernels[0].unsupported, "user.cu:7; x.ptx:12: frob.b32: unknown instruction 'frob': not supported");
+  const kernel::Module ok = parse_ptx(std::string(kLineInfo).replace(std::string(kLineInfo).find("frob.b32 %r1, %r2;"), 18,
+                                                                       "add.s32 %r1, %r1, %r2;"),
+                                      "x.ptx");
+  const kernel::Program& p = ok.kernels[0];
+  ASSERT_EQ(p.code.size(), 4u);
+  EXPECT_EQ(p.source_files.at(p.code[0].source_file), "user.cu");
+  EXPECT_EQ(p.code[0].source_line, 5);
+  EXPECT_EQ(p.code[1].source_line, 7);  // inlined at user.cu:7
+  EXPECT_EQ(p.code[2].source_line, 7);  // header.h:20, inlined at header.h:10, inlined at user.cu:7
+  EXPECT_EQ(p.source_files.at(p.code[2].source_file), "user.cu");
+}
+
+}  // namespace
+}  // namespace gpusim::frontend
