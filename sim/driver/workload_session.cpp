@@ -1,3 +1,4 @@
+#include "reference/script_reference.hpp"
 #include "workload/npy.hpp"
 #include "driver/workload_session.hpp"
 
@@ -236,6 +237,8 @@ std::optional<reference::CheckResult> WorkloadSession::check() const {
     const reference::ReferenceFn* fn = reference::find_reference(w_.check->reference);
     if (!fn) throw InputError(w_.source_file + ": check.reference: no reference named '" + w_.check->reference + "'");
     want = (*fn)(w_, initial_);
+  } else if (!w_.check->script.empty()) {
+    want = reference::script_expected(w_, initial_);
   } else {
     workload::Buffer expected = *b;
     expected.init = {workload::InitSpec::Kind::File, 0, 0, w_.check->expected_file};

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "frontend/ptx_parser.hpp"
+#include "util/process.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::frontend {
@@ -46,23 +47,7 @@ std::string toolkit_binary(const std::string& name) {
   return fs::exists(p) ? p.string() : "";
 }
 
-// Runs argv, capturing stdout and stderr together; returns the exit status.
-int run(const std::vector<std::string>& argv, std::string& output) {
-  std::string cmd;
-  for (const std::string& a : argv) {
-    cmd += "'";
-    for (char c : a) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    cmd += "' ";
-  }
-  cmd += "2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return -1;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) output.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int run(const std::vector<std::string>& argv, std::string& output) { return util::run_process(argv, output); }
 
 // The SASS targets (sm_NN) this toolkit's ptxas can compile for, from `nvcc --list-gpu-code`;
 // empty without the toolkit.

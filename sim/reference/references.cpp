@@ -1,3 +1,4 @@
+#include <cstdio>
 #include "exec/small_float.hpp"
 #include "reference/references.hpp"
 
@@ -227,7 +228,11 @@ CheckResult compare_typed(const std::vector<uint8_t>& got_bytes, const std::vect
   if (r.passed) {
     r.detail = std::to_string(n) + " elements match";
     if constexpr (std::is_floating_point_v<T>)
-      if (tol > 0) r.detail += " (max relative error " + std::to_string(worst) + ", tolerance " + std::to_string(tol) + ")";
+      if (tol > 0) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, " (max relative error %.3g, tolerance %.3g)", worst, tol);
+        r.detail += buf;
+      }
   } else {
     r.detail = std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ; first: " + r.detail;
   }

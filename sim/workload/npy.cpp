@@ -1,6 +1,7 @@
 #include "workload/npy.hpp"
 
 #include <fstream>
+#include <iterator>
 
 #include "util/yaml_reader.hpp"
 
@@ -48,6 +49,43 @@ void write_npy(const std::string& path, ElementType type, const std::vector<uint
   header.push_back(static_cast<char>(dict.size() & 0xFF));
   header.push_back(static_cast<char>(dict.size() >> 8));
   write_bytes(path, header + dict, bytes);
+}
+
+std::vector<uint8_t> read_npy(const std::string& path, ElementType type, int64_t count, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw util::InputError(what + ": no " + path + " was written");
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (file.size() < 10 || file.compare(0, 6, "\x93NUMPY") != 0) throw util::InputError(what + ": " + path + " is not a .npy file");
+  const bool v1 = file[6] == 1;
+  const size_t length_bytes = v1 ? 2 : 4;
+  size_t header_len = 0;
+  for (size_t i = 0; i < length_bytes; ++i) header_len |= static_cast<size_t>(static_cast<uint8_t>(file[8 + i])) << (8 * i);
+  const size_t data_at = 8 + length_bytes + header_len;
+  if (data_at > file.size()) throw util::InputError(what + ": " + path + " is truncated");
+  const std::string header = file.substr(8 + length_bytes, header_len);
+  const auto field = [&](const std::string& key) {
+    const size_t at = header.find("'" + key + "'");
+    if (at == std::string::npos) return std::string();
+    size_t from = header.find(':', at) + 1;
+    while (from < header.size() && header[from] == ' ') ++from;
+    const char open = header[from];
+    const size_t to = open == '\'' ? header.find('\'', from + 1) + 1 : open == '(' ? header.find(')', from) + 1
+                                                                                  : header.find_first_of(",}", from);
+    return header.substr(from, to - from);
+  };
+  const std::string descr = field("descr"), shape = field("shape");
+  const std::string want = std::string("'") + numpy_descr(type) + "'";
+  if (descr != want && !(descr == "'<u1'" && want == "'|u1'") && !(descr == "'<i1'" && want == "'|i1'"))
+    throw util::InputError(what + ": " + path + " holds dtype " + descr + ", the buffer is " + element_type_name(type) +
+                           " (" + want + "): cast the result with .astype(...)");
+  if (field("fortran_order") == "True") throw util::InputError(what + ": " + path + " is in Fortran order");
+  std::string want_shape = "(";
+  want_shape.append(std::to_string(count)).append(",)");
+  if (shape != want_shape)
+    throw util::InputError(what + ": " + path + " has shape " + shape + ", the buffer is (" + std::to_string(count) + ",)");
+  const size_t bytes = static_cast<size_t>(count) * static_cast<size_t>(element_size(type));
+  if (file.size() - data_at != bytes) throw util::InputError(what + ": " + path + " has the wrong amount of data");
+  return std::vector<uint8_t>(file.begin() + static_cast<long>(data_at), file.end());
 }
 
 void write_buffer_file(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes) {

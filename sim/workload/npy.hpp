@@ -14,6 +14,10 @@ namespace gpusim::workload {
 // Throws util::InputError naming `path` when it cannot be written.
 void write_npy(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes);
 
+// Reads a one-dimensional .npy of `count` elements of `type` (its dtype must be the buffer's:
+// the error says which it is and how to cast); throws util::InputError naming `what`.
+std::vector<uint8_t> read_npy(const std::string& path, ElementType type, int64_t count, const std::string& what);
+
 // A buffer's bytes to `path`: .npy when the name ends so, raw bytes otherwise.
 void write_buffer_file(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes);
 

@@ -93,6 +93,7 @@ struct Check {
   std::string buffer;
   std::string reference;      // a named reference function, or empty
   std::string expected_file;  // a checked-in expected output, or empty
+  std::string script;         // a Python reference: `python3 SCRIPT INPUTS_DIR OUT.npy`, or empty
   double tolerance = 0;       // max relative error for floats; 0 means bit for bit
 };
 

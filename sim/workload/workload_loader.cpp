@@ -346,9 +346,15 @@ Workload load_workload_text(const std::string* text, const std::string& path, co
     Check check;
     check.buffer = c.string("buffer");
     if (!w.find_buffer(check.buffer)) c.fail("buffer", "no buffer named '" + check.buffer + "'");
-    if (c.has("reference") == c.has("expected_file")) c.fail_here("give exactly one of 'reference' and 'expected_file'");
+    if (c.has("reference") + c.has("expected_file") + c.has("script") != 1)
+      c.fail_here("give exactly one of 'reference', 'expected_file' and 'script'");
     if (c.has("reference")) check.reference = c.string("reference");
-    else check.expected_file = (dir / c.string("expected_file")).lexically_normal().string();
+    else if (c.has("script")) {
+      check.script = (dir / c.string("script")).lexically_normal().string();
+      require_file(c, "script", check.script);
+    } else {
+      check.expected_file = (dir / c.string("expected_file")).lexically_normal().string();
+    }
     if (c.has("tolerance")) check.tolerance = c.number("tolerance", 0, 1);
     c.finish();
     w.check = check;

@@ -157,6 +157,37 @@ TEST(WorkloadSteps, DumpWritesTheBufferWhereTheStepIs) {
   }
 }
 
+// check.script: a failing script and a wrong dtype are errors that say what to fix.
+TEST(ScriptReference, FailuresNameTheScriptAndTheFix) {
+  test::TempFile cu("c.cu", "extern \"C\" __global__ void k(float* a) { a[threadIdx.x] += 1.0f; }\n");
+  const auto run_with = [&](const std::string& script_text) -> std::string {
+    test::TempFile script("ref.py", script_text);
+    test::TempFile w("w.yaml", "name: c\nkernel: {source: " + cu.path() +
+                                   ", entry: k}\nbuffers:\n  - {name: a, type: f32, count: 32, init: iota}\n"
+                                   "steps:\n  - copy: {to_device: a}\n  - launch: {grid: 1, block: 32, args: [a]}\n"
+                                   "  - copy: {to_host: a}\ncheck: {buffer: a, script: " + script.path() + "}\n");
+    const workload::Workload wl = workload::load_workload(w.path());
+    const frontend::LoadedKernel k = frontend::load_kernel(wl.kernel.source, "", "k", {9, 0});
+    try {
+      const FunctionalRun run = run_functional(wl, k.module);
+      return run.check->passed ? "passed" : "failed: " + run.check->detail;
+    } catch (const util::InputError& e) {
+      return e.what();
+    }
+  };
+  const std::string header = "import sys\nimport numpy as np\na = np.load(sys.argv[1] + '/a.npy')\n";
+  EXPECT_EQ(run_with(header + "np.save(sys.argv[2], a + np.float32(1))\n"), "passed");
+  EXPECT_NE(run_with(header + "np.save(sys.argv[2], a + np.float32(2))\n").find("failed: 32 of 32 elements differ"),
+            std::string::npos);
+  const std::string crash = run_with(header + "1 / 0\n");
+  EXPECT_NE(crash.find("failed (exit 1)"), std::string::npos) << crash;
+  EXPECT_NE(crash.find("ZeroDivisionError"), std::string::npos) << crash;
+  const std::string wide = run_with(header + "np.save(sys.argv[2], a.astype(np.float64) + 1)\n");
+  EXPECT_NE(wide.find("holds dtype '<f8', the buffer is f32 ('<f4'): cast the result with .astype(...)"),
+            std::string::npos)
+      << wide;
+}
+
 TEST(WorkloadArguments, StructLargerThanItsParameterIsAnError) {
   test::TempFile cu("s.cu", "struct P { int a; };\nextern \"C\" __global__ void use(P p, int* out) { out[0] = p.a; }\n");
   test::TempFile w("w.yaml", "name: s\nkernel: {source: " + cu.path() +
