@@ -1,8 +1,8 @@
-#include "exec/small_float.hpp"
 #include "reference/output_digest.hpp"
 
 #include <cstring>
 
+#include "exec/small_float.hpp"
 #include "util/crc32.hpp"
 
 namespace gpusim::reference {

@@ -1,10 +1,10 @@
-#include <cstdio>
-#include "exec/small_float.hpp"
 #include "reference/references.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
+#include "exec/small_float.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::reference {
