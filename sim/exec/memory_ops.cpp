@@ -103,12 +103,14 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     reg.reg = addr_op.reg;
     gather(w, b, reg, mask, bases);
   }
+  if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
   uint8_t* host[kWarpSize];
   const uint32_t bytes = size * count;
   const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global;
+  const uint64_t offset = static_cast<uint64_t>(addr_op.imm);
+  const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
   for_each_lane(mask, [&](uint32_t lane) {
-    uint64_t a = bases[lane] + static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
-    if (shared) a &= 0xFFFFFFFFu;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
+    const uint64_t a = (bases[lane] + offset) & wrap;
     // Fast paths: aligned, in-bounds shared and global accesses; the rest goes through address().
     uint8_t* p = nullptr;
     if (a % bytes == 0) {
