@@ -17,6 +17,7 @@ constexpr const char* kUsage =
     "       gpusim params --arch ARCH.yaml [--set SECTION.KEY=VALUE]... | --reference\n"
     "       gpusim workload --arch ARCH.yaml --workload W.yaml [--size S] --dump-inputs DIR\n"
     "       gpusim digest --type f32 FILE\n"
+    "       gpusim kernels --ptx FILE.ptx\n"
     "\n"
     "Subcommands:\n"
     "  run         simulate a workload on an architecture (the default)\n"
@@ -24,6 +25,7 @@ constexpr const char* kUsage =
     "  params      every parameter of an architecture file, its value and where it came from\n"
     "  workload    write a workload's resolved launches and initial buffers (--dump-inputs DIR)\n"
     "  digest      the CRC-32 and samples of a raw output buffer, as reports give them\n"
+    "  kernels     every kernel of a PTX file and whether gpusim runs it, or why not\n"
     "\n"
     "Run `gpusim SUBCOMMAND --help` for its options.\n";
 
@@ -44,7 +46,7 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
   }
   const std::string& first = args[0];
   const bool named = first == "occupancy" || first == "run" || first == "params" || first == "workload" ||
-                     first == "digest";
+                     first == "digest" || first == "kernels";
   if (!named && first.rfind("--", 0) != 0) {
     err << "gpusim: unknown subcommand '" << util::clipped(first) << "' (see gpusim --help)\n";
     return 2;
@@ -56,6 +58,7 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
     if (name == "params") return params_command(rest, out);
     if (name == "workload") return workload_command(rest, out);
     if (name == "digest") return digest_command(rest, out);
+    if (name == "kernels") return kernels_command(rest, out);
     return run_command(rest, out);
   } catch (const exec::ExecError& e) {
     err << "gpusim " << name << ": error: " << e.what() << '\n';

@@ -17,5 +17,6 @@ int run_command(const std::vector<std::string>& args, std::ostream& out);
 int params_command(const std::vector<std::string>& args, std::ostream& out);
 int workload_command(const std::vector<std::string>& args, std::ostream& out);
 int digest_command(const std::vector<std::string>& args, std::ostream& out);
+int kernels_command(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace gpusim::cli

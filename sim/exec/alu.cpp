@@ -270,6 +270,25 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
       run([&](uint64_t x, uint64_t, uint64_t) { return static_cast<uint64_t>(std::countl_zero(ux(x)) - (64 - bits)); });
       break;
     case Opcode::Brev: run([&](uint64_t x, uint64_t, uint64_t) { return bit_reverse(ux(x), bits); }); break;
+    case Opcode::Bfind:  // the most significant non-sign bit; .shiftamt: the shift that brings it to the top
+      out_bits = 32;
+      run([&](uint64_t x, uint64_t, uint64_t) -> uint64_t {
+        uint64_t v = ux(x);
+        if (is_signed && (v >> (bits - 1) & 1u)) v = ux(~v);
+        if (v == 0) return 0xFFFFFFFFu;
+        const int pos = 63 - std::countl_zero(v);
+        return static_cast<uint64_t>(in.mode == 1 ? bits - 1 - pos : pos);
+      });
+      break;
+    case Opcode::Bmsk:  // b bits set from position a; .clamp saturates a and b at 32, .wrap takes them mod 32
+      run([&](uint64_t x, uint64_t y, uint64_t) -> uint64_t {
+        uint64_t pos = x & 0xFFFFFFFFu, width = y & 0xFFFFFFFFu;
+        if (in.mode == 1) pos &= 31, width &= 31;
+        pos = std::min<uint64_t>(pos, 32), width = std::min<uint64_t>(width, 32);
+        const uint64_t ones = (uint64_t{1} << width) - 1;
+        return pos >= 32 ? 0 : (ones << pos) & 0xFFFFFFFFu;
+      });
+      break;
     case Opcode::Bfe:
       run([&](uint64_t x, uint64_t y, uint64_t z) -> uint64_t {
         const uint64_t pos = y & 0xFF, len = z & 0xFF, ua = ux(x);

@@ -117,6 +117,11 @@ Operand Parser::parse_operand(const Instruction& in) {
     o.special = sp->second;
     return o;
   }
+  if (v.text == "WARP_SZ") {  // PTX's predefined constant
+    o.kind = Operand::Kind::Imm;
+    o.imm = 32;
+    return o;
+  }
   if (regs_.contains(v.text)) {
     o.kind = Operand::Kind::Reg;
     o.reg = reg_index(v);

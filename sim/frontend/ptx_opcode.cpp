@@ -28,6 +28,8 @@ const std::unordered_map<std::string_view, Opcode>& opcodes() {
       {"sqrt", Opcode::Sqrt}, {"rsqrt", Opcode::Rsqrt}, {"rcp", Opcode::Rcp},     {"sin", Opcode::Sin},
       {"cos", Opcode::Cos},   {"copysign", Opcode::Copysign}, {"activemask", Opcode::Activemask},
       {"redux", Opcode::Redux}, {"match", Opcode::Match}, {"prmt", Opcode::Prmt}, {"nanosleep", Opcode::Nanosleep},
+      {"bfind", Opcode::Bfind}, {"bmsk", Opcode::Bmsk},
+      {"griddepcontrol", Opcode::Membar},  // programmatic dependent launch: nothing to wait for here
   };
   return m;
 }
@@ -162,6 +164,16 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         if (m == "bfly") { in.mode = static_cast<uint8_t>(ShflMode::Bfly); continue; }
         if (m == "idx") { in.mode = static_cast<uint8_t>(ShflMode::Idx); continue; }
         break;
+      case Opcode::Membar:
+        if (parts[0] == "griddepcontrol" && (m == "wait" || m == "launch_dependents")) continue;
+        break;
+      case Opcode::Bfind:
+        if (m == "shiftamt") { in.mode = 1; continue; }
+        break;
+      case Opcode::Bmsk:
+        if (m == "clamp") { in.mode = 0; continue; }
+        if (m == "wrap") { in.mode = 1; continue; }
+        break;
       case Opcode::WarpSync:
       case Opcode::Activemask:
         if (m == "sync") continue;
@@ -228,6 +240,7 @@ OperandShape operand_shape(const Instruction& in) {
     case Opcode::Activemask: return {0, 0, true};
     case Opcode::Redux: case Opcode::Match: return {2, 2, true};  // value, membermask
     case Opcode::Prmt: return {3, 3, true};
+    case Opcode::Bfind: return {1, 1, true};
     default: return {2, 2, true};
   }
 }

@@ -10,7 +10,7 @@ const char* opcode_name(Opcode op) {
       "ld", "st", "atom", "red",
       "bar", "membar", "bra", "ret", "exit", "call",
       "shfl", "vote",
-      "bar.warp.sync", "activemask", "redux", "match", "prmt", "nanosleep",
+      "bar.warp.sync", "activemask", "redux", "match", "prmt", "nanosleep", "bfind", "bmsk",
       "ex2", "lg2", "sqrt", "rsqrt", "rcp", "sin", "cos", "copysign"};
   return kNames[static_cast<int>(op)];
 }

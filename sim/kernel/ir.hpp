@@ -17,7 +17,7 @@ enum class Opcode : uint8_t {
   Ld, St, Atom, Red,
   Bar, Membar, Bra, Ret, Exit, Call,
   Shfl, Vote,
-  WarpSync, Activemask, Redux, Match, Prmt, Nanosleep,
+  WarpSync, Activemask, Redux, Match, Prmt, Nanosleep, Bfind, Bmsk,
   Ex2, Lg2, Sqrt, Rsqrt, Rcp, Sin, Cos, Copysign,
 };
 

@@ -68,5 +68,21 @@ TEST(WarpOps, BytePermute) {
   EXPECT_EQ(prmt("", 0x000080FFu, 0, 0x444Au), 0x00000000u);
 }
 
+TEST(BitOps, BfindBmskAndWarpSize) {
+  const auto one = [](const std::string& body) {
+    return lane_result(body + "griddepcontrol.wait;\nst.global.u32 [%rd3], %r5;\nret;", 0);
+  };
+  EXPECT_EQ(one("bfind.u32 %r5, 65536;\n"), 16u);
+  EXPECT_EQ(one("bfind.u32 %r5, 0;\n"), 0xFFFFFFFFu);                 // no bit set
+  EXPECT_EQ(one("bfind.s32 %r5, -1;\n"), 0xFFFFFFFFu);                // all sign bits
+  EXPECT_EQ(one("bfind.s32 %r5, -2;\n"), 0u);                         // ~(-2) = 1
+  EXPECT_EQ(one("bfind.shiftamt.u32 %r5, 65536;\n"), 15u);            // 31 - 16
+  EXPECT_EQ(one("bmsk.clamp.b32 %r5, 4, 8;\n"), 0xFF0u);
+  EXPECT_EQ(one("bmsk.clamp.b32 %r5, 28, 8;\n"), 0xF0000000u);        // cut at bit 31
+  EXPECT_EQ(one("bmsk.clamp.b32 %r5, 40, 8;\n"), 0u);                 // starts past the word
+  EXPECT_EQ(one("bmsk.wrap.b32 %r5, 36, 8;\n"), 0xFF0u);              // 36 mod 32 = 4
+  EXPECT_EQ(one("mov.u32 %r5, WARP_SZ;\n"), 32u);
+}
+
 }  // namespace
 }  // namespace gpusim::exec
