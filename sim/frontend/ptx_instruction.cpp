@@ -54,7 +54,7 @@ int64_t Parser::immediate_bits(const Token& t, bool negative, DataType type) con
   char* end = nullptr;
   const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
   if (*end != '\0' || errno == ERANGE) fail(t, "bad number '" + s + "'");
-  return negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return static_cast<int64_t>(negative ? 0 - v : v);  // unsigned: -9223372036854775808 is a valid literal
 }
 
 void Parser::use_symbol(Operand& o, const Symbol& sym) {
