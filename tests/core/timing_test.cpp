@@ -47,6 +47,7 @@ std::string chains(int n, int chains, const char* op = "fma.rn.f32 %fX, %fX, %f4
 struct SimRun {
   LaunchStats stats;
   SmStats total;
+  std::vector<uint32_t> out;  // the kernel's output words
 };
 
 SimRun simulate(const std::string& ptx, const std::string& arch_name, const std::vector<std::string>& overrides,
@@ -69,12 +70,39 @@ SimRun simulate(const std::string& ptx, const std::string& arch_name, const std:
   SimRun r;
   r.stats = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
   r.total = r.stats.total();
+  const auto& bytes = memory.find("out")->bytes;
+  r.out.resize(bytes.size() / 4);
+  std::memcpy(r.out.data(), bytes.data(), bytes.size());
   return r;
 }
 
 uint64_t cycles(const std::string& body, const std::string& arch = "hopper", const std::vector<std::string>& o = {},
                 uint32_t threads = 32, uint32_t blocks = 1) {
   return simulate(kernel(body), arch, o, threads, blocks).stats.cycles;
+}
+
+// In-kernel timing as on hardware: %clock64 read around a dependent chain of FMAs (4 cycles
+// each on hopper.yaml). 100 more FMAs in the chain read exactly 400 cycles more, and the
+// 100-FMA chain reads 99 x 4 plus the issue cycles around it (about 400); ptxas-like
+// reordering must not move the reads. %globaltimer moves by the same time in nanoseconds at
+// 1980 MHz (1 ns = 1.98 cycles), give or take the rounding of each reading.
+TEST(Timing, ClockAndGlobaltimerMeasureSimulatedTime) {
+  const auto measure = [](int fmas) {
+    const std::string body = "mov.u64 %rd4, %clock64;\nmov.u64 %rd5, %globaltimer;\n" + chains(fmas, 1) +
+                             "mov.u64 %rd6, %clock64;\nmov.u64 %rd7, %globaltimer;\n"
+                             "sub.s64 %rd6, %rd6, %rd4;\nsub.s64 %rd7, %rd7, %rd5;\n"
+                             "setp.eq.u32 %p1, %r1, 0;\nselp.b64 %rd6, %rd6, %rd7, %p1;\ncvt.u32.u64 %r26, %rd6;\n"
+                             "mov.b32 %f44, %r26;\n";
+    const SimRun r = simulate(kernel(body), "hopper", {}, 32, 1);
+    return std::pair<uint32_t, uint32_t>{r.out[0], r.out[1]};
+  };
+  const auto [cycles100, ns100] = measure(100);
+  const auto [cycles200, ns200] = measure(200);
+  EXPECT_EQ(cycles200 - cycles100, 400u);
+  EXPECT_GE(cycles100, 396u + 2u);
+  EXPECT_LE(cycles100, 396u + 6u);
+  EXPECT_NEAR(static_cast<double>(ns100), cycles100 / 1.98, 1.0);
+  EXPECT_NEAR(static_cast<double>(ns200), cycles200 / 1.98, 1.0);
 }
 
 TEST(Timing, IntegerDivisionIsAnExpandedSequence) {
