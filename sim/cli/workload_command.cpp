@@ -112,11 +112,10 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
                       : Json{{"direction", "to_symbol"}, {"symbol", copy->symbol}, {"buffer", copy->buffer}};
     else {
       const auto& launch = std::get<workload::LaunchStep>(step.action);
-      const kernel::Program* program = k.module.find(launch.entry);
-      if (!program)
-        throw util::InputError(w.source_file + ":" + std::to_string(step.line) + ": launch: no kernel '" + launch.entry +
-                               "' in " + k.ptx_path);
-      s["launch"] = launch_json(w, *program, step, launch);
+      // A kernel gpusim cannot run may still be laid out for the GPU: no unsupported check here.
+      const kernel::Program& program =
+          driver::find_kernel(k.module, launch.entry, w.source_file + ":" + std::to_string(step.line) + ": ");
+      s["launch"] = launch_json(w, program, step, launch);
     }
     manifest["steps"].push_back(std::move(s));
   }

@@ -134,20 +134,20 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
       continue;
     }
     const auto& launch = std::get<workload::LaunchStep>(step.action);
-    const kernel::Program& program_ = program_of(step, launch);
-    check_limits(step, launch, program_);
+    const kernel::Program& program = program_of(step, launch);
+    check_limits(step, launch, program);
     exec::LaunchConfig config;
     for (int i = 0; i < 3; ++i) {
       config.grid[i] = static_cast<uint32_t>(launch.grid[i]);
       config.block[i] = static_cast<uint32_t>(launch.block[i]);
     }
     config.dynamic_shared_bytes = static_cast<uint32_t>(launch.shared_bytes);
-    if (program_.uses_dynamic_shared && launch.shared_bytes == 0)
-      throw InputError(where(w_, step.line) + "launch: " + program_.name +
+    if (program.uses_dynamic_shared && launch.shared_bytes == 0)
+      throw InputError(where(w_, step.line) + "launch: " + program.name +
                        " declares dynamic shared memory (extern __shared__) but shared_bytes is 0");
-    config.params = pack_params(program_, w_, launch, memory_, step.line);
+    config.params = pack_params(program, w_, launch, memory_, step.line);
     config.origin = w_.source_file + ":" + std::to_string(step.line);
-    on_launch(step, launch, program_, config);
+    on_launch(step, launch, program, config);
   }
   for (const workload::DumpStep& dump : w_.final_dumps) write_dump(dump);
 }
@@ -174,20 +174,21 @@ void WorkloadSession::copy_to_symbol(const workload::Step& step, const workload:
   std::copy(bytes.begin(), bytes.end(), region->bytes.begin());
 }
 
+const kernel::Program& find_kernel(const kernel::Module& module, const std::string& entry, const std::string& where) {
+  if (const kernel::Program* p = module.find(entry)) return *p;
+  std::string names;
+  for (const kernel::Program& k : module.kernels) names += (names.empty() ? "" : ", ") + k.name;
+  throw InputError(where + "launch: no kernel '" + entry + "' in " + module.file + " (it has: " + names + ")");
+}
+
 const kernel::Program& WorkloadSession::program_of(const workload::Step& step, const workload::LaunchStep& launch) const {
-  const kernel::Program* p = module_.find(launch.entry);
-  if (!p) {
-    std::string names;
-    for (const kernel::Program& k : module_.kernels) names += (names.empty() ? "" : ", ") + k.name;
-    throw InputError(where(w_, step.line) + "launch: no kernel '" + launch.entry + "' in " + module_.file + " (it has: " +
-                     names + ")");
-  }
-  if (!p->unsupported.empty()) throw InputError(where(w_, step.line) + "launch of " + p->name + ": " + p->unsupported);
-  return *p;
+  const kernel::Program& p = find_kernel(module_, launch.entry, where(w_, step.line));
+  if (!p.unsupported.empty()) throw InputError(where(w_, step.line) + "launch of " + p.name + ": " + p.unsupported);
+  return p;
 }
 
 void WorkloadSession::check_limits(const workload::Step& step, const workload::LaunchStep& launch,
-                                   const kernel::Program& program_) const {
+                                   const kernel::Program& program) const {
   if (!arch_) return;
   const arch::Limits& l = arch_->limits;
   const std::string gpu = arch_->gpu.name + " (" + arch_->source_file + ")";
@@ -208,13 +209,13 @@ void WorkloadSession::check_limits(const workload::Step& step, const workload::L
   // As CUDA: static shared memory stays within max_per_block; static plus dynamic may reach
   // max_per_block_optin only when the launch opts in (cudaFuncSetAttribute).
   const arch::SharedMemory& sm = arch_->shared_memory;
-  const int64_t shared = int64_t{program_.static_shared_bytes} + launch.shared_bytes;
+  const int64_t shared = int64_t{program.static_shared_bytes} + launch.shared_bytes;
   const std::string amount = std::to_string(shared) + " bytes of shared memory per block (" +
-                             std::to_string(program_.static_shared_bytes) + " static + " +
+                             std::to_string(program.static_shared_bytes) + " static + " +
                              std::to_string(launch.shared_bytes) + " dynamic)";
-  if (program_.static_shared_bytes > sm.max_per_block)
-    throw InputError(where(w_, step.line) + "launch: " + program_.name + " declares " +
-                     std::to_string(program_.static_shared_bytes) + " bytes of static shared memory, more than " +
+  if (program.static_shared_bytes > sm.max_per_block)
+    throw InputError(where(w_, step.line) + "launch: " + program.name + " declares " +
+                     std::to_string(program.static_shared_bytes) + " bytes of static shared memory, more than " +
                      "max_per_block " + std::to_string(sm.max_per_block) + " of " + gpu +
                      " (above it, only dynamic shared memory can opt in)");
   if (launch.shared_opt_in && shared > sm.max_per_block_optin)

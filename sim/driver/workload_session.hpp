@@ -48,6 +48,10 @@ class WorkloadSession {
   reference::Buffers host_;
 };
 
+// The module's kernel `entry`, or util::InputError prefixed with `where` listing the kernels
+// it has. (Whether gpusim can run it is the caller's question: Program::unsupported.)
+const kernel::Program& find_kernel(const kernel::Module& module, const std::string& entry, const std::string& where);
+
 // Builds the parameter buffer of one launch from the workload's arguments; throws
 // util::InputError naming the workload line on a mismatch.
 std::vector<uint8_t> pack_params(const kernel::Program& program, const workload::Workload& w,

@@ -12,10 +12,6 @@ using kernel::Builtin;
 using kernel::CallSite;
 using kernel::StateSpace;
 
-namespace {
-constexpr uint32_t kCallOverhead = 16;  // as the linker sizes the stack (ptx_link.cpp)
-}
-
 void Executor::call(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
   const CallSite& site = program_.call_sites[static_cast<size_t>(in.src[0].imm)];
   ++w.stack.back().pc;  // every active lane continues after the call (the callers once they return)
@@ -26,7 +22,7 @@ void Executor::call(WarpState& w, BlockState& b, const Instruction& in, uint32_t
   CallState& cs = *w.calls;
   for_each_lane(mask, [&](uint32_t lane) {
     const uint32_t caller_fp = cs.fp[lane];
-    const uint32_t fp = caller_fp + site.caller_frame_bytes + kCallOverhead;
+    const uint32_t fp = caller_fp + site.caller_frame_bytes + kernel::kCallOverhead;
     if (uint64_t{fp} + f.frame_bytes > program_.local_bytes)
       fault(w, b, lane, "call stack overflow calling " + f.name + " (" + std::to_string(cs.calls[lane].size() + 1) +
                             " calls deep, more than the " + std::to_string(program_.local_bytes - program_.kernel_frame_bytes) +

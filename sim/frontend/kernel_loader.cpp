@@ -1,10 +1,8 @@
 #include "frontend/kernel_loader.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -20,14 +18,6 @@ namespace fs = std::filesystem;
 using util::InputError;
 
 namespace {
-
-// A tool's multi-line complaint as one line of an error message.
-std::string one_line(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  for (char& c : text)
-    if (c == '\n') c = ';';
-  return text;
-}
 
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -47,8 +37,6 @@ std::string toolkit_binary(const std::string& name) {
   return fs::exists(p) ? p.string() : "";
 }
 
-int run(const std::vector<std::string>& argv, std::string& output) { return util::run_process(argv, output); }
-
 // The SASS targets (sm_NN) this toolkit's ptxas can compile for, from `nvcc --list-gpu-code`;
 // empty without the toolkit.
 const std::vector<int>& toolkit_sass_targets() {
@@ -56,7 +44,7 @@ const std::vector<int>& toolkit_sass_targets() {
     std::vector<int> out;
     const std::string nvcc = toolkit_binary("nvcc");
     std::string listing;
-    if (nvcc.empty() || run({nvcc, "--list-gpu-code"}, listing) != 0) return out;
+    if (nvcc.empty() || util::run_process({nvcc, "--list-gpu-code"}, listing) != 0) return out;
     std::istringstream in(listing);
     for (std::string word; in >> word;)
       if (word.rfind("sm_", 0) == 0) {
@@ -96,7 +84,7 @@ std::string compile_to_ptx(const std::string& source, int sm, std::string& origi
   // -lineinfo: .loc lines, so that faults and reports name the .cu line (the code is unchanged).
   const std::vector<std::string> flags = {"-ptx", "-O3", "-lineinfo", "-arch=compute_" + std::to_string(sm)};
   std::string version;
-  run({nvcc, "--version"}, version);
+  util::run_process({nvcc, "--version"}, version);
   uint64_t key = fnv1a(read_all(source));
   key = fnv1a(version, key);
   for (const std::string& f : flags) key = fnv1a(f, key);
@@ -115,9 +103,9 @@ std::string compile_to_ptx(const std::string& source, int sm, std::string& origi
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.insert(argv.end(), {source, "-o", out.string()});
   std::string log;
-  if (run(argv, log) != 0) {
+  if (util::run_process(argv, log) != 0) {
     fs::remove(out, ec);
-    throw InputError(source + ": nvcc failed: " + one_line(log));
+    throw InputError(source + ": nvcc failed: " + util::one_line(log));
   }
   fs::rename(out, cached, ec);
   if (ec) throw InputError(cached.string() + ": cannot write the PTX cache: " + ec.message());
@@ -133,8 +121,8 @@ std::optional<int> registers_from_ptxas(const std::string& ptx, const std::strin
   if (fs::exists(cached)) {
     log = read_all(cached.string());
   } else {
-    if (run({ptxas, "-arch=sm_" + std::to_string(sm), "-v", ptx, "-o", "/dev/null"}, log) != 0)
-      throw InputError(ptx + ": ptxas failed: " + one_line(log));
+    if (util::run_process({ptxas, "-arch=sm_" + std::to_string(sm), "-v", ptx, "-o", "/dev/null"}, log) != 0)
+      throw InputError(ptx + ": ptxas failed: " + util::one_line(log));
     if (ptx.rfind(cache_dir().string(), 0) == 0) write_atomically(cached, log);  // never into the repository
   }
   // "Compiling entry function 'NAME' for 'sm_90'" is followed by "Used N registers".

@@ -9,9 +9,6 @@
 namespace gpusim::frontend::ptx {
 namespace {
 
-// Bookkeeping a call costs on the stack besides the callee's frame (return address, saved
-// registers on the GPU): also what makes endless recursion overflow. Same in exec/calls.cpp.
-constexpr uint32_t kCallOverhead = 16;
 // CUDA's default stack per thread (cudaLimitStackSize): the bound for recursive kernels.
 constexpr uint32_t kRecursionStackBytes = 1024;
 
@@ -154,7 +151,7 @@ Program Parser::link_kernel(const Unit& kernel) const {
   std::vector<std::set<size_t>> callees(n);
   for (size_t i = 0; i < n; ++i)
     for (const PendingCall& c : reached[i]->calls)
-      if (const int32_t k = index_of(c.callee); k >= 0 && !builtin(c.callee)) callees[i].insert(static_cast<size_t>(k));
+      if (const int32_t k = index_of(c.callee); k >= 0) callees[i].insert(static_cast<size_t>(k));  // builtins are < 0
   bool any_recursive = false;
   for (size_t i = 0; i < n; ++i) {
     std::vector<size_t> todo(callees[i].begin(), callees[i].end());

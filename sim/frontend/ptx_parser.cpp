@@ -52,7 +52,8 @@ int64_t Parser::integer() {
   return negative ? -v : v;
 }
 
-Parser::VarDecl Parser::parse_var_decl() {
+// [.align N] [.TYPE] [qualifiers] NAME[dims]: what variables and parameters share.
+Parser::VarDecl Parser::parse_declarator() {
   VarDecl v;
   while (peek().kind == Token::Kind::Word && peek().text[0] == '.') {
     const std::string d = next().text;
@@ -73,6 +74,12 @@ Parser::VarDecl Parser::parse_var_decl() {
   }
   v.size = elem * count;
   v.align = std::max(v.align, elem);
+  return v;
+}
+
+Parser::VarDecl Parser::parse_var_decl() {
+  VarDecl v = parse_declarator();
+  const uint64_t elem = static_cast<uint64_t>(std::max(1, type_bits(v.type) / 8));
   if (accept("=")) {
     const bool list = accept("{");
     do {
@@ -214,22 +221,7 @@ void Parser::parse_signature(Unit& u) {
   const auto param_list = [&](bool result) {
     do {
       expect(".param");
-      VarDecl v;
-      v.align = 0;
-      while (peek().kind == Token::Kind::Word && peek().text[0] == '.') {
-        const std::string d = next().text;
-        if (d == ".align") v.align = static_cast<uint64_t>(integer());
-        else if (const DataType t = parse_type(d.substr(1)); t != DataType::None) v.type = t;
-      }
-      v.name = word();
-      const uint64_t elem = static_cast<uint64_t>(std::max(1, type_bits(v.type) / 8));
-      uint64_t count = 1;
-      while (accept("[")) {
-        count *= static_cast<uint64_t>(integer());
-        expect("]");
-      }
-      v.size = elem * count;
-      v.align = std::max(v.align, elem);
+      const VarDecl v = parse_declarator();
       if (u.is_function) {
         const Symbol s = frame_variable(p, v, StateSpace::Local);
         if (result) {

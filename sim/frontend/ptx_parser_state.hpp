@@ -134,6 +134,7 @@ class Parser {
     std::vector<uint8_t> init;
   };
 
+  VarDecl parse_declarator();
   VarDecl parse_var_decl();
 
   void parse_module_variable();

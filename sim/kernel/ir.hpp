@@ -133,6 +133,11 @@ struct Function {
   bool recursive = false;
 };
 
+// Stack bytes a call costs besides the callee's frame (return address, saved registers on the
+// GPU): what the linker sizes stacks with and the executor allocates frames with; it also
+// makes endless recursion of empty frames overflow.
+constexpr uint32_t kCallOverhead = 16;
+
 // Functions the simulator provides (CUDA's device runtime).
 enum class Builtin : int32_t { Vprintf = -1, AssertFail = -2 };
 

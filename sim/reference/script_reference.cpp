@@ -30,15 +30,6 @@ struct ScratchDir {
   }
 };
 
-// The end of a tool's output on one line, enough to see a Python traceback's point.
-std::string tail_of(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  if (text.size() > 400) text = "..." + text.substr(text.size() - 400);
-  for (char& c : text)
-    if (c == '\n') c = ';';
-  return text;
-}
-
 }  // namespace
 
 std::vector<uint8_t> script_expected(const workload::Workload& w, const Buffers& initial) {
@@ -54,7 +45,7 @@ std::vector<uint8_t> script_expected(const workload::Workload& w, const Buffers&
   std::string log;
   const int status = util::run_process({python ? python : "/usr/bin/python3", script, dir.path.string(), out.string()}, log);
   if (status != 0)
-    throw util::InputError(what + " failed (exit " + std::to_string(status) + "): " + tail_of(log));
+    throw util::InputError(what + " failed (exit " + std::to_string(status) + "): " + util::one_line(log, 400));
   const workload::Buffer* b = w.find_buffer(w.check->buffer);
   return workload::read_npy(out.string(), b->type, b->count, what);
 }

@@ -24,4 +24,12 @@ int run_process(const std::vector<std::string>& argv, std::string& output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+std::string one_line(std::string text, size_t keep_last) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (keep_last && text.size() > keep_last) text = "..." + text.substr(text.size() - keep_last);
+  for (char& c : text)
+    if (c == '\n') c = ';';
+  return text;
+}
+
 }  // namespace gpusim::util
