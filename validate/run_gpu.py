@@ -31,6 +31,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import traceback
 
 import cupy as cp
 import numpy as np
@@ -122,13 +123,26 @@ def flush_l2():
     _SCRATCH.fill(0)
 
 
+def global_of(module, name):
+    """A module variable's device memory; None for an internal-linkage one (libcu++'s empty
+    tag objects), whose mangled name embeds a hash of the file that NVRTC computes differently."""
+    try:
+        return module.get_global(name)
+    except cp.cuda.driver.CUDADriverError:
+        if "_INTERNAL_" in name:
+            return None
+        raise
+
+
 def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
     with tempfile.TemporaryDirectory() as folder:
         spec = dump_inputs(gpusim, path, size, folder)
         source = os.path.normpath(os.path.join(ROOT, spec["kernel"]["source"]))
         options = [f"--gpu-architecture={arch}", "--device-int128"]  # NVRTC optimises; nvcc allows __int128
         # cuda_fp16.h and friends: the toolkit's headers, where this machine has them.
-        options += [f"--include-path={d}" for d in (os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "include"),)
+        # CUDA 13 keeps libcu++ (cuda/std/...), which cooperative groups include, under include/cccl.
+        cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
+        options += [f"--include-path={d}" for d in (os.path.join(cuda, "include"), os.path.join(cuda, "include", "cccl"))
                     if os.path.isdir(d)]
         module = cp.RawModule(code=open(source).read(), options=tuple(options))
         kernels = {}  # a workload may launch several kernels of its module
@@ -163,7 +177,8 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                          for a in launch["args"])
             # Snapshot the buffers and module variables so that every timed repeat starts from the same state.
             saved = {name: d.copy() for name, d in device.items()}
-            symbols = {s["name"]: (module.get_global(s["name"]), np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])}
+            symbols = {s["name"]: (global_of(module, s["name"]), np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])}
+            symbols = {name: v for name, v in symbols.items() if v[0] is not None}
             for ptr, copy in symbols.values():
                 ptr.copy_to_host(copy.ctypes.data, copy.nbytes)
 
@@ -288,6 +303,7 @@ def main():
                 rows = run_workload(args.gpusim, path, args.repeats, arch, args.size, args.save_outputs)
             except Exception as e:  # keep going: one broken case should not lose the others
                 print(f"{name}: FAILED: {e}", file=sys.stderr)
+                traceback.print_exc()
                 continue
             for r in rows:
                 r.update(sm_clock_mhz=round(mhz, 1), cycles=round(r["median_us"] * mhz), gpu=gpu, driver=driver,

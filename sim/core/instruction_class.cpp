@@ -29,8 +29,10 @@ Unit unit_of(const kernel::Instruction& in) {
   switch (in.op) {
     case Opcode::Ld: case Opcode::St: case Opcode::Atom: case Opcode::Red: case Opcode::Shfl:
       return Unit::LoadStore;
+    case Opcode::CpAsync:  // the copy is a load; committing and waiting are bookkeeping, as a branch
+      return in.mode == static_cast<uint8_t>(kernel::CpAsyncMode::Copy) ? Unit::LoadStore : Unit::Branch;
     case Opcode::Bra: case Opcode::Ret: case Opcode::Exit: case Opcode::Call: case Opcode::Bar: case Opcode::Membar:
-    case Opcode::WarpSync: case Opcode::Nanosleep:
+    case Opcode::WarpSync: case Opcode::Nanosleep: case Opcode::Trap:
       return Unit::Branch;
     case Opcode::Ex2: case Opcode::Lg2: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Rcp: case Opcode::Sin:
     case Opcode::Cos:
@@ -106,6 +108,12 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
                    (in.space == kernel::StateSpace::Global || in.space == kernel::StateSpace::Local ||
                     in.space == kernel::StateSpace::Generic);
     t.is_barrier = in.op == Opcode::Bar;
+    if (in.op == Opcode::CpAsync) {
+      static constexpr AsyncRole kRoles[] = {AsyncRole::Copy, AsyncRole::Commit, AsyncRole::Wait, AsyncRole::WaitAll};
+      t.async = kRoles[in.mode];
+      t.needs_mshr = t.async == AsyncRole::Copy;
+      if (t.async == AsyncRole::Wait) t.async_allowed = static_cast<uint8_t>(std::min<int64_t>(in.src[0].imm, 255));
+    }
     t.is_control = t.unit == Unit::Branch;
     if (t.unit == Unit::Fp64 && config.units.fp64 == 0) t.unit = Unit::Fp32;  // no FP64 unit: emulated on FP32 (CC 1.0)
     const int lanes = lanes_of(t.unit, config.units);

@@ -19,6 +19,9 @@ enum class Unit : uint8_t { Fp32, Int32, Fp64, Sfu, LoadStore, Branch, Count };
 constexpr int kUnitCount = static_cast<int>(Unit::Count);
 const char* unit_name(Unit u);
 
+// cp.async's parts, as the SM tracks them per warp.
+enum class AsyncRole : uint8_t { None, Copy, Commit, Wait, WaitAll };
+
 struct InstructionTiming {
   Unit unit = Unit::Int32;
   uint16_t latency = 1;        // cycles until the result can be read (memory: decided at issue)
@@ -29,6 +32,8 @@ struct InstructionTiming {
   bool needs_mshr = false;     // a load or atomic that may go to global or local memory
   bool is_barrier = false;
   bool is_control = false;     // branches, exits: never dual-issued behind another instruction
+  AsyncRole async = AsyncRole::None;
+  uint8_t async_allowed = 0;   // Wait: committed groups that may still be in flight (wait_group N)
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
 };

@@ -21,7 +21,7 @@ bool reads_clock(const Instruction& in) {
 }
 bool is_fence(const Instruction& in) {
   return in.op == Opcode::Bar || in.op == Opcode::Membar || in.op == Opcode::Call || in.op == Opcode::WarpSync ||
-         reads_clock(in);
+         in.op == Opcode::CpAsync || reads_clock(in);
 }
 bool is_memory(const Instruction& in) {
   return in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red;

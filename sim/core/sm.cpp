@@ -107,6 +107,8 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.at_barrier = false;
     w.next_known = false;
     w.scoreboard.clear();
+    w.async.in_flight.clear();
+    w.async.open_group = 0;
   }
   block.live_warps = per_block;
   live_warps_ += per_block;
@@ -126,6 +128,11 @@ Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
     w.operands_at = wait.at;
     w.operands_from_memory = wait.from_memory;
     w.next_known = true;
+    if ((t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll) &&
+        w.async.must_wait(t.async_allowed, t.async == AsyncRole::WaitAll)) {
+      w.operands_at = kNever;  // until the copies it waits for are back (on_response)
+      w.operands_from_memory = true;
+    }
   }
   const Readiness known = known_readiness(w, s.units, now);
   if (known.at > now) return known;
@@ -168,6 +175,8 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
       busy = std::max(busy, a.busy_ticks);
     }
   }
+  if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.emplace_back(ticket, w.async.open_group);
+  if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
   uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
   if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
@@ -180,18 +189,26 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
 void Sm::on_response(uint64_t tag) {
   TimedWarp& w = warps_[LoadStoreUnit::slot_of(tag)];
   const engine::Cycle now = events_.now();
-  if (w.done || !w.scoreboard.arrived(LoadStoreUnit::ticket_of(tag), now)) return;  // the warp has gone
+  if (w.done) return;  // the warp has gone
+  const uint32_t ticket = LoadStoreUnit::ticket_of(tag);
+  auto& copies = w.async.in_flight;
+  const auto copy = std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c.first == ticket; });
+  if (copy != copies.end()) copies.erase(copy);
+  else if (!w.scoreboard.arrived(ticket, now)) return;  // a load of a warp that has gone
   w.next_known = false;
   schedulers_[w.slot % schedulers_.size()].wake = 0;
   events_.schedule_by(tick_event_, now);
 }
 
 void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at) {
+  exec::BlockState& block = blocks_[block_slot].state;
+  exec::Executor::complete_barriers(block, barriers);
   for (TimedWarp& other : warps_) {
     if (other.done || other.block_slot != block_slot || !other.at_barrier || !(barriers >> other.barrier_id & 1u))
       continue;
     other.at_barrier = false;
     other.eligible_at = std::max(other.eligible_at, at);
+    kernel_.executor.barrier_released(other.state, block);
   }
   wake_all();
 }

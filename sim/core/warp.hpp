@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/instruction_class.hpp"
 #include "core/scoreboard.hpp"
@@ -10,6 +12,19 @@
 #include "exec/warp_state.hpp"
 
 namespace gpusim::core {
+
+// The warp's cp.async copies still in flight, by commit group.
+struct AsyncCopies {
+  std::vector<std::pair<uint32_t, uint32_t>> in_flight;  // (load ticket, group)
+  uint32_t open_group = 0;  // groups before it are committed
+  // Whether a wait must still wait: for wait_group N, a committed group older than the N
+  // newest is in flight; for wait_all (a commit, then wait_group 0), any copy is.
+  bool must_wait(uint32_t allowed, bool all) const {
+    for (const auto& [ticket, group] : in_flight)
+      if (all || group + allowed < open_group) return true;
+    return false;
+  }
+};
 
 struct TimedWarp {
   bool done = true;
@@ -25,6 +40,7 @@ struct TimedWarp {
   uint32_t barrier_id = 0;
   engine::Cycle start = 0;          // for the trace
   Scoreboard scoreboard;
+  AsyncCopies async;
   exec::WarpState state;
 };
 

@@ -166,6 +166,7 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
   };
 
   if (in.op == Opcode::Prmt) return permute(w, b, in, mask);
+  if (in.op == Opcode::Shf) return funnel_shift(w, b, in, mask);
   if (in.op == Opcode::Selp) {  // d = c ? a : b, any type
     int_lanes(mask, ra, rb, rc, out, [bits](uint64_t x, uint64_t y, uint64_t p) { return low_bits(p & 1u ? x : y, bits); });
     scatter(w, in.dst.reg, mask, out);

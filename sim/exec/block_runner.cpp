@@ -18,9 +18,13 @@ std::string block_name(const BlockState& b) {
   return s.append(",").append(std::to_string(b.index[2])).append(")");
 }
 
-void release(std::vector<WarpState>& warps, uint32_t barriers) {
+void release(const Executor& ex, BlockState& b, std::vector<WarpState>& warps, uint32_t barriers) {
+  Executor::complete_barriers(b, barriers);
   for (WarpState& w : warps)
-    if (w.waiting && (barriers >> w.barrier_id & 1u)) w.waiting = false;
+    if (w.waiting && (barriers >> w.barrier_id & 1u)) {
+      w.waiting = false;
+      ex.barrier_released(w, b);
+    }
 }
 
 }  // namespace
@@ -51,7 +55,7 @@ FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& mem
             progress = true;
           }
           if (r.status == StepStatus::Exited) {
-            release(warps, barriers.warp_exited(--live));
+            release(ex, b, warps, barriers.warp_exited(--live));
             break;
           }
           if (r.status == StepStatus::Barrier) {
@@ -60,7 +64,7 @@ FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& mem
               w.barrier_id = r.barrier_id;
             }
             if (barriers.arrive(r.barrier_id, r.barrier_threads, live)) {
-              release(warps, 1u << r.barrier_id);
+              release(ex, b, warps, 1u << r.barrier_id);
               progress = true;
             }
             if (w.waiting) break;

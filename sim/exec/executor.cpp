@@ -17,7 +17,7 @@ BlockState Executor::make_block(uint64_t linear) const {
   b.index = {static_cast<uint32_t>(linear % launch_.grid[0]),
              static_cast<uint32_t>(linear / launch_.grid[0] % launch_.grid[1]),
              static_cast<uint32_t>(linear / (uint64_t{launch_.grid[0]} * launch_.grid[1]))};
-  b.shared.assign(program_.dynamic_shared_offset + launch_.dynamic_shared_bytes, 0);
+  b.shared.assign(reserved_shared_base() + program_.reserved_shared_bytes, 0);
   return b;
 }
 
@@ -100,6 +100,12 @@ uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s
     case SpecialReg::LanemaskLe: return lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1;
     case SpecialReg::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
     case SpecialReg::LanemaskGe: return ~((1u << lane) - 1);
+    // gpusim's layout of the reserved region: offset_0 its first half, offset_1 its second.
+    case SpecialReg::ReservedSmemBegin:
+    case SpecialReg::ReservedSmem0: return reserved_shared_base();
+    case SpecialReg::ReservedSmemEnd: return reserved_shared_base() + program_.reserved_shared_bytes;
+    case SpecialReg::ReservedSmemCap: return program_.reserved_shared_bytes;
+    case SpecialReg::ReservedSmem1: return reserved_shared_base() + program_.reserved_shared_bytes / 2;
   }
   return 0;
 }
@@ -175,15 +181,12 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       return r;
     case Opcode::Bar:
       ++top.pc;
-      if (mask == 0) return r;
-      r.status = StepStatus::Barrier;
-      r.barrier_id = static_cast<uint32_t>(read(w, b, in.src[0], static_cast<uint32_t>(std::countr_zero(mask))));
-      r.barrier_threads =
-          in.num_src > 1 ? static_cast<uint32_t>(read(w, b, in.src[1], static_cast<uint32_t>(std::countr_zero(mask)))) : 0;
-      r.barrier_waits = in.mode == static_cast<uint8_t>(kernel::BarMode::Sync);
-      if (r.barrier_id >= 16) fault(w, b, static_cast<uint32_t>(std::countr_zero(mask)), "barrier id " + std::to_string(r.barrier_id) + " is over 15");
+      if (mask != 0) barrier_arrive(w, b, in, mask, r);
       return r;
     case Opcode::Membar: break;
+    case Opcode::Trap:  // __trap(), or a failed check in CUDA's headers: the launch fails on the GPU
+      if (mask) fault(w, b, static_cast<uint32_t>(std::countr_zero(mask)), "trap: the kernel aborted");
+      break;
     case Opcode::Setp: setp(w, b, in, mask); break;
     case Opcode::Mov: move(w, b, in, mask); break;
     case Opcode::Cvt:
@@ -205,6 +208,14 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       r.addresses = addresses_;
       r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8);
       break;
+    case Opcode::CpAsync:
+      if (in.mode == static_cast<uint8_t>(kernel::CpAsyncMode::Copy)) {
+        async_copy(w, b, in, mask);
+        r.memory_space = kernel::StateSpace::Global;  // timed as the global load it is
+        r.addresses = addresses_;
+        r.access_bytes = static_cast<uint32_t>(in.src[2].imm);
+      }
+      break;  // its groups: the copy is done at issue, so waiting has no functional effect
     case Opcode::Shfl: shuffle(w, b, in, mask); break;
     case Opcode::Vote: vote(w, b, in, mask); break;
     case Opcode::WarpSync:

@@ -102,6 +102,11 @@ class Executor {
   void set_printf_sink(PrintfSink* sink) { printf_ = sink; }
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
 
+  // Barrier completion, called by whoever runs the block: `barriers` (one bit per id) have
+  // completed; then each warp they release gets its bar.red result.
+  static void complete_barriers(BlockState& b, uint32_t barriers);
+  void barrier_released(WarpState& w, const BlockState& b) const;
+
   [[noreturn]] void fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const;
   const kernel::Program& program() const { return program_; }
   uint32_t warps_per_block() const { return launch_.warps_per_block(); }
@@ -179,6 +184,11 @@ class Executor {
     w.defined[reg] |= mask;
   }
   uint64_t special(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint32_t lane) const;
+  // The reserved shared region follows the kernel's static and dynamic shared memory.
+  uint32_t reserved_shared_base() const {
+    const uint32_t end = program_.dynamic_shared_offset + launch_.dynamic_shared_bytes;
+    return program_.reserved_shared_bytes ? (end + 15) / 16 * 16 : end;
+  }
   uint32_t guard_mask(WarpState& w, const BlockState& b, const Instruction& in, uint32_t active) const;
 
   void branch(WarpState& w, const Instruction& in, uint32_t active, uint32_t taken);
@@ -201,10 +211,13 @@ class Executor {
   void move(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void load_store(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
   void atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
+  void async_copy(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask);
+  void barrier_arrive(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask, StepResult& r);
   void shuffle(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void vote(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void warp_op(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);  // activemask, redux, match
   void permute(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  void funnel_shift(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
 
   // Host pointer for a lane's access of `size` bytes in `space`; faults when out of bounds.
   uint8_t* address(WarpState& w, BlockState& b, kernel::StateSpace space, uint64_t addr, uint32_t size, uint32_t lane,

@@ -35,6 +35,13 @@ struct CallState {
   std::array<std::vector<uint64_t>, 32> saved;  // registers of recursive functions, saved around calls
 };
 
+// bar.red's reduction of one barrier's predicate over the block.
+struct BarrierReduction {
+  uint32_t count = 0;  // threads whose predicate held
+  bool all = true;
+  bool any = false;
+};
+
 struct WarpState {
   uint32_t warp_in_block = 0;
   uint32_t valid_mask = 0;  // lanes that are threads of the block (the last warp may be partial)
@@ -49,6 +56,10 @@ struct WarpState {
   // Barrier bookkeeping, owned by the block runner.
   bool waiting = false;
   uint32_t barrier_id = 0;
+  // A bar.red waiting for its barrier: the result goes to these lanes of this register on release.
+  uint32_t reduction_reg = 0xFFFFFFFFu;
+  uint32_t reduction_lanes = 0;
+  uint8_t reduction_mode = 0;
 
   bool done() const { return stack.empty(); }
   uint32_t fp(uint32_t lane) const { return calls ? calls->fp[lane] : 0; }
@@ -60,6 +71,8 @@ struct BlockState {
   std::array<uint32_t, 3> index{};
   uint32_t linear_index = 0;
   std::vector<uint8_t> shared;
+  std::array<BarrierReduction, 16> reducing{};  // per barrier id: the arrivals so far
+  std::array<BarrierReduction, 16> reduced{};   // per barrier id: the result of its last completion
 };
 
 }  // namespace gpusim::exec

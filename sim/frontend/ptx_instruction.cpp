@@ -190,6 +190,15 @@ void Parser::parse_instruction(Program& p) {
     in.call_abi = true;
   }
   if (in.op == Opcode::Ret) in.returns = unit_->is_function;
+  if (in.op == Opcode::CpAsync && in.mode == static_cast<uint8_t>(CpAsyncMode::Copy)) {
+    // .L2::cache_hint adds a cache-policy operand last: a hint, nothing to copy.
+    if (op.text.find("cache_hint") != std::string::npos && in.num_src > 3) --in.num_src;
+    // A predicate fourth operand is ignore-src (copy zeros when true); a number is src-size.
+    const Operand& fourth = in.src[3];
+    if (in.num_src > 3 && fourth.kind == Operand::Kind::Reg && pred_regs_.contains(p.reg_names[fourth.reg]))
+      in.type2 = DataType::Pred;
+    in.type = DataType::B8;
+  }
   validate(in, op);
   p.code.push_back(in);
 }
@@ -240,6 +249,18 @@ void Parser::validate(const Instruction& in, const Token& at) const {
   if (in.op == Opcode::Bar && in.src[0].kind != Operand::Kind::Imm && in.src[0].kind != Operand::Kind::Reg)
     bad("barrier id must be a number or register");
   if (in.dst.kind == Operand::Kind::Imm || in.dst.kind == Operand::Kind::Special) bad("destination is not a register");
+  if (in.op == Opcode::CpAsync && in.mode == static_cast<uint8_t>(CpAsyncMode::Copy)) {
+    if (in.src[0].kind != Operand::Kind::Addr || in.src[1].kind != Operand::Kind::Addr) bad("expected [dst], [src]");
+    const int64_t size = in.src[2].imm;
+    if (in.src[2].kind != Operand::Kind::Imm || (size != 4 && size != 8 && size != 16))
+      bad("the copy size must be 4, 8 or 16");
+    if (in.cache_op == CacheOp::CacheGlobal && size != 16) bad("cp.async.cg copies 16 bytes");
+    if (in.num_src > 3 && in.src[3].kind == Operand::Kind::Imm && (in.src[3].imm < 0 || in.src[3].imm > size))
+      bad("src-size must be from 0 to the copy size");
+  }
+  if (in.op == Opcode::CpAsync && in.mode == static_cast<uint8_t>(CpAsyncMode::WaitGroup) &&
+      in.src[0].kind != Operand::Kind::Imm)
+    bad("wait_group takes a number");
 }
 
 }  // namespace gpusim::frontend::ptx

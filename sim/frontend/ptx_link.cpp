@@ -2,6 +2,7 @@
 // reaches (code appended, registers renumbered, calls resolved to call sites), its shared
 // variables laid out (only those it or its functions use), its call stack sized, and its
 // reconvergence points computed over the whole.
+#include <algorithm>
 #include <set>
 
 #include "frontend/ptx_parser_state.hpp"
@@ -207,6 +208,14 @@ Program Parser::link_kernel(const Unit& kernel) const {
     }
   for (const auto& [base, r] : refs)
     operand_slot(out.code[base + r.instruction], r.slot).imm += static_cast<int64_t>(address[static_cast<size_t>(r.var)]);
+
+  // The driver reserves shared memory per block (1 KB on sm_80 and later); it is placed after
+  // the kernel's own, and only for kernels that ask where it is.
+  const auto reserved = [](const Operand& o) {
+    return o.kind == Operand::Kind::Special && o.special >= SpecialReg::ReservedSmemBegin;
+  };
+  for (const Instruction& in : out.code)
+    if (std::any_of(in.src.begin(), in.src.end(), reserved)) out.reserved_shared_bytes = kReservedSharedBytes;
 
   assign_reconvergence_points(out);
   return out;

@@ -28,7 +28,7 @@ const std::unordered_map<std::string_view, Opcode>& opcodes() {
       {"sqrt", Opcode::Sqrt}, {"rsqrt", Opcode::Rsqrt}, {"rcp", Opcode::Rcp},     {"sin", Opcode::Sin},
       {"cos", Opcode::Cos},   {"copysign", Opcode::Copysign}, {"activemask", Opcode::Activemask},
       {"redux", Opcode::Redux}, {"match", Opcode::Match}, {"prmt", Opcode::Prmt}, {"nanosleep", Opcode::Nanosleep},
-      {"bfind", Opcode::Bfind}, {"bmsk", Opcode::Bmsk},
+      {"bfind", Opcode::Bfind}, {"bmsk", Opcode::Bmsk}, {"cp", Opcode::CpAsync}, {"trap", Opcode::Trap}, {"shf", Opcode::Shf},
       {"griddepcontrol", Opcode::Membar},  // programmatic dependent launch: nothing to wait for here
   };
   return m;
@@ -95,7 +95,8 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
   in.op = op->second;
   if (parts[0] == "addc" || parts[0] == "subc" || parts[0] == "madc") in.carry = kCarryIn;
   if (in.op == Opcode::Mul || in.op == Opcode::Mad) in.mode = static_cast<uint8_t>(MulMode::Lo);
-  bool have_type = false;
+  bool have_type = false, bar_red = false;
+  if (in.op == Opcode::CpAsync && (parts.size() < 2 || parts[1] != "async")) return "'" + word + "' (only cp.async is)";
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string& m = parts[i];
     if (const DataType t = parse_type(m); t != DataType::None) {
@@ -105,8 +106,12 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
       have_type = true;
       continue;
     }
-    if (m == "global") { in.space = StateSpace::Global; continue; }
-    if (m == "shared") { in.space = StateSpace::Shared; continue; }
+    if (m == "global") {
+      if (in.op != Opcode::CpAsync) in.space = StateSpace::Global;  // cp.async: the source's; the space is the destination's
+      continue;
+    }
+    // shared::cta is the block's own; shared::cluster is the same window for a cluster of one block.
+    if (m == "shared" || m == "shared::cta" || m == "shared::cluster") { in.space = StateSpace::Shared; continue; }
     if (m == "local") { in.space = StateSpace::Local; continue; }
     if (m == "const") { in.space = StateSpace::Const; continue; }
     if (m == "param") { in.space = StateSpace::Param; continue; }
@@ -149,6 +154,21 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         if (m == "warp") { in.op = Opcode::WarpSync; continue; }  // bar.warp.sync: __syncwarp
         if (m == "sync") { in.mode = static_cast<uint8_t>(BarMode::Sync); continue; }
         if (m == "arrive") { in.mode = static_cast<uint8_t>(BarMode::Arrive); continue; }
+        if (m == "red") { bar_red = true; continue; }
+        if (bar_red && m == "popc") { in.mode = static_cast<uint8_t>(BarMode::RedPopc); continue; }
+        if (bar_red && m == "and") { in.mode = static_cast<uint8_t>(BarMode::RedAnd); continue; }
+        if (bar_red && m == "or") { in.mode = static_cast<uint8_t>(BarMode::RedOr); continue; }
+        break;
+      case Opcode::CpAsync:
+        if (i == 1) {
+          if (m != "async") return "'cp." + m + "' (only cp.async is)";
+          continue;
+        }
+        if (m == "commit_group") { in.mode = static_cast<uint8_t>(CpAsyncMode::CommitGroup); continue; }
+        if (m == "wait_group") { in.mode = static_cast<uint8_t>(CpAsyncMode::WaitGroup); continue; }
+        if (m == "wait_all") { in.mode = static_cast<uint8_t>(CpAsyncMode::WaitAll); continue; }
+        if (m == "bulk") return "'cp.async.bulk' (the tensor memory accelerator)";
+        if (m == "mbarrier") return "'cp.async.mbarrier' (mbarrier objects)";
         break;
       case Opcode::Bra:
       case Opcode::Call:
@@ -166,6 +186,12 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
         break;
       case Opcode::Membar:
         if (parts[0] == "griddepcontrol" && (m == "wait" || m == "launch_dependents")) continue;
+        break;
+      case Opcode::Shf:
+        if (m == "l") continue;
+        if (m == "r") { in.mode |= kShfRight; continue; }
+        if (m == "wrap") continue;
+        if (m == "clamp") { in.mode |= kShfClamp; continue; }
         break;
       case Opcode::Bfind:
         if (m == "shiftamt") { in.mode = 1; continue; }
@@ -214,6 +240,10 @@ std::string decode_opcode(const std::string& word, Instruction& in) {
   if (in.op == Opcode::Cvta && in.type == DataType::None) return "cvta needs a type";
   if ((in.op == Opcode::Atom || in.op == Opcode::Red) && in.type == DataType::None) return "atom needs a type";
   if (in.op == Opcode::Ld && parts[0] == "ldu" && in.space == StateSpace::Generic) in.space = StateSpace::Global;
+  if (bar_red && in.mode < static_cast<uint8_t>(BarMode::RedPopc)) return "bar.red needs .popc, .and or .or";
+  if (in.op == Opcode::CpAsync && in.mode == static_cast<uint8_t>(CpAsyncMode::Copy) &&
+      (in.space != StateSpace::Shared || in.cache_op == CacheOp::Default))
+    return "cp.async copies need .ca or .cg and .shared.global";
   return "";
 }
 
@@ -231,15 +261,23 @@ OperandShape operand_shape(const Instruction& in) {
     case Opcode::St: return {2, 2, false};  // address, value
     case Opcode::Atom: return {2, 3, true};  // address, value[, value for cas]
     case Opcode::Red: return {2, 2, false};
-    case Opcode::Bar: return {1, 2, false};
-    case Opcode::Membar: case Opcode::Ret: case Opcode::Exit: case Opcode::Call: return {0, 0, false};
+    case Opcode::Bar:
+      if (in.mode >= static_cast<uint8_t>(BarMode::RedPopc)) return {2, 3, true};  // d, id, [count,] predicate
+      return {1, 2, false};
+    case Opcode::CpAsync:
+      switch (static_cast<CpAsyncMode>(in.mode)) {
+        case CpAsyncMode::Copy: return {3, 5, false};  // [dst], [src], cp-size[, src-size or ignore-src][, cache-policy]
+        case CpAsyncMode::WaitGroup: return {1, 1, false};
+        default: return {0, 0, false};
+      }
+    case Opcode::Membar: case Opcode::Ret: case Opcode::Exit: case Opcode::Call: case Opcode::Trap: return {0, 0, false};
     case Opcode::Bra: return {1, 1, false};
     case Opcode::Shfl: return {4, 4, true};  // value, lane, clamp, membermask
     case Opcode::Vote: return {1, 2, true};  // predicate[, membermask]
     case Opcode::WarpSync: case Opcode::Nanosleep: return {1, 1, false};
     case Opcode::Activemask: return {0, 0, true};
     case Opcode::Redux: case Opcode::Match: return {2, 2, true};  // value, membermask
-    case Opcode::Prmt: return {3, 3, true};
+    case Opcode::Prmt: case Opcode::Shf: return {3, 3, true};
     case Opcode::Bfind: return {1, 1, true};
     default: return {2, 2, true};
   }

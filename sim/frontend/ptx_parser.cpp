@@ -181,6 +181,7 @@ void Parser::parse_unit(bool is_function) {
   u.prog.file = file_;
   unit_ = &u;
   regs_.clear();
+  pred_regs_.clear();
   labels_.clear();
   label_refs_.clear();
   symbols_ = module_symbols_;

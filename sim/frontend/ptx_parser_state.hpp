@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "frontend/ptx_lexer.hpp"
@@ -39,7 +40,11 @@ inline const std::map<std::string, SpecialReg, std::less<>>& special_regs() {
       {"%clock64", SpecialReg::Clock64},    {"%globaltimer", SpecialReg::GlobalTimer},
       {"%lanemask_eq", SpecialReg::LanemaskEq}, {"%lanemask_lt", SpecialReg::LanemaskLt},
       {"%lanemask_le", SpecialReg::LanemaskLe}, {"%lanemask_gt", SpecialReg::LanemaskGt},
-      {"%lanemask_ge", SpecialReg::LanemaskGe}};
+      {"%lanemask_ge", SpecialReg::LanemaskGe},
+      {"%reserved_smem_offset_begin", SpecialReg::ReservedSmemBegin},
+      {"%reserved_smem_offset_end", SpecialReg::ReservedSmemEnd},
+      {"%reserved_smem_offset_cap", SpecialReg::ReservedSmemCap},
+      {"%reserved_smem_offset_0", SpecialReg::ReservedSmem0}, {"%reserved_smem_offset_1", SpecialReg::ReservedSmem1}};
   return m;
 }
 
@@ -144,6 +149,7 @@ class Parser {
   void declare_register(Program& p, const std::string& name, DataType type) {
     if (regs_.contains(name)) return;  // nested scopes may redeclare temporaries
     regs_[name] = static_cast<uint32_t>(p.reg_names.size());
+    if (type == DataType::Pred) pred_regs_.insert(name);
     p.reg_names.push_back(name);
     const bool wide = type_bits(type) > 32;
     p.reg_wide.push_back(wide);
@@ -190,6 +196,7 @@ class Parser {
   Module* module_ = nullptr;
   Unit* unit_ = nullptr;  // the kernel or function being parsed
   std::map<std::string, uint32_t, std::less<>> regs_;
+  std::set<std::string, std::less<>> pred_regs_;  // of regs_, the predicates
   std::map<std::string, int64_t, std::less<>> labels_;
   std::vector<LabelRef> label_refs_;
   std::map<std::string, Symbol, std::less<>> symbols_;

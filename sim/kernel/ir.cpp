@@ -11,7 +11,8 @@ const char* opcode_name(Opcode op) {
       "bar", "membar", "bra", "ret", "exit", "call",
       "shfl", "vote",
       "bar.warp.sync", "activemask", "redux", "match", "prmt", "nanosleep", "bfind", "bmsk",
-      "ex2", "lg2", "sqrt", "rsqrt", "rcp", "sin", "cos", "copysign"};
+      "ex2", "lg2", "sqrt", "rsqrt", "rcp", "sin", "cos", "copysign",
+      "cp.async", "trap", "shf"};
   return kNames[static_cast<int>(op)];
 }
 

@@ -19,6 +19,7 @@ enum class Opcode : uint8_t {
   Shfl, Vote,
   WarpSync, Activemask, Redux, Match, Prmt, Nanosleep, Bfind, Bmsk,
   Ex2, Lg2, Sqrt, Rsqrt, Rcp, Sin, Cos, Copysign,
+  CpAsync, Trap, Shf,
 };
 
 const char* opcode_name(Opcode op);
@@ -60,8 +61,13 @@ enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class MatchMode : uint8_t { Any, All };
 // prmt's modes: the default selector, then .f4e .b4e .rc8 .ecl .ecr .rc16.
 enum class PrmtMode : uint8_t { Default, F4e, B4e, Rc8, Ecl, Ecr, Rc16 };
+// shf's mode bits.
+constexpr uint8_t kShfRight = 1, kShfClamp = 2;
 enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
-enum class BarMode : uint8_t { Sync, Arrive };
+// bar.red.popc/and/or: a block-wide barrier that also reduces a predicate over the block.
+enum class BarMode : uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
+// cp.async: the copy itself, then its group operations.
+enum class CpAsyncMode : uint8_t { Copy, CommitGroup, WaitGroup, WaitAll };
 // ld/st cache operators that change where data is cached.
 enum class CacheOp : uint8_t { Default, CacheAll, CacheGlobal, Streaming, NonCoherent };
 
@@ -69,6 +75,8 @@ enum class SpecialReg : uint8_t {
   TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
   LaneId, WarpId, NWarpId, SmId, NSmId, Clock, Clock64, GlobalTimer,
   LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+  // The block's reserved shared memory (sm_80+; cooperative groups keep their scratch there).
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmem0, ReservedSmem1,
 };
 
 constexpr uint32_t kNoReg = 0xFFFFFFFFu;
@@ -138,6 +146,9 @@ struct Function {
 // makes endless recursion of empty frames overflow.
 constexpr uint32_t kCallOverhead = 16;
 
+// Shared memory the driver reserves per block on sm_80 and later (cudaDevAttrReservedSharedMemoryPerBlock).
+constexpr uint32_t kReservedSharedBytes = 1024;
+
 // Functions the simulator provides (CUDA's device runtime).
 enum class Builtin : int32_t { Vprintf = -1, AssertFail = -2 };
 
@@ -165,6 +176,7 @@ struct Program {
   uint32_t local_bytes = 0;            // per-thread local memory: the kernel's frame and the call stack
   uint32_t kernel_frame_bytes = 0;     // the kernel's own .local variables and call parameters
   bool uses_dynamic_shared = false;
+  uint32_t reserved_shared_bytes = 0;  // the driver's reserved shared memory, when the kernel reads where it is
   std::vector<Function> functions;     // device functions this kernel reaches
   std::vector<CallSite> call_sites;    // call instructions: src[0].imm indexes this
   std::string unsupported;             // why this kernel cannot run (empty: it can)
