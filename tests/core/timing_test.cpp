@@ -105,6 +105,36 @@ TEST(Timing, ClockAndGlobaltimerMeasureSimulatedTime) {
   EXPECT_NEAR(static_cast<double>(ns200), cycles200 / 1.98, 1.0);
 }
 
+// cp.async's groups, timed: global memory answers after 500 cycles. Waiting for the only
+// group (wait_group 0, or wait_all) waits for its copy; allowing one group in flight
+// (wait_group 1) or waiting before the copy is committed does not wait. With a second group
+// issued after 100 dependent FMAs (400 cycles), wait_group 1 waits for the first group only
+// and wait_group 0 for both.
+TEST(Timing, AsyncCopyWaitsForItsGroups) {
+  const auto measure = [](const std::string& copies) {
+    const std::string body = "mov.u32 %r20, 0;\nmov.u64 %rd4, %clock64;\n" + copies +
+                             "mov.u64 %rd6, %clock64;\nsub.s64 %rd6, %rd6, %rd4;\ncvt.u32.u64 %r26, %rd6;\n"
+                             "mov.b32 %f44, %r26;\n";
+    return simulate(kernel(body), "hopper", {"memory.dram.latency=500"}, 32, 1, 1024).out[0];
+  };
+  const std::string copy = "cp.async.ca.shared.global [%r20], [%rd3], 4;\n";
+  const std::string commit = "cp.async.commit_group;\n";
+  for (const std::string& wait : {commit + "cp.async.wait_group 0;\n", std::string("cp.async.wait_all;\n")}) {
+    const uint32_t waited = measure(copy + wait);
+    EXPECT_GE(waited, 500u) << wait;
+    EXPECT_LE(waited, 520u) << wait;
+  }
+  EXPECT_LT(measure(copy + commit + "cp.async.wait_group 1;\n"), 20u);
+  EXPECT_LT(measure(copy + "cp.async.wait_group 0;\n"), 20u);  // not committed: not waited for
+  const std::string two = copy + commit + chains(100, 1) + copy + commit;
+  const uint32_t first = measure(two + "cp.async.wait_group 1;\n");
+  const uint32_t both = measure(two + "cp.async.wait_group 0;\n");
+  EXPECT_GE(first, 500u);
+  EXPECT_LE(first, 520u);
+  EXPECT_GE(both, 400u + 500u);
+  EXPECT_LE(both, 400u + 530u);
+}
+
 TEST(Timing, IntegerDivisionIsAnExpandedSequence) {
   // No integer divider: on Hopper a rem.u32 has the fitted 61-cycle latency and holds its
   // scheduler for 13 issue cycles. 64 more dependent remainders: 64 x 61 cycles; 64 more

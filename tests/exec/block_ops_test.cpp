@@ -1,0 +1,133 @@
+// cp.async (copies, zero fill, ignore-src, errors), bar.red (__syncthreads_count/and/or),
+// shf, trap and the reserved shared memory registers, on hand-written PTX; results worked
+// out by hand.
+#include <gtest/gtest.h>
+
+#include "exec/ptx_run.hpp"
+#include "util/yaml_reader.hpp"
+
+namespace gpusim::exec {
+namespace {
+
+std::string error_of(const std::string& ptx, uint32_t threads = 32) {
+  try {
+    run_ptx(ptx, threads);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Each thread writes 3t+1 to out[t]; the block copies out[] to shared memory with cp.async,
+// waits, and thread t writes back what thread 31-t copied.
+TEST(AsyncCopy, CopiesGlobalToSharedOnceWaited) {
+  const Result r = run_ptx(kernel_with_body("mad.lo.s32 %r5, %r1, 3, 1;\nst.global.u32 [%rd3], %r5;\nbar.sync 0;\n"
+                                            "mov.u32 %r6, sm;\nshl.b32 %r7, %r1, 2;\nadd.s32 %r8, %r6, %r7;\n"
+                                            "cp.async.ca.shared.global [%r8], [%rd3], 4;\ncp.async.commit_group;\n"
+                                            "cp.async.wait_group 0;\nbar.sync 0;\n"
+                                            "sub.s32 %r9, 124, %r7;\nadd.s32 %r9, %r6, %r9;\nld.shared.u32 %r5, [%r9];\n"
+                                            "st.global.u32 [%rd3], %r5;\nret;"),
+                           32);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], (31 - t) * 3 + 1) << t;
+}
+
+// src-size copies only the first bytes and zeroes the rest; a true ignore-src predicate
+// copies nothing and zeroes all.
+TEST(AsyncCopy, ZeroFillsPastTheSourceSize) {
+  const Result r = run_ptx(
+      kernel_with_body("mov.u32 %r5, 0x44332211;\nst.global.u32 [%rd3], %r5;\nbar.sync 0;\n"
+                       "setp.ne.u32 %p1, %r1, 0;\n@%p1 bra DONE;\n"
+                       "mov.u32 %r6, -1;\nst.shared.v4.u32 [sm], {%r6, %r6, %r6, %r6};\nst.shared.u32 [sm+16], %r6;\n"
+                       "mov.u32 %r7, 5;\ncp.async.cg.shared.global.L2::128B [sm], [%rd1], 16, %r7;\n"
+                       "setp.eq.u32 %p2, %r1, 0;\ncp.async.ca.shared.global [sm+16], [%rd1], 4, %p2;\n"
+                       "cp.async.wait_all;\n"
+                       "ld.shared.v4.u32 {%r8, %r9, %r10, %r11}, [sm];\nld.shared.u32 %r12, [sm+16];\n"
+                       "st.global.v4.u32 [%rd1], {%r8, %r9, %r10, %r11};\nst.global.u32 [%rd1+16], %r12;\nDONE:\nret;"),
+      32);
+  EXPECT_EQ(r.out[0], 0x44332211u);
+  EXPECT_EQ(r.out[1], 0x11u);  // the fifth byte, then zeros
+  EXPECT_EQ(r.out[2], 0u);
+  EXPECT_EQ(r.out[3], 0u);
+  EXPECT_EQ(r.out[4], 0u);     // ignore-src: all zeros
+  EXPECT_EQ(r.out[5], 0x44332211u);
+}
+
+TEST(AsyncCopy, BadCopiesAreErrors) {
+  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm+2], [%rd3], 4;\nret;"))
+                .find("misaligned shared cp.async destination of 4 bytes at 0x2"),
+            std::string::npos);
+  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm], [%rd3+2], 4;\nret;"))
+                .find("misaligned global cp.async source"),
+            std::string::npos);
+  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm], [%rd3+4096], 4;\nret;"))
+                .find("out-of-bounds global cp.async source"),
+            std::string::npos);
+  EXPECT_NE(error_of(kernel_with_body("mov.u32 %r5, 8;\ncp.async.ca.shared.global [sm], [%rd3], 4, %r5;\nret;"))
+                .find("cp.async src-size 8 is more than its copy size 4"),
+            std::string::npos);
+  EXPECT_NE(error_of(kernel_with_body("cp.async.cg.shared.global [sm], [%rd3], 4;\nret;")).find("cp.async.cg copies 16 bytes"),
+            std::string::npos);
+  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm], [%rd3], 12;\nret;"))
+                .find("the copy size must be 4, 8 or 16"),
+            std::string::npos);
+  EXPECT_NE(error_of(kernel_with_body("cp.async.bulk.shared::cluster.global [sm], [%rd3], 16;\nret;"))
+                .find("'cp.async.bulk' (the tensor memory accelerator)"),
+            std::string::npos);
+}
+
+// 64 threads: thread t votes t % 3 == 0 (22 of them), t < 64 (all), t == 40 (one); the barrier
+// is reused for each, and every thread gets each block-wide result.
+TEST(BarrierReduction, CountAndOrOverTheBlock) {
+  const Result r = run_ptx(kernel_with_body("rem.u32 %r5, %r1, 3;\nsetp.eq.u32 %p1, %r5, 0;\n"
+                                            "bar.red.popc.u32 %r6, 0, %p1;\n"
+                                            "setp.lt.u32 %p2, %r1, 64;\nbar.red.and.pred %p3, 0, %p2;\n"
+                                            "setp.eq.u32 %p4, %r1, 40;\nbar.red.or.pred %p5, 0, !%p4;\n"
+                                            "setp.ne.u32 %p6, %r1, 40;\nbar.red.and.pred %p7, 0, %p6;\n"
+                                            "selp.u32 %r7, 100, 0, %p3;\nselp.u32 %r8, 1000, 0, %p5;\n"
+                                            "selp.u32 %r9, 10000, 0, %p7;\n"
+                                            "add.s32 %r6, %r6, %r7;\nadd.s32 %r6, %r6, %r8;\nadd.s32 %r6, %r6, %r9;\n"
+                                            "st.global.u32 [%rd3], %r6;\nret;"),
+                           64, 2);
+  for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(r.out[t], 22u + 100u + 1000u) << t;
+}
+
+TEST(BitOps, FunnelShifts) {
+  const auto one = [](const std::string& op, uint32_t n) {
+    return run_ptx(kernel_with_body("mov.u32 %r5, 0x89ABCDEF;\nmov.u32 %r6, 0x01234567;\n" + op + " %r7, %r5, %r6, " +
+                                    std::to_string(n) + ";\nst.global.u32 [%rd3], %r7;\nret;"),
+                   1)
+        .out[0];
+  };
+  // {b:a} = 0x01234567'89ABCDEF.
+  EXPECT_EQ(one("shf.l.wrap.b32", 8), 0x23456789u);
+  EXPECT_EQ(one("shf.l.wrap.b32", 40), 0x23456789u);  // 40 mod 32
+  EXPECT_EQ(one("shf.l.clamp.b32", 40), 0x89ABCDEFu);  // 32: a itself
+  EXPECT_EQ(one("shf.r.wrap.b32", 8), 0x6789ABCDu);
+  EXPECT_EQ(one("shf.r.clamp.b32", 32), 0x01234567u);  // b itself
+  EXPECT_EQ(one("shf.r.clamp.b32", 0), 0x89ABCDEFu);
+}
+
+TEST(BlockOps, TrapAbortsTheKernel) {
+  EXPECT_NE(error_of(kernel_with_body("setp.eq.u32 %p1, %r1, 5;\n@%p1 trap;\nret;")).find("thread (5,0,0): trap: the kernel aborted"),
+            std::string::npos);
+  EXPECT_EQ(error_of(kernel_with_body("setp.eq.u32 %p1, %r1, 99;\n@%p1 trap;\nret;")), "");  // no thread traps
+}
+
+// The reserved region (1 KB) follows the kernel's 1 KB of static shared memory; offset_1 is its
+// second half, and a store there is in bounds.
+TEST(BlockOps, ReservedSharedMemoryFollowsTheKernels) {
+  const auto value = [](const std::string& reg) {
+    return run_ptx(kernel_with_body("mov.u32 %r6, sm;\nmov.u32 %r5, " + reg + ";\nst.shared.u32 [%r5], %r5;\nst.global.u32 [%rd3], %r5;\nret;"), 1)
+        .out[0];
+  };
+  EXPECT_EQ(value("%reserved_smem_offset_begin"), 1024u);
+  EXPECT_EQ(value("%reserved_smem_offset_0"), 1024u);
+  EXPECT_EQ(value("%reserved_smem_offset_1"), 1536u);
+  EXPECT_EQ(value("%reserved_smem_offset_cap"), 1024u);
+  EXPECT_NE(error_of(kernel_with_body("mov.u32 %r6, sm;\nmov.u32 %r5, %reserved_smem_offset_end;\nst.shared.u32 [%r5], %r5;\nret;"), 1)
+                .find("out-of-bounds shared store of 4 bytes at 0x800"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpusim::exec
