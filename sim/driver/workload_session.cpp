@@ -5,6 +5,7 @@
 #include <cstring>
 #include <variant>
 
+#include "exec/block_runner.hpp"
 #include "util/host_memory.hpp"
 #include "util/yaml_reader.hpp"
 #include "workload/buffer_data.hpp"
@@ -230,6 +231,34 @@ void WorkloadSession::check_limits(const workload::Step& step, const workload::L
                           : ""));
 }
 
+std::vector<uint8_t> WorkloadSession::reference_kernel_output() const {
+  // The program's copies before its first launch, then the reference kernel instead of the launches.
+  workload::Workload ref = w_;
+  ref.steps.clear();
+  ref.check.reset();
+  ref.final_dumps.clear();
+  for (const workload::Step& step : w_.steps) {
+    if (std::holds_alternative<workload::LaunchStep>(step.action)) break;
+    if (std::holds_alternative<workload::CopyStep>(step.action)) ref.steps.push_back(step);
+  }
+  workload::Step launch;
+  launch.action = *w_.check->reference_kernel;
+  launch.line = w_.check->reference_line;
+  ref.steps.push_back(launch);
+  WorkloadSession session(ref, module_, arch_);
+  exec::RunLimits limits;
+  limits.start();
+  session.run([&](const workload::Step&, const workload::LaunchStep&, const kernel::Program& program,
+                  const exec::LaunchConfig& config) {
+    try {
+      exec::run_functional(program, session.memory(), config, limits);
+    } catch (const exec::ExecError& e) {
+      throw exec::ExecError(where(w_, launch.line) + "check.reference_kernel: " + e.what());
+    }
+  });
+  return session.memory().find(w_.check->buffer)->bytes;
+}
+
 std::optional<reference::CheckResult> WorkloadSession::check() const {
   if (!w_.check) return std::nullopt;
   const workload::Buffer* b = w_.find_buffer(w_.check->buffer);
@@ -240,6 +269,8 @@ std::optional<reference::CheckResult> WorkloadSession::check() const {
     want = (*fn)(w_, initial_);
   } else if (!w_.check->script.empty()) {
     want = reference::script_expected(w_, initial_);
+  } else if (w_.check->reference_kernel) {
+    want = reference_kernel_output();
   } else {
     workload::Buffer expected = *b;
     expected.init = {workload::InitSpec::Kind::File, 0, 0, w_.check->expected_file};

@@ -38,6 +38,7 @@ class WorkloadSession {
   void copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy, const std::vector<uint8_t>& bytes);
   const kernel::Program& program_of(const workload::Step& step, const workload::LaunchStep& launch) const;
   void check_memory() const;
+  std::vector<uint8_t> reference_kernel_output() const;
   static uint64_t buffer_bytes(const workload::Buffer& b);
 
   const workload::Workload& w_;

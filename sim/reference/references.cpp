@@ -203,6 +203,8 @@ const std::map<std::string, ReferenceFn>& registry() {
   return r;
 }
 
+constexpr int64_t kShownMismatches = 4;
+
 template <typename T>
 CheckResult compare_typed(const std::vector<uint8_t>& got_bytes, const std::vector<uint8_t>& want_bytes, double tol) {
   CheckResult r;
@@ -221,8 +223,9 @@ CheckResult compare_typed(const std::vector<uint8_t>& got_bytes, const std::vect
     } else {
       equal = got[i] == want[i];
     }
-    if (!equal && r.mismatches++ == 0)
-      r.detail = "element " + std::to_string(i) + ": got " + std::to_string(got[i]) + ", expected " + std::to_string(want[i]);
+    if (!equal && r.mismatches++ < kShownMismatches)  // the first few: enough to see a pattern
+      r.detail += (r.detail.empty() ? "" : "; ") + ("element " + std::to_string(i) + ": got " + std::to_string(got[i]) +
+                                                    ", expected " + std::to_string(want[i]));
   }
   r.passed = r.mismatches == 0;
   if (r.passed) {

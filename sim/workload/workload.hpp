@@ -94,6 +94,10 @@ struct Check {
   std::string reference;      // a named reference function, or empty
   std::string expected_file;  // a checked-in expected output, or empty
   std::string script;         // a Python reference: `python3 SCRIPT INPUTS_DIR OUT.npy`, or empty
+  // A simple version of the kernel, run functionally on the inputs the program's first launch
+  // sees; its output is the expected one.
+  std::optional<LaunchStep> reference_kernel;
+  int reference_line = 0;
   double tolerance = 0;       // max relative error for floats; 0 means bit for bit
 };
 

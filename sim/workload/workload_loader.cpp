@@ -218,6 +218,8 @@ LaunchArg read_arg(const MapReader& owner, const YAML::Node& n, const Workload& 
   return {eval_node(owner, "args", n, w.params, std::numeric_limits<int64_t>::min())};
 }
 
+LaunchStep read_launch(MapReader l, const Workload& w, const LaunchStep* defaults);
+
 Step read_step(const YAML::Node& node, const std::string& file, size_t index, const Workload& w) {
   MapReader s(node, file, "steps[" + std::to_string(index) + "]");
   Step step;
@@ -249,23 +251,31 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
     c.finish();
     step.action = copy;
   } else {
-    MapReader l = s.map("launch");
-    LaunchStep launch;
-    launch.entry = l.has("entry") ? l.string("entry") : w.kernel.entry;
-    launch.grid = read_dims(l, "grid", w.params);
-    launch.block = read_dims(l, "block", w.params);
-    if (l.has("shared_bytes"))  // the launch configuration holds 32 bits
-      launch.shared_bytes = eval_node(l, "shared_bytes", l.node("shared_bytes"), w.params, 0,
-                                      std::numeric_limits<uint32_t>::max());
-    if (l.has("shared_opt_in")) launch.shared_opt_in = l.boolean("shared_opt_in");
-    const YAML::Node args = l.node("args");
-    if (!args.IsSequence()) l.fail("args", "expected a list");
-    for (const auto& a : args) launch.args.push_back(read_arg(l, a, w));
-    l.finish();
-    step.action = launch;
+    step.action = read_launch(s.map("launch"), w, nullptr);
   }
   s.finish();
   return step;
+}
+
+// A launch: `entry` defaults to the workload's kernel; with `defaults` (a reference kernel's),
+// grid, block, shared memory and arguments default to that launch's.
+LaunchStep read_launch(MapReader l, const Workload& w, const LaunchStep* defaults) {
+  LaunchStep launch = defaults ? *defaults : LaunchStep{};
+  launch.entry = l.has("entry") ? l.string("entry") : w.kernel.entry;
+  if (!defaults || l.has("grid")) launch.grid = read_dims(l, "grid", w.params);
+  if (!defaults || l.has("block")) launch.block = read_dims(l, "block", w.params);
+  if (l.has("shared_bytes"))  // the launch configuration holds 32 bits
+    launch.shared_bytes = eval_node(l, "shared_bytes", l.node("shared_bytes"), w.params, 0,
+                                    std::numeric_limits<uint32_t>::max());
+  if (l.has("shared_opt_in")) launch.shared_opt_in = l.boolean("shared_opt_in");
+  if (!defaults || l.has("args")) {
+    const YAML::Node args = l.node("args");
+    if (!args.IsSequence()) l.fail("args", "expected a list");
+    launch.args.clear();
+    for (const auto& a : args) launch.args.push_back(read_arg(l, a, w));
+  }
+  l.finish();
+  return launch;
 }
 
 }  // namespace
@@ -346,10 +356,19 @@ Workload load_workload_text(const std::string* text, const std::string& path, co
     Check check;
     check.buffer = c.string("buffer");
     if (!w.find_buffer(check.buffer)) c.fail("buffer", "no buffer named '" + check.buffer + "'");
-    if (c.has("reference") + c.has("expected_file") + c.has("script") != 1)
-      c.fail_here("give exactly one of 'reference', 'expected_file' and 'script'");
+    if (c.has("reference") + c.has("expected_file") + c.has("script") + c.has("reference_kernel") != 1)
+      c.fail_here("give exactly one of 'reference', 'expected_file', 'script' and 'reference_kernel'");
     if (c.has("reference")) check.reference = c.string("reference");
-    else if (c.has("script")) {
+    else if (c.has("reference_kernel")) {
+      const LaunchStep* last = nullptr;  // its launch defaults to the program's last one
+      for (const Step& step : w.steps)
+        if (const auto* l = std::get_if<LaunchStep>(&step.action)) last = l;
+      if (!last) c.fail("reference_kernel", "the workload has no launch to compare with");
+      MapReader r = c.map("reference_kernel");
+      if (!r.has("entry")) r.fail_here("name the reference kernel's 'entry'");
+      check.reference_kernel = read_launch(r, w, last);
+      check.reference_line = line_of(c.node("reference_kernel"));
+    } else if (c.has("script")) {
       check.script = (dir / c.string("script")).lexically_normal().string();
       require_file(c, "script", check.script);
     } else {

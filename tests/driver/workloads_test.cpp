@@ -204,5 +204,43 @@ TEST(WorkloadArguments, StructLargerThanItsParameterIsAnError) {
   }
 }
 
+// check.reference_kernel: the reference runs on the inputs the first launch sees (a, as
+// copied, not what the kernel left in it), with the main launch's arguments unless it
+// gives its own; a wrong result names the first differing element, and a bad reference is
+// an error naming the check's line.
+TEST(ReferenceKernel, RunsOnTheFirstLaunchsInputs) {
+  test::TempFile cu("r.cu",
+                    "extern \"C\" __global__ void fast(float* a, float* b) { b[threadIdx.x] = a[threadIdx.x] * 2.0f; "
+                    "a[threadIdx.x] = 0.0f; }\n"
+                    "extern \"C\" __global__ void simple(float* a, float* b) { b[threadIdx.x] = a[threadIdx.x] + a[threadIdx.x]; }\n"
+                    "extern \"C\" __global__ void wrong(float* a, float* b) { b[threadIdx.x] = a[threadIdx.x] * 3.0f; }\n");
+  const auto run_with = [&](const std::string& reference) -> std::string {
+    test::TempFile w("w.yaml", "name: r\nkernel: {source: " + cu.path() +
+                                   ", entry: fast}\nbuffers:\n  - {name: a, type: f32, count: 32, init: iota}\n"
+                                   "  - {name: b, type: f32, count: 32, init: zero}\n"
+                                   "steps:\n  - copy: {to_device: a}\n  - launch: {grid: 1, block: 32, args: [a, b]}\n"
+                                   "  - copy: {to_host: b}\ncheck: {buffer: b, reference_kernel: " + reference + "}\n");
+    try {
+      const workload::Workload wl = workload::load_workload(w.path());
+      const frontend::LoadedKernel k = frontend::load_kernel(wl.kernel.source, "", "fast", {9, 0});
+      const FunctionalRun run = run_functional(wl, k.module);
+      return run.check->passed ? "passed" : "failed: " + run.check->detail;
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  };
+  EXPECT_EQ(run_with("{entry: simple}"), "passed");
+  EXPECT_EQ(run_with("{entry: simple, grid: 1, block: 32, args: [a, b]}"), "passed");
+  const std::string wrong = run_with("{entry: wrong}");
+  EXPECT_NE(wrong.find("failed: 31 of 32 elements differ"), std::string::npos) << wrong;  // 0 * 2 == 0 * 3
+  EXPECT_NE(wrong.find("first: element 1: got 2.000000, expected 3.000000; element 2: got 4.000000, expected 6.000000; element 3"), std::string::npos) << wrong;
+  EXPECT_NE(run_with("{grid: 1}").find("check.reference_kernel: name the reference kernel's 'entry'"), std::string::npos);
+  const std::string missing = run_with("{entry: nosuch}");
+  EXPECT_NE(missing.find("w.yaml:10: launch: no kernel 'nosuch'"), std::string::npos) << missing;
+  const std::string fault = run_with("{entry: simple, block: 64}");
+  EXPECT_NE(fault.find("check.reference_kernel: kernel simple"), std::string::npos) << fault;
+  EXPECT_NE(fault.find("out-of-bounds global load"), std::string::npos) << fault;
+}
+
 }  // namespace
 }  // namespace gpusim::driver
