@@ -60,9 +60,12 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
                               {"warp_instructions", l.stats.warp_instructions},
                               {"thread_instructions", l.stats.thread_instructions},
                               {"simt_efficiency", efficiency(l.stats.thread_instructions, l.stats.warp_instructions)}});
-    for (size_t i = 0; i < run.launches.size(); ++i)
+    for (size_t i = 0; i < run.launches.size(); ++i) {
       if (!run.launches[i].printf.records.empty() || run.launches[i].printf.dropped)
         j["kernels"][i]["printf"] = stats::printf_json(run.launches[i].printf);
+      if (run.launches[i].out_of_bounds.total())
+        j["kernels"][i]["out_of_bounds"] = stats::out_of_bounds_json(run.launches[i].out_of_bounds);
+    }
     j["warp_instructions_per_second"] = rate;
     if (run.check) j["check"] = stats::check_json(*w.check, *run.check);
     stats::write_json(out, j);
@@ -76,6 +79,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
           << " thread instructions, SIMT efficiency "
           << 100.0 * efficiency(l.stats.thread_instructions, l.stats.warp_instructions) << "%\n";
       stats::write_printf_text(out, l.printf);
+      stats::write_out_of_bounds_text(out, l.out_of_bounds);
     }
     out << "  total: " << warp_total << " warp instructions in " << run.seconds << " s (" << rate / 1e6
         << " M warp instructions/s)\n";
@@ -91,6 +95,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const fro
 int run_command(const std::vector<std::string>& args, std::ostream& out) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
+  std::string out_of_bounds = "error";
   std::vector<std::string> sets, dumps;
   opts.add_options()
       ("help,h", "show this help")
@@ -108,6 +113,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
+      ("out-of-bounds", po::value(&out_of_bounds),
+       "error (default: an out-of-bounds access ends the run, as compute-sanitizer reports it) or continue "
+       "(loads read 0, stores are dropped, every such access is counted and reported)")
       ("dump", po::value(&dumps)->composing(),
        "NAME=FILE writes buffer NAME's device contents after the last step to FILE (.npy, else raw bytes); repeatable")
       ("format", po::value(&format), "text (default), json or csv");
@@ -123,6 +131,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
   exec::RunLimits limits;
   if (vm.count("max-instructions")) limits.max_warp_instructions = parse_count("--max-instructions", max_instructions_text);
   if (vm.count("timeout")) limits.timeout_seconds = parse_seconds("--timeout", timeout_text);
+  if (out_of_bounds != "error" && out_of_bounds != "continue")
+    throw util::InputError("--out-of-bounds '" + util::clipped(out_of_bounds) + "': expected error or continue");
+  limits.continue_out_of_bounds = out_of_bounds == "continue";
 
   std::vector<std::string> arch_sets, workload_sets;
   for (const std::string& s : sets) {

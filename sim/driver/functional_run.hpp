@@ -23,6 +23,7 @@ struct LaunchRecord {
   std::array<int64_t, 3> grid{}, block{};
   exec::FunctionalStats stats;
   exec::PrintfSink printf;
+  exec::OutOfBoundsLog out_of_bounds;  // with --out-of-bounds continue
 };
 
 struct FunctionalRun {

@@ -25,6 +25,7 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
         exec::LaunchConfig with_printf = config;
         with_printf.printf_sink = &printf;
         TimedLaunch t;
+        if (options.limits.continue_out_of_bounds) with_printf.out_of_bounds = &t.out_of_bounds;
         t.name = program.name;
         t.grid = launch.grid;
         t.block = launch.block;

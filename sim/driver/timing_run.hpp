@@ -28,6 +28,7 @@ struct TimedLaunch {
   int stream = 0;
   uint64_t start = 0, end = 0;  // on the workload's timeline, in cycles
   exec::PrintfSink printf;
+  exec::OutOfBoundsLog out_of_bounds;  // with --out-of-bounds continue
 };
 
 struct TimedCopy {

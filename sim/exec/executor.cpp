@@ -50,6 +50,10 @@ void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_bloc
 }
 
 void Executor::fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const {
+  throw ExecError(describe(w, b, lane, what));
+}
+
+std::string Executor::describe(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const {
   const uint32_t tid = w.warp_in_block * kWarpSize + lane;
   const auto& blk = launch_.block;
   const int32_t pc = w.stack.empty() ? -1 : w.stack.back().pc;
@@ -64,7 +68,7 @@ void Executor::fault(const WarpState& w, const BlockState& b, uint32_t lane, con
   char who[160];
   std::snprintf(who, sizeof who, "), block (%u,%u,%u), thread (%u,%u,%u): ", b.index[0], b.index[1], b.index[2],
                 tid % blk[0], tid / blk[0] % blk[1], tid / (blk[0] * blk[1]));
-  throw ExecError("kernel " + program_.name + ", pc " + std::to_string(pc) + " (" + place + ", " + op + who + what);
+  return "kernel " + program_.name + ", pc " + std::to_string(pc) + " (" + place + ", " + op + who + what;
 }
 
 void Executor::undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const {

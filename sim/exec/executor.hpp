@@ -42,6 +42,22 @@ struct PrintfSink {
   uint64_t dropped = 0;
 };
 
+// Out-of-bounds accesses of a launch run with --out-of-bounds continue: where the GPU would
+// not stop (a read or write that lands next to a buffer), the run goes on; loads read zeros,
+// stores are dropped, and every access is counted here, per instruction.
+struct OutOfBoundsLog {
+  static constexpr size_t kMaxSites = 16;  // instructions listed; the rest are only counted
+  struct Site {
+    int32_t pc = 0;
+    uint64_t count = 0;
+    std::string first;  // the first access: where, who and what, as a fault would say it
+  };
+  uint64_t loads = 0, stores = 0;  // atomics count as stores
+  std::vector<Site> sites;
+  uint64_t unlisted = 0;  // accesses by instructions past kMaxSites
+  uint64_t total() const { return loads + stores; }
+};
+
 struct LaunchConfig {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
@@ -49,6 +65,7 @@ struct LaunchConfig {
   std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out per Program::params
   std::string origin;           // where the launch was asked for ("w.yaml:12"), for messages; may be empty
   PrintfSink* printf_sink = nullptr;  // where the kernel's printf output goes; null: discarded
+  OutOfBoundsLog* out_of_bounds = nullptr;  // non-null: log out-of-bounds accesses and continue; null: fault
   uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
   uint32_t warps_per_block() const { return (threads_per_block() + kWarpSize - 1) / kWarpSize; }
   uint64_t block_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
@@ -108,6 +125,8 @@ class Executor {
   void barrier_released(WarpState& w, const BlockState& b) const;
 
   [[noreturn]] void fault(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const;
+  // "kernel K, pc N (file.cu:L; x.ptx:P, op), block (..), thread (..): what"
+  std::string describe(const WarpState& w, const BlockState& b, uint32_t lane, const std::string& what) const;
   const kernel::Program& program() const { return program_; }
   uint32_t warps_per_block() const { return launch_.warps_per_block(); }
 
@@ -219,6 +238,9 @@ class Executor {
   void permute(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void funnel_shift(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
 
+  // An out-of-bounds access: a fault, or with an OutOfBoundsLog, logged, and zeros to read
+  // (or a place to drop a store).
+  uint8_t* out_of_bounds(WarpState& w, BlockState& b, uint32_t lane, const std::string& what, bool store);
   // Host pointer for a lane's access of `size` bytes in `space`; faults when out of bounds.
   uint8_t* address(WarpState& w, BlockState& b, kernel::StateSpace space, uint64_t addr, uint32_t size, uint32_t lane,
                    const char* what);
@@ -232,6 +254,7 @@ class Executor {
   uint32_t sm_id_ = 0;
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
   uint64_t addresses_[kWarpSize] = {};
+  alignas(16) uint8_t oob_scratch_[64] = {};  // what an out-of-bounds access reads or writes when the run goes on
 };
 
 }  // namespace gpusim::exec

@@ -1,4 +1,5 @@
 // Loads, stores, atomics and the warp-wide shuffle and vote.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -48,6 +49,19 @@ uint64_t loaded_value(uint64_t raw, DataType t) {
 
 }  // namespace
 
+uint8_t* Executor::out_of_bounds(WarpState& w, BlockState& b, uint32_t lane, const std::string& what, bool store) {
+  OutOfBoundsLog* log = launch_.out_of_bounds;
+  if (!log) fault(w, b, lane, what);
+  ++(store ? log->stores : log->loads);
+  const int32_t pc = w.stack.back().pc;
+  auto site = std::find_if(log->sites.begin(), log->sites.end(), [&](const auto& s) { return s.pc == pc; });
+  if (site != log->sites.end()) ++site->count;
+  else if (log->sites.size() < OutOfBoundsLog::kMaxSites) log->sites.push_back({pc, 1, describe(w, b, lane, what)});
+  else ++log->unlisted;
+  std::memset(oob_scratch_, 0, sizeof oob_scratch_);
+  return oob_scratch_;
+}
+
 uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64_t addr, uint32_t size, uint32_t lane,
                            const char* what) {
   if (size > 1 && addr % size != 0)
@@ -65,26 +79,31 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
     }
   }
   last_space_ = space;
-  const auto out_of_bounds = [&](uint64_t limit) -> uint8_t* {
-    fault(w, b, lane, std::string("out-of-bounds ") + space_name(space) + " " + what + " of " + std::to_string(size) +
-                          " bytes at " + hex(addr) + " (the " + space_name(space) + " space has " +
-                          std::to_string(limit) + " bytes)");
+  const bool store = std::strcmp(what, "load") != 0 && std::strcmp(what, "cp.async source") != 0;
+  const auto outside = [&](uint64_t limit) -> uint8_t* {
+    return out_of_bounds(w, b, lane,
+                         std::string("out-of-bounds ") + space_name(space) + " " + what + " of " + std::to_string(size) +
+                             " bytes at " + hex(addr) + " (the " + space_name(space) + " space has " +
+                             std::to_string(limit) + " bytes)",
+                         store);
   };
   switch (space) {
     case StateSpace::Param:
-      if (addr + size > launch_.params.size()) return out_of_bounds(launch_.params.size());
+      if (addr + size > launch_.params.size()) return outside(launch_.params.size());
       return const_cast<uint8_t*>(launch_.params.data()) + addr;
     case StateSpace::Shared:
-      if (addr + size > b.shared.size()) return out_of_bounds(b.shared.size());
+      if (addr + size > b.shared.size()) return outside(b.shared.size());
       return b.shared.data() + addr;
     case StateSpace::Local:
-      if (addr + size > program_.local_bytes) return out_of_bounds(program_.local_bytes);
+      if (addr + size > program_.local_bytes) return outside(program_.local_bytes);
       return w.local.data() + size_t{lane} * program_.local_bytes + addr;
     default: {
       uint8_t* p = memory_.translate(addr, size);
       if (!p)
-        fault(w, b, lane, std::string("out-of-bounds ") + space_name(space) + " " + what + " of " +
-                              std::to_string(size) + " bytes at " + hex(addr) + " (" + memory_.describe(addr) + ")");
+        return out_of_bounds(w, b, lane,
+                             std::string("out-of-bounds ") + space_name(space) + " " + what + " of " +
+                                 std::to_string(size) + " bytes at " + hex(addr) + " (" + memory_.describe(addr) + ")",
+                             store);
       return p;
     }
   }
@@ -278,12 +297,14 @@ void Executor::async_copy(WarpState& w, BlockState& b, const Instruction& in, ui
     if (src[lane] % size != 0)
       fault(w, b, lane, "misaligned global cp.async source of " + std::to_string(size) + " bytes at " + hex(src[lane]));
     if (copied > 0) {
-      const uint8_t* from = address(w, b, StateSpace::Global, src[lane], static_cast<uint32_t>(copied) == size ? size : 1,
+      uint8_t* from = address(w, b, StateSpace::Global, src[lane], static_cast<uint32_t>(copied) == size ? size : 1,
                                     lane, "cp.async source");
       if (copied != size && !memory_.translate(src[lane], static_cast<uint32_t>(copied)))
-        fault(w, b, lane, "out-of-bounds global cp.async source of " + std::to_string(copied) + " bytes at " +
-                              hex(src[lane]) + " (" + memory_.describe(src[lane]) + ")");
-      std::memcpy(to, from, copied);
+        from = out_of_bounds(w, b, lane,
+                             "out-of-bounds global cp.async source of " + std::to_string(copied) + " bytes at " +
+                                 hex(src[lane]) + " (" + memory_.describe(src[lane]) + ")",
+                             false);
+      std::memmove(to, from, copied);  // both may be the out-of-bounds scratch
     }
     std::memset(to + copied, 0, size - copied);
     addresses_[lane] = src[lane];

@@ -15,6 +15,7 @@ struct RunLimits {
   static constexpr uint64_t kDefaultMaxInstructions = 50'000'000;
   uint64_t max_warp_instructions = kDefaultMaxInstructions;  // per launch; 0: no limit
   double timeout_seconds = 0;                                // for the whole run; 0: none
+  bool continue_out_of_bounds = false;  // --out-of-bounds continue: log such accesses and go on
   std::optional<std::chrono::steady_clock::time_point> deadline;  // set by start()
 
   // The run begins: the timeout counts from now.

@@ -31,4 +31,20 @@ nlohmann::ordered_json printf_json(const exec::PrintfSink& sink) {
   return j;
 }
 
+void write_out_of_bounds_text(std::ostream& out, const exec::OutOfBoundsLog& log) {
+  if (log.total() == 0) return;
+  out << "  out-of-bounds accesses (--out-of-bounds continue; loads read 0, stores dropped): " << log.total() << " ("
+      << log.loads << " loads, " << log.stores << " stores or atomics)\n";
+  for (const exec::OutOfBoundsLog::Site& s : log.sites)
+    out << "    " << s.count << (s.count == 1 ? " access" : " accesses") << ", the first: " << s.first << "\n";
+  if (log.unlisted) out << "    " << log.unlisted << " more by other instructions\n";
+}
+
+nlohmann::ordered_json out_of_bounds_json(const exec::OutOfBoundsLog& log) {
+  nlohmann::ordered_json j = {{"loads", log.loads}, {"stores", log.stores}, {"unlisted", log.unlisted},
+                              {"sites", nlohmann::ordered_json::array()}};
+  for (const exec::OutOfBoundsLog::Site& s : log.sites) j["sites"].push_back({{"pc", s.pc}, {"count", s.count}, {"first", s.first}});
+  return j;
+}
+
 }  // namespace gpusim::stats

@@ -36,6 +36,7 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
             {"end_cycle", l.end}};
   put_metrics(j, launch_metrics(), make_view(*ctx.arch, l.stats));
   if (!l.printf.records.empty() || l.printf.dropped) j["printf"] = printf_json(l.printf);
+  if (l.out_of_bounds.total()) j["out_of_bounds"] = out_of_bounds_json(l.out_of_bounds);
   if (ctx.per_sm) {
     j["per_sm"] = Json::array();
     for (size_t i = 0; i < l.stats.per_sm.size(); ++i) {

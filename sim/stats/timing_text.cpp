@@ -121,6 +121,7 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
     }
   }
   write_printf_text(out, l.printf);
+  write_out_of_bounds_text(out, l.out_of_bounds);
 }
 
 }  // namespace

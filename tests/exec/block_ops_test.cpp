@@ -129,5 +129,27 @@ TEST(BlockOps, ReservedSharedMemoryFollowsTheKernels) {
             std::string::npos);
 }
 
+// --out-of-bounds continue: lanes 30 and 31 read past the 32-word buffer (zeros), lane 31
+// also writes past it (dropped); each access is counted at its instruction, and the first
+// is described as the fault would have been.
+TEST(OutOfBounds, ContinueReadsZerosDropsStoresAndCounts) {
+  const std::string body = "add.s32 %r5, %r1, 100;\nst.global.u32 [%rd3], %r5;\nbar.sync 0;\n"
+                           "ld.global.u32 %r6, [%rd3+8];\nbar.sync 0;\nst.global.u32 [%rd3], %r6;\n"
+                           "setp.eq.u32 %p1, %r1, 31;\n@%p1 st.global.u32 [%rd3+128], %r5;\nret;";
+  EXPECT_NE(error_of(kernel_with_body(body)).find("thread (30,0,0): out-of-bounds global load of 4 bytes"),
+            std::string::npos);
+  OutOfBoundsLog log;
+  const Result r = run_ptx(kernel_with_body(body), 32, 1, 1'000'000, nullptr, &log);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], t < 30 ? t + 102 : 0u) << t;
+  EXPECT_EQ(log.loads, 2u);
+  EXPECT_EQ(log.stores, 1u);
+  ASSERT_EQ(log.sites.size(), 2u);
+  EXPECT_EQ(log.sites[0].count, 2u);
+  EXPECT_NE(log.sites[0].first.find("thread (30,0,0): out-of-bounds global load of 4 bytes"), std::string::npos)
+      << log.sites[0].first;
+  EXPECT_EQ(log.sites[1].count, 1u);
+  EXPECT_NE(log.sites[1].first.find("thread (31,0,0): out-of-bounds global store"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusim::exec

@@ -31,7 +31,7 @@ inline std::string kernel_with_body(const std::string& body, const std::string& 
 }
 
 inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks = 1, uint64_t budget = 1'000'000,
-                      PrintfSink* printf_sink = nullptr) {
+                      PrintfSink* printf_sink = nullptr, OutOfBoundsLog* out_of_bounds = nullptr) {
   const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
   if (!m.kernels.at(0).unsupported.empty()) throw ExecError(m.kernels[0].unsupported);
   DeviceMemory memory;
@@ -46,6 +46,7 @@ inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks 
   launch.block = {threads, 1, 1};
   launch.params.resize(8);
   launch.printf_sink = printf_sink;
+  launch.out_of_bounds = out_of_bounds;
   std::memcpy(launch.params.data(), &base, 8);
   Result r;
   RunLimits limits;
