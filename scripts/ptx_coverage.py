@@ -7,7 +7,7 @@ include folders), lists every kernel with `gpusim kernels`, and writes a Markdow
 file plus a ranking of the reasons kernels cannot run.
 
 Usage: scripts/ptx_coverage.py --repo /path/to/repo.git --name cuda-samples --out docs/coverage/cuda-samples.md
-       [--gpusim build/gpusim] [--arch 90] [--include DIR ...] [--glob 'Samples/*']
+       [--gpusim build/gpusim] [--arch 90] [--include DIR ...] [--glob 'Samples/*'] [--generated-header 'config.h=TEXT']
 """
 import argparse
 import collections
@@ -67,6 +67,8 @@ def main():
     ap.add_argument("--arch", default="90")
     ap.add_argument("--include", nargs="*", default=[], help="include folders, relative to the suite")
     ap.add_argument("--glob", default="*", help="only .cu files whose path matches")
+    ap.add_argument("--generated-header", nargs="*", default=[], metavar="NAME=TEXT",
+                    help="a header the suite's build generates (SHOC's config.h), with this text ('\\n': new line)")
     args = ap.parse_args()
     rows, kinds = [], collections.Counter()
     totals = collections.Counter()
@@ -77,6 +79,14 @@ def main():
         sources = sorted(os.path.relpath(os.path.join(d, f), src) for d, _, fs in os.walk(src) for f in fs
                          if f.endswith(".cu") and fnmatch.fnmatch(os.path.relpath(os.path.join(d, f), src), args.glob))
         includes = [f"-I{os.path.join(src, i)}" for i in args.include]
+        if args.generated_header:
+            generated = os.path.join(tmp, "generated")
+            os.makedirs(generated)
+            for spec in args.generated_header:
+                name, _, text = spec.partition("=")
+                with open(os.path.join(generated, name), "w") as f:
+                    f.write(text.replace("\\n", "\n") + "\n")
+            includes.append(f"-I{generated}")
         for rel in sources:
             path = os.path.join(src, rel)
             ptx = os.path.join(tmp, "k.ptx")

@@ -144,8 +144,15 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
         cuda = os.environ.get("CUDA_PATH", "/usr/local/cuda")
         options += [f"--include-path={d}" for d in (os.path.join(cuda, "include"), os.path.join(cuda, "include", "cccl"))
                     if os.path.isdir(d)]
-        module = cp.RawModule(code=open(source).read(), options=tuple(options))
-        kernels = {}  # a workload may launch several kernels of its module
+        modules = {}  # by source: the workload's kernel's, and any other .cu a launch names
+
+        def module_of(path):
+            if path not in modules:
+                modules[path] = cp.RawModule(code=open(path).read(), options=tuple(options))
+            return modules[path]
+
+        module = module_of(source)
+        kernels = {}  # a workload may launch several kernels of its modules
         types = {b["name"]: b["type"] for b in spec["buffers"]}
         host = {b["name"]: np.fromfile(os.path.join(folder, b["file"]), DTYPES[b["type"]]) for b in spec["buffers"]}
         device = {name: cp.zeros_like(cp.asarray(a)) for name, a in host.items()}
@@ -156,7 +163,9 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                 c = step["copy"]
                 if c["direction"] == "to_symbol":  # cudaMemcpyToSymbol
                     data = host[c["buffer"]]
-                    module.get_global(c["symbol"]).copy_from_host(data.ctypes.data, data.nbytes)
+                    owner = next((s.get("source", source) for s in spec.get("symbols", []) if s["name"] == c["symbol"]), source)
+                    module_of(os.path.normpath(os.path.join(ROOT, owner))).get_global(c["symbol"]).copy_from_host(
+                        data.ctypes.data, data.nbytes)
                 elif c["direction"] == "to_device":
                     device[c["buffer"]].set(host[c["buffer"]])
                 else:
@@ -165,7 +174,8 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
             launch = step["launch"]
             launch_index += 1
             entry = launch.get("entry", spec["kernel"]["entry"])
-            kernel = kernels.setdefault(entry, module.get_function(entry))
+            launch_source = os.path.normpath(os.path.join(ROOT, launch["source"])) if "source" in launch else source
+            kernel = kernels.setdefault((launch_source, entry), module_of(launch_source).get_function(entry))
             grid, block, shared = tuple(launch["grid"]), tuple(launch["block"]), launch["shared_bytes"]
             if launch.get("shared_opt_in"):  # as cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
                 kernel.max_dynamic_shared_size_bytes = shared
@@ -177,15 +187,16 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                          for a in launch["args"])
             # Snapshot the buffers and module variables so that every timed repeat starts from the same state.
             saved = {name: d.copy() for name, d in device.items()}
-            symbols = {s["name"]: (global_of(module, s["name"]), np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])}
-            symbols = {name: v for name, v in symbols.items() if v[0] is not None}
-            for ptr, copy in symbols.values():
+            symbols = [(global_of(module_of(os.path.normpath(os.path.join(ROOT, s.get("source", source)))), s["name"]),
+                        np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])]
+            symbols = [v for v in symbols if v[0] is not None]
+            for ptr, copy in symbols:
                 ptr.copy_to_host(copy.ctypes.data, copy.nbytes)
 
             def restore():
                 for name in device:
                     device[name][...] = saved[name]
-                for ptr, copy in symbols.values():
+                for ptr, copy in symbols:
                     ptr.copy_from_host(copy.ctypes.data, copy.nbytes)
 
             def once():

@@ -9,6 +9,7 @@
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
 #include "driver/functional_run.hpp"
+#include "driver/workload_kernels.hpp"
 #include "stats/printf_output.hpp"
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
@@ -42,9 +43,10 @@ double parse_seconds(const std::string& option, const std::string& text) {
   return v;
 }
 
-int functional(const arch::ArchConfig& a, const workload::Workload& w, const frontend::LoadedKernel& kernel,
+int functional(const arch::ArchConfig& a, const workload::Workload& w, const driver::WorkloadKernels& kernels,
                const exec::RunLimits& limits, bool json, std::ostream& out) {
-  const driver::FunctionalRun run = driver::run_functional(w, kernel.module, limits, &a);
+  const frontend::LoadedKernel& kernel = kernels.main;
+  const driver::FunctionalRun run = driver::run_functional(w, kernels.modules(), limits, &a);
   uint64_t warp_total = 0;
   for (const auto& l : run.launches) warp_total += l.stats.warp_instructions;
   const auto efficiency = [&](uint64_t threads, uint64_t warps) {
@@ -152,10 +154,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
                              util::clipped(d.substr(0, eq)) + "'");
     w.final_dumps.push_back({d.substr(0, eq), d.substr(eq + 1)});
   }
-  const frontend::LoadedKernel kernel = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry,
-                                                              a.gpu.compute_capability,
-                                                              origins.at("gpu.compute_capability").text());
-  if (vm.count("functional")) return functional(a, w, kernel, limits, format == "json", out);
+  const driver::WorkloadKernels kernels =
+      driver::load_workload_kernels(w, a.gpu.compute_capability, origins.at("gpu.compute_capability").text());
+  const frontend::LoadedKernel& kernel = kernels.main;
+  if (vm.count("functional")) return functional(a, w, kernels, limits, format == "json", out);
 
   int regs = -1;
   std::string regs_origin = "--regs";
@@ -182,11 +184,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
   // Other kernels the workload launches: --regs, else ptxas (or the checked-in table).
   const auto registers_of = [&](const std::string& entry) {
     if (entry == w.kernel.entry || vm.count("regs")) return regs;
-    if (const std::optional<int> r = frontend::registers_for(kernel, entry)) return *r;
+    if (const std::optional<int> r = kernels.registers_for(entry)) return *r;
     throw util::InputError(workload_file + ": no register count for kernel " + entry +
                            ": ptxas is not available; pass --regs");
   };
-  const driver::TimingRun run = driver::run_timed(a, w, kernel.module, registers_of, options);
+  const driver::TimingRun run = driver::run_timed(a, w, kernels.modules(), registers_of, options);
 
   stats::ReportContext ctx;
   ctx.arch = &a;

@@ -12,6 +12,7 @@
 
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
+#include "driver/workload_kernels.hpp"
 #include "driver/workload_session.hpp"
 #include "frontend/kernel_loader.hpp"
 #include "reference/output_digest.hpp"
@@ -82,7 +83,8 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
   po::notify(vm);
   const arch::ArchConfig a = arch::load_arch_config(arch_file);
   const workload::Workload w = workload::load_workload(workload_file, sets, size);
-  const frontend::LoadedKernel k = frontend::load_kernel(w.kernel.source, w.kernel.ptx, w.kernel.entry, a.gpu.compute_capability);
+  const driver::WorkloadKernels kernels = driver::load_workload_kernels(w, a.gpu.compute_capability);
+  const frontend::LoadedKernel& k = kernels.main;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw util::InputError("--dump-inputs: cannot create folder " + dir + ": " + ec.message());
@@ -95,6 +97,9 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
   manifest["symbols"] = Json::array();
   for (const kernel::ModuleVariable& v : k.module.variables)
     if (v.name[0] != '$') manifest["symbols"].push_back({{"name", v.name}, {"bytes", v.size}});
+  for (const auto& [source, other] : kernels.others)
+    for (const kernel::ModuleVariable& v : other.module.variables)
+      if (v.name[0] != '$') manifest["symbols"].push_back({{"name", v.name}, {"bytes", v.size}, {"source", source}});
   manifest["buffers"] = Json::array();
   for (const workload::Buffer& b : w.buffers) {
     const std::vector<uint8_t> bytes = workload::initial_bytes(b);
@@ -113,9 +118,10 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
     else {
       const auto& launch = std::get<workload::LaunchStep>(step.action);
       // A kernel gpusim cannot run may still be laid out for the GPU: no unsupported check here.
-      const kernel::Program& program =
-          driver::find_kernel(k.module, launch.entry, w.source_file + ":" + std::to_string(step.line) + ": ");
+      const kernel::Program& program = driver::find_kernel(kernels.modules().of(launch.source), launch.entry,
+                                                           w.source_file + ":" + std::to_string(step.line) + ": ");
       s["launch"] = launch_json(w, program, step, launch);
+      if (!launch.source.empty()) s["launch"]["source"] = launch.source;  // a harness compiles that file too
     }
     manifest["steps"].push_back(std::move(s));
   }

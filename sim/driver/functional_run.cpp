@@ -6,11 +6,11 @@
 
 namespace gpusim::driver {
 
-FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, exec::RunLimits limits,
+FunctionalRun run_functional(const workload::Workload& w, const Modules& modules, exec::RunLimits limits,
                              const arch::ArchConfig* arch) {
   FunctionalRun run;
   limits.start();
-  WorkloadSession session(w, module, arch);
+  WorkloadSession session(w, modules, arch);
   session.run([&](const workload::Step&, const workload::LaunchStep& launch, const kernel::Program& program,
                   const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/arch_config.hpp"
+#include "driver/workload_session.hpp"
 #include "exec/block_runner.hpp"
 #include "exec/device_memory.hpp"
 #include "exec/run_limits.hpp"
@@ -34,7 +35,7 @@ struct FunctionalRun {
 };
 
 // With `arch`, launches are checked against its limits first.
-FunctionalRun run_functional(const workload::Workload& w, const kernel::Module& module, exec::RunLimits limits = {},
+FunctionalRun run_functional(const workload::Workload& w, const Modules& modules, exec::RunLimits limits = {},
                              const arch::ArchConfig* arch = nullptr);
 
 }  // namespace gpusim::driver

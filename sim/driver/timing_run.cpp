@@ -7,12 +7,12 @@
 
 namespace gpusim::driver {
 
-TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const kernel::Module& module,
+TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const Modules& modules,
                     const std::function<int(const std::string& entry)>& registers_of, const core::TimingOptions& options) {
   TimingRun run;
   core::TimingOptions started = options;
   started.limits.start();
-  WorkloadSession session(w, module, &arch);
+  WorkloadSession session(w, modules, &arch);
   host::CopyTimeline timeline(arch.host_link, arch.gpu.core_clock_mhz);
   core::Gpu gpu(arch);  // one clock for every launch: caches carry over at the right times
   session.run(

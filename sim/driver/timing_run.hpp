@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arch/arch_config.hpp"
+#include "driver/workload_session.hpp"
 #include "core/gpu.hpp"
 #include "core/launch_stats.hpp"
 #include "exec/executor.hpp"
@@ -50,7 +51,7 @@ struct TimingRun {
 };
 
 // `registers_of(entry)` gives each launched kernel's registers per thread.
-TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const kernel::Module& module,
+TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, const Modules& modules,
                     const std::function<int(const std::string& entry)>& registers_of, const core::TimingOptions& options);
 
 }  // namespace gpusim::driver

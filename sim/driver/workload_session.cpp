@@ -71,13 +71,14 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
   return out;
 }
 
-WorkloadSession::WorkloadSession(const workload::Workload& w, const kernel::Module& module, const arch::ArchConfig* arch)
-    : w_(w), module_(module), arch_(arch) {
-  for (const kernel::ModuleVariable& v : module.variables) {
-    std::vector<uint8_t> bytes(v.size, 0);
-    std::copy(v.init.begin(), v.init.end(), bytes.begin());
-    memory_.map(v.name, v.address, std::move(bytes));
-  }
+WorkloadSession::WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch)
+    : w_(w), modules_(modules), arch_(arch) {
+  for (const kernel::Module* module : modules.all())
+    for (const kernel::ModuleVariable& v : module->variables) {
+      std::vector<uint8_t> bytes(v.size, 0);
+      std::copy(v.init.begin(), v.init.end(), bytes.begin());
+      memory_.map(v.name, v.address, std::move(bytes));
+    }
   check_memory();
   for (const workload::Buffer& b : w.buffers) {
     try {
@@ -159,20 +160,21 @@ void WorkloadSession::write_dump(const workload::DumpStep& dump) {
 
 void WorkloadSession::copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy,
                                      const std::vector<uint8_t>& bytes) {
+  // The workload's kernel's module first, then the other sources' (as the host code of that file would see it).
   const kernel::ModuleVariable* var = nullptr;
   std::string names;
-  for (const kernel::ModuleVariable& v : module_.variables) {
-    if (v.name == copy.symbol) var = &v;
-    if (v.name[0] != '$' && v.name.rfind("__cudart", 0) != 0) names += (names.empty() ? "" : ", ") + v.name;
-  }
+  for (const kernel::Module* module : modules_.all())
+    for (const kernel::ModuleVariable& v : module->variables) {
+      if (v.name == copy.symbol && !var) var = &v;
+      if (v.name[0] != '$' && v.name.rfind("__cudart", 0) != 0) names += (names.empty() ? "" : ", ") + v.name;
+    }
   if (!var)
     throw InputError(where(w_, step.line) + "copy: no __device__ or __constant__ variable '" + copy.symbol + "' in " +
-                     module_.file + " (it has: " + (names.empty() ? "none" : names) + ")");
+                     modules_.main->file + " (it has: " + (names.empty() ? "none" : names) + ")");
   if (bytes.size() > var->size)
     throw InputError(where(w_, step.line) + "copy: buffer '" + copy.buffer + "' has " + std::to_string(bytes.size()) +
                      " bytes, variable '" + copy.symbol + "' only " + std::to_string(var->size));
-  exec::DeviceMemory::Region* region = memory_.find(copy.symbol);
-  std::copy(bytes.begin(), bytes.end(), region->bytes.begin());
+  std::copy(bytes.begin(), bytes.end(), memory_.translate(var->address, var->size));  // by address: names may repeat across modules
 }
 
 const kernel::Program& find_kernel(const kernel::Module& module, const std::string& entry, const std::string& where) {
@@ -183,7 +185,7 @@ const kernel::Program& find_kernel(const kernel::Module& module, const std::stri
 }
 
 const kernel::Program& WorkloadSession::program_of(const workload::Step& step, const workload::LaunchStep& launch) const {
-  const kernel::Program& p = find_kernel(module_, launch.entry, where(w_, step.line));
+  const kernel::Program& p = find_kernel(modules_.of(launch.source), launch.entry, where(w_, step.line));
   if (!p.unsupported.empty()) throw InputError(where(w_, step.line) + "launch of " + p.name + ": " + p.unsupported);
   return p;
 }
@@ -245,7 +247,7 @@ std::vector<uint8_t> WorkloadSession::reference_kernel_output() const {
   launch.action = *w_.check->reference_kernel;
   launch.line = w_.check->reference_line;
   ref.steps.push_back(launch);
-  WorkloadSession session(ref, module_, arch_);
+  WorkloadSession session(ref, modules_, arch_);
   exec::RunLimits limits;
   limits.start();
   session.run([&](const workload::Step&, const workload::LaunchStep&, const kernel::Program& program,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "arch/arch_config.hpp"
@@ -15,6 +16,22 @@
 
 namespace gpusim::driver {
 
+// The modules a workload's launches use: its kernel's, and one per other .cu a launch names
+// (each its own module, as CUDA builds each file without -rdc; their variables do not overlap).
+struct Modules {
+  Modules(const kernel::Module& m) : main(&m) {}  // NOLINT: one module is the common case
+  const kernel::Module* main;
+  std::map<std::string, const kernel::Module*> by_source;
+  const kernel::Module& of(const std::string& source) const {
+    return source.empty() ? *main : *by_source.at(source);
+  }
+  std::vector<const kernel::Module*> all() const {
+    std::vector<const kernel::Module*> out{main};
+    for (const auto& [source, m] : by_source) out.push_back(m);
+    return out;
+  }
+};
+
 class WorkloadSession {
  public:
   using LaunchFn = std::function<void(const workload::Step&, const workload::LaunchStep&, const kernel::Program&,
@@ -24,7 +41,7 @@ class WorkloadSession {
   // With `arch`, every launch is checked against its limits (grid and block dimensions,
   // threads per block, shared memory), naming the workload's line. Each launch runs the
   // module's kernel it names.
-  WorkloadSession(const workload::Workload& w, const kernel::Module& module, const arch::ArchConfig* arch = nullptr);
+  WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch = nullptr);
 
   void run(const LaunchFn& on_launch, const CopyFn& on_copy = {});
   std::optional<reference::CheckResult> check() const;
@@ -42,7 +59,7 @@ class WorkloadSession {
   static uint64_t buffer_bytes(const workload::Buffer& b);
 
   const workload::Workload& w_;
-  const kernel::Module& module_;
+  Modules modules_;
   const arch::ArchConfig* arch_;
   exec::DeviceMemory memory_;
   reference::Buffers initial_;

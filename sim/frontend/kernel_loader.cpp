@@ -155,7 +155,7 @@ int ptxas_target(const arch::ComputeCapability& cc) {
 }
 
 LoadedKernel load_kernel(const std::string& source, const std::string& ptx, const std::string& entry,
-                         const arch::ComputeCapability& cc, const std::string& cc_where) {
+                         const arch::ComputeCapability& cc, const std::string& cc_where, uint64_t variable_base) {
   const int sm = ptxas_target(cc);
   const std::vector<int>& known = toolkit_sass_targets();
   if (!known.empty() && std::find(known.begin(), known.end(), sm) == known.end()) {
@@ -172,7 +172,7 @@ LoadedKernel load_kernel(const std::string& source, const std::string& ptx, cons
     k.ptx_path = ptx;
     k.ptx_origin = "given";
   }
-  k.module = parse_ptx_file(k.ptx_path);
+  k.module = parse_ptx_file(k.ptx_path, variable_base);
   k.program = k.module.find(entry);
   if (!k.program) {
     std::string names;

@@ -37,7 +37,9 @@ int ptxas_target(const arch::ComputeCapability& cc);
 // `source` (.cu) or `ptx` as in the workload; throws util::InputError when neither the
 // toolkit nor a checked-in file can provide the PTX, the entry is missing, or the toolkit
 // cannot compile for the architecture (`cc_where` names where the capability was set).
+// `variable_base` places the module's __device__/__constant__ variables (parse_ptx).
 LoadedKernel load_kernel(const std::string& source, const std::string& ptx, const std::string& entry,
-                         const arch::ComputeCapability& cc, const std::string& cc_where = "");
+                         const arch::ComputeCapability& cc, const std::string& cc_where = "",
+                         uint64_t variable_base = kernel::kModuleGlobalBase);
 
 }  // namespace gpusim::frontend

@@ -111,8 +111,11 @@ void Parser::parse_module_variable() {
   mv.name = v.name;
   mv.space = space;
   module_next_address_ = align_up(module_next_address_, std::max<uint64_t>(v.align, 16));
-  mv.address = kModuleGlobalBase + module_next_address_;
+  mv.address = variable_base_ + module_next_address_;
   mv.size = std::max<uint64_t>(v.size, 1);
+  if (mv.address + mv.size > kGlobalHeapBase)
+    fail(at, "module variable '" + v.name + "' does not fit the " + std::to_string((kGlobalHeapBase - kModuleGlobalBase) >> 20) +
+                 " MB gpusim gives __device__ and __constant__ variables");
   mv.init = std::move(v.init);
   module_next_address_ += mv.size;
   module_symbols_[mv.name] = {space, mv.address};
@@ -317,14 +320,16 @@ void Parser::parse_block(Program& p) {
 
 }  // namespace ptx
 
-kernel::Module parse_ptx(const std::string& text, const std::string& file) { return ptx::Parser(text, file).parse(); }
+kernel::Module parse_ptx(const std::string& text, const std::string& file, uint64_t variable_base) {
+  return ptx::Parser(text, file, variable_base).parse();
+}
 
-kernel::Module parse_ptx_file(const std::string& path) {
+kernel::Module parse_ptx_file(const std::string& path, uint64_t variable_base) {
   std::ifstream in(path);
   if (!in) throw util::InputError(path + ": cannot open file");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_ptx(ss.str(), path);
+  return parse_ptx(ss.str(), path, variable_base);
 }
 
 }  // namespace gpusim::frontend

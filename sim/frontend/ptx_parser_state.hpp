@@ -94,7 +94,8 @@ struct Unit {
 
 class Parser {
  public:
-  Parser(const std::string& text, const std::string& file) : toks_(tokenize_ptx(text, file)), file_(file) {}
+  Parser(const std::string& text, const std::string& file, uint64_t variable_base)
+      : toks_(tokenize_ptx(text, file)), file_(file), variable_base_(variable_base) {}
 
   Module parse();
 
@@ -211,6 +212,7 @@ class Parser {
   uint16_t loc_file_ = 0;                  // the last .loc
   int32_t loc_line_ = 0;
   uint64_t module_next_address_ = 0;
+  uint64_t variable_base_ = kModuleGlobalBase;  // where this module's variables start
 };
 
 }  // namespace gpusim::frontend::ptx

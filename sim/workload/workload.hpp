@@ -70,6 +70,7 @@ struct LaunchArg {
 
 struct LaunchStep {
   std::string entry;  // the kernel this launch runs (the workload's kernel.entry unless the step names another)
+  std::string source;  // the .cu it is in, when not the workload's kernel.source (resolved path), else empty
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
   int64_t shared_bytes = 0;  // dynamic shared memory

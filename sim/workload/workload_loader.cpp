@@ -262,6 +262,14 @@ Step read_step(const YAML::Node& node, const std::string& file, size_t index, co
 LaunchStep read_launch(MapReader l, const Workload& w, const LaunchStep* defaults) {
   LaunchStep launch = defaults ? *defaults : LaunchStep{};
   launch.entry = l.has("entry") ? l.string("entry") : w.kernel.entry;
+  launch.source.clear();
+  if (l.has("source")) {  // another .cu of the program; its own module, as without -rdc
+    if (w.kernel.source.empty()) l.fail("source", "the workload's kernel is given as PTX; launches cannot name a .cu");
+    const std::string file =
+        (std::filesystem::path(w.source_file).parent_path() / l.string("source")).lexically_normal().string();
+    require_file(l, "source", file);
+    if (file != w.kernel.source) launch.source = file;
+  }
   if (!defaults || l.has("grid")) launch.grid = read_dims(l, "grid", w.params);
   if (!defaults || l.has("block")) launch.block = read_dims(l, "block", w.params);
   if (l.has("shared_bytes"))  // the launch configuration holds 32 bits

@@ -9,6 +9,8 @@
 
 #include "arch/arch_loader.hpp"
 #include "driver/functional_run.hpp"
+#include "driver/timing_run.hpp"
+#include "driver/workload_kernels.hpp"
 #include "frontend/kernel_loader.hpp"
 #include "temp_file.hpp"
 #include "test_paths.hpp"
@@ -240,6 +242,34 @@ TEST(ReferenceKernel, RunsOnTheFirstLaunchsInputs) {
   const std::string fault = run_with("{entry: simple, block: 64}");
   EXPECT_NE(fault.find("check.reference_kernel: kernel simple"), std::string::npos) << fault;
   EXPECT_NE(fault.find("out-of-bounds global load"), std::string::npos) << fault;
+}
+
+// A launch may name another .cu: its own module, as CUDA builds each file without -rdc, so
+// two files' __device__ counters of the same name stay apart (32 and 64 additions), and a
+// __constant__ of the second file is filled from the host (x 3).
+TEST(WorkloadSteps, LaunchesFromTwoSourceFiles) {
+  test::TempFile a("a.cu", "__device__ int counter;\nextern \"C\" __global__ void bump(int* out) {\n"
+                           "  atomicAdd(&counter, 1);\n  __syncthreads();\n  if (threadIdx.x == 0) out[0] = counter;\n}\n");
+  test::TempFile b("b.cu", "__device__ int counter;\n__constant__ int scale;\nextern \"C\" __global__ void twice(int* out) {\n"
+                           "  atomicAdd(&counter, 2);\n  __syncthreads();\n  if (threadIdx.x == 0) out[1] = counter * scale;\n}\n");
+  test::TempFile w("w.yaml", "name: two\nkernel: {source: " + a.path() +
+                                 ", entry: bump}\nbuffers:\n  - {name: out, type: i32, count: 2, init: zero}\n"
+                                 "  - {name: s, type: i32, count: 1, init: {constant: 3}}\n"
+                                 "steps:\n  - copy: {to_symbol: scale, from: s}\n  - launch: {grid: 1, block: 32, args: [out]}\n"
+                                 "  - launch: {source: " + b.path() + ", entry: twice, grid: 1, block: 32, args: [out]}\n"
+                                 "  - copy: {to_host: out}\n");
+  const workload::Workload wl = workload::load_workload(w.path());
+  const WorkloadKernels k = load_workload_kernels(wl, {9, 0});
+  ASSERT_EQ(k.others.size(), 1u);
+  const FunctionalRun run = run_functional(wl, k.modules());
+  std::vector<int32_t> out(2);
+  std::memcpy(out.data(), run.host.at("out").data(), 8);
+  EXPECT_EQ(out[0], 32);
+  EXPECT_EQ(out[1], 64 * 3);
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"));
+  const TimingRun timed = run_timed(hopper, wl, k.modules(), [](const std::string&) { return 32; }, {});
+  ASSERT_EQ(timed.launches.size(), 2u);
+  EXPECT_EQ(timed.launches[1].name, "twice");
 }
 
 }  // namespace
