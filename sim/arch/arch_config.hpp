@@ -170,6 +170,7 @@ struct ArchConfig {
   core::BlockDispatchConfig block_scheduler;
   core::ExecutionUnits units;
   core::Latencies latencies;
+  core::InstructionClasses instruction_classes;
   memory::MemoryConfig memory;
   host::HostLinkConfig host_link;
 
@@ -186,6 +187,8 @@ struct ArchConfig {
     v.section("block_scheduler", block_scheduler, "The GPU-wide block scheduler");
     v.section("execution_units", units, "Execution units");
     v.section("latencies", latencies, "Dependent-issue latencies");
+    v.section("instruction_classes", instruction_classes,
+              "Instructions timed as a class of their own: their pipe and latency (defaults: the integer or FP32 pipe's)");
     v.section("memory", memory, "The memory system");
     v.section("host_link", host_link, "The host link and copy engines");
     v.check([&](const params::Checker& c) {

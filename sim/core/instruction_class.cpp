@@ -94,6 +94,24 @@ void add_operand(std::array<uint32_t, N>& list, size_t& n, const Operand& o) {
     for (int i = 0; i < o.count; ++i) add_reg(list, n, o.regs[i]);
 }
 
+// The class of its own an instruction belongs to, if any.
+const InstructionClass* own_class(const kernel::Instruction& in, const InstructionClasses& c) {
+  switch (in.op) {
+    case Opcode::Prmt: return &c.byte_permute;
+    case Opcode::Shf: return &c.funnel_shift;
+    case Opcode::Popc: case Opcode::Clz: case Opcode::Bfind: return &c.bit_scan;
+    case Opcode::Redux: return &c.warp_reduce;
+    case Opcode::Match: return &c.warp_match;
+    default: break;
+  }
+  const DataType t = in.op == Opcode::Cvt ? DataType::None : in.type;
+  const bool half = t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2;
+  if (half && in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Atom && in.op != Opcode::Red &&
+      in.op != Opcode::Mov)
+    return &c.half;
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<InstructionTiming> classify_program(const kernel::Program& program, const ClassifierConfig& config) {
@@ -102,7 +120,8 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
   const int schedulers = config.schedulers;
   for (const kernel::Instruction& in : program.code) {
     InstructionTiming t;
-    t.unit = unit_of(in);
+    const InstructionClass* own = own_class(in, config.classes);
+    t.unit = own ? own->unit : unit_of(in);
     t.is_memory = t.unit == Unit::LoadStore;
     t.needs_mshr = (in.op == Opcode::Ld || in.op == Opcode::Atom) &&
                    (in.space == kernel::StateSpace::Global || in.space == kernel::StateSpace::Local ||
@@ -121,6 +140,8 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     t.occupancy = lanes == 0 ? kUnitTicks
                              : static_cast<uint32_t>((int64_t{config.warp_size} * schedulers * kUnitTicks + lanes - 1) / lanes);
     t.latency = static_cast<uint16_t>(t.is_control ? 1 : latency_of(t.unit, config.latencies));
+    if (own && own->latency > 0) t.latency = static_cast<uint16_t>(own->latency);
+    if (in.op == Opcode::Match) t.per_value = static_cast<uint16_t>(config.classes.warp_match_per_value);
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
       t.latency = static_cast<uint16_t>(config.latencies.int_divide);
       t.issue_slots = static_cast<uint16_t>(config.latencies.int_divide_slots);

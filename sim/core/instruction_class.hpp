@@ -15,7 +15,6 @@ namespace gpusim::core {
 // (Kepler) accepts 1.5 warp instructions per cycle and one with 8 lanes (G80) one per 4.
 constexpr uint32_t kUnitTicks = 64;
 
-enum class Unit : uint8_t { Fp32, Int32, Fp64, Sfu, LoadStore, Branch, Count };
 constexpr int kUnitCount = static_cast<int>(Unit::Count);
 const char* unit_name(Unit u);
 
@@ -34,6 +33,7 @@ struct InstructionTiming {
   bool is_control = false;     // branches, exits: never dual-issued behind another instruction
   AsyncRole async = AsyncRole::None;
   uint8_t async_allowed = 0;   // Wait: committed groups that may still be in flight (wait_group N)
+  uint16_t per_value = 0;      // match.sync: latency added per distinct value after the first
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
 };
@@ -45,6 +45,7 @@ struct ClassifierConfig {
   int warp_size = 32;
   int schedulers = 1;      // per SM: each has its share of the SM's lanes
   bool sass_like = false;  // fuse the pairs ptxas fuses (core/ptxas_fusion.hpp)
+  InstructionClasses classes;
 };
 
 // Precomputed timing for every instruction of a program on one architecture.

@@ -128,10 +128,13 @@ Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
     w.operands_at = wait.at;
     w.operands_from_memory = wait.from_memory;
     w.next_known = true;
-    if ((t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll) &&
-        w.async.must_wait(t.async_allowed, t.async == AsyncRole::WaitAll)) {
-      w.operands_at = kNever;  // until the copies it waits for are back (on_response)
-      w.operands_from_memory = true;
+    if (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll) {
+      // Until the copies it waits for are in shared memory (kNever: a response is still due).
+      const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
+      if (copied > w.operands_at) {
+        w.operands_at = copied;
+        w.operands_from_memory = true;
+      }
     }
   }
   const Readiness known = known_readiness(w, s.units, now);
@@ -164,6 +167,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   engine::Cycle ready = now + t.latency;
   uint32_t ticket = Scoreboard::kArithmetic;
   uint64_t busy = t.occupancy;
+  if (t.per_value) ready += uint64_t{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over values
   if (r.instruction->op == kernel::Opcode::Shfl) {
     ready = now + static_cast<engine::Cycle>(config_.shared.latency);
   } else if (t.is_memory && r.addresses) {
@@ -175,7 +179,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
       busy = std::max(busy, a.busy_ticks);
     }
   }
-  if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.emplace_back(ticket, w.async.open_group);
+  if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.push_back({ticket, w.async.open_group, kNever});
   if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
   uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
@@ -191,10 +195,10 @@ void Sm::on_response(uint64_t tag) {
   const engine::Cycle now = events_.now();
   if (w.done) return;  // the warp has gone
   const uint32_t ticket = LoadStoreUnit::ticket_of(tag);
-  auto& copies = w.async.in_flight;
-  const auto copy = std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c.first == ticket; });
-  if (copy != copies.end()) copies.erase(copy);
-  else if (!w.scoreboard.arrived(ticket, now)) return;  // a load of a warp that has gone
+  // A cp.async's data goes on into shared memory: one shared-memory access more.
+  if (!w.async.arrived(ticket, now, static_cast<engine::Cycle>(config_.shared.latency)) &&
+      !w.scoreboard.arrived(ticket, now))
+    return;  // a load of a warp that has gone
   w.next_known = false;
   schedulers_[w.slot % schedulers_.size()].wake = 0;
   events_.schedule_by(tick_event_, now);

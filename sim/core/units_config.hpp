@@ -2,6 +2,10 @@
 // (core/instruction_class.cpp) and the barrier unit use them.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 #include "util/params.hpp"
 
 namespace gpusim::core {
@@ -55,6 +59,55 @@ struct Latencies {
     v.integer("int_divide_slots", int_divide_slots,
               {.min = 1, .max = 1000, .def = 13, .unit = "issue cycles",
                .doc = "scheduler issue cycles that sequence takes (13 SASS instructions on every generation checked)"});
+  }
+};
+
+enum class Unit : uint8_t { Fp32, Int32, Fp64, Sfu, LoadStore, Branch, Count };
+
+// Where one class of instructions runs and how soon its result can be read.
+struct InstructionClass {
+  Unit unit = Unit::Int32;
+  int latency = 0;  // cycles; 0: the unit's latency (latencies.<unit>)
+
+  InstructionClass() = default;
+  explicit InstructionClass(Unit u) : unit(u) {}
+
+  template <class V>
+  void declare(V& v) {
+    const Unit def = unit;
+    v.choice("unit", unit,
+             std::vector<params::Choice<Unit>>{{"fp32", Unit::Fp32, "the FP32 (FMA) pipe"},
+                                               {"int32", Unit::Int32, "the integer (ALU) pipe"},
+                                               {"fp64", Unit::Fp64, "the FP64 pipe"},
+                                               {"sfu", Unit::Sfu, "the special-function (MUFU/XU) pipe"}},
+             std::optional(def), "the pipe that runs it");
+    v.integer("latency", latency,
+              {.min = 0, .max = 10000, .def = 0, .unit = "cycles", .doc = "issue to dependent issue; 0: the unit's latency"});
+  }
+};
+
+// The instructions gpusim times as a class of their own (their pipe and latency differ from
+// plain integer or FP32 arithmetic): validate/latency/instruction_latency.cu measures each.
+struct InstructionClasses {
+  InstructionClass byte_permute{Unit::Int32};  // prmt
+  InstructionClass funnel_shift{Unit::Int32};  // shf
+  InstructionClass bit_scan{Unit::Int32};      // popc, clz, bfind
+  InstructionClass warp_reduce{Unit::Int32};   // redux.sync
+  InstructionClass warp_match{Unit::Int32};    // match.sync
+  int warp_match_per_value = 0;                // cycles per distinct value after the first
+  InstructionClass half{Unit::Fp32};           // f16, bf16, f16x2, bf16x2 arithmetic
+
+  template <class V>
+  void declare(V& v) {
+    v.section("byte_permute", byte_permute, "prmt (__byte_perm)");
+    v.section("funnel_shift", funnel_shift, "shf (funnel shifts, 64-bit rotates)");
+    v.section("bit_scan", bit_scan, "popc, clz, bfind (__popc, __clz, __ffs)");
+    v.section("warp_reduce", warp_reduce, "redux.sync (__reduce_*_sync)");
+    v.section("warp_match", warp_match, "match.any/all.sync (__match_*_sync), with one distinct value");
+    v.integer("warp_match_per_value", warp_match_per_value,
+              {.min = 0, .max = 10000, .def = 0, .unit = "cycles",
+               .doc = "match.sync serialises over the lanes' distinct values: added per value after the first"});
+    v.section("half", half, "half and bfloat16 arithmetic (scalar and x2)");
   }
 };
 

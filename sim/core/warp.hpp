@@ -2,6 +2,7 @@
 // cache line), then its scoreboard and its functional state.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -13,15 +14,33 @@
 
 namespace gpusim::core {
 
-// The warp's cp.async copies still in flight, by commit group.
+// The warp's cp.async copies not yet in shared memory, by commit group.
 struct AsyncCopies {
-  std::vector<std::pair<uint32_t, uint32_t>> in_flight;  // (load ticket, group)
+  struct Copy {
+    uint32_t ticket;   // the load's, until its response
+    uint32_t group;
+    engine::Cycle at;  // when its data is in shared memory; kNever until the response
+  };
+  std::vector<Copy> in_flight;
   uint32_t open_group = 0;  // groups before it are committed
-  // Whether a wait must still wait: for wait_group N, a committed group older than the N
-  // newest is in flight; for wait_all (a commit, then wait_group 0), any copy is.
-  bool must_wait(uint32_t allowed, bool all) const {
-    for (const auto& [ticket, group] : in_flight)
-      if (all || group + allowed < open_group) return true;
+
+  // When a wait may go on: for wait_group N, once every committed group older than the N
+  // newest is in shared memory; for wait_all (a commit, then wait_group 0), every copy.
+  engine::Cycle ready_at(uint32_t allowed, bool all) const {
+    engine::Cycle at = 0;
+    for (const Copy& c : in_flight)
+      if (all || c.group + allowed < open_group) at = std::max(at, c.at);
+    return at;
+  }
+  // The response for `ticket` came at `now`; its data is written `write` cycles later. False
+  // when no copy of this warp waits for it.
+  bool arrived(uint32_t ticket, engine::Cycle now, engine::Cycle write) {
+    std::erase_if(in_flight, [&](const Copy& c) { return c.at <= now; });
+    for (Copy& c : in_flight)
+      if (c.ticket == ticket && c.at == engine::kNever) {
+        c.at = now + write;
+        return true;
+      }
     return false;
   }
 };

@@ -5,6 +5,7 @@
 
 namespace gpusim::exec {
 
+// prmt.b32 d, a, b, c: picks bytes of the 8-byte value {b, a} by the selector c.
 void Executor::permute(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
   uint64_t ra[kWarpSize], rb[kWarpSize], rc[kWarpSize];
   gather(w, b, in.src[0], mask, ra);

@@ -226,7 +226,10 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
     case Opcode::Nanosleep: break;  // a warp runs in lockstep here; sleeping has no functional effect
     case Opcode::Activemask:
     case Opcode::Redux:
-    case Opcode::Match: warp_op(w, b, in, mask); break;
+    case Opcode::Match:
+      warp_op(w, b, in, mask);
+      if (in.op == Opcode::Match) r.distinct_values = std::max(distinct_values_, 1u);
+      break;
     default: alu(w, b, in, mask); break;
   }
   ++w.stack.back().pc;

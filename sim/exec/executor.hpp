@@ -86,6 +86,7 @@ struct StepResult {
   kernel::StateSpace memory_space = kernel::StateSpace::Generic;  // ld/st/atom: the space it resolved to
   const uint64_t* addresses = nullptr;  // ld/st/atom: each executed lane's address in that space
   uint32_t access_bytes = 0;            // ld/st/atom: bytes each lane accesses
+  uint32_t distinct_values = 1;         // match.sync: distinct values among the lanes (it serialises over them)
 };
 
 class Executor {
@@ -253,6 +254,7 @@ class Executor {
   PrintfSink* printf_ = nullptr;
   uint32_t sm_id_ = 0;
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
+  uint32_t distinct_values_ = 1;  // of the last match.sync
   uint64_t addresses_[kWarpSize] = {};
   alignas(16) uint8_t oob_scratch_[64] = {};  // what an out-of-bounds access reads or writes when the run goes on
 };

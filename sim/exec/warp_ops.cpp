@@ -53,17 +53,20 @@ void Executor::warp_op(WarpState& w, const BlockState& b, const Instruction& in,
   }
   // match: the member lanes holding the same value (any), or all of them when all hold it (all).
   const bool all = static_cast<kernel::MatchMode>(in.mode) == kernel::MatchMode::All;
+  uint32_t counted = 0;  // lanes whose value has been counted: the timing model serialises over values
+  distinct_values_ = 0;
   for_each_lane(mask, [&](uint32_t lane) {
     const uint32_t group = static_cast<uint32_t>(members[lane]);
     uint32_t same = 0;
     for_each_lane(group, [&](uint32_t j) {
       if (low_bits(v[j], bits) == low_bits(v[lane], bits)) same |= 1u << j;
     });
+    if (!(counted >> lane & 1u)) ++distinct_values_;
+    counted |= same;
     const bool everyone = same == group;
     write(w, in.dst.reg, lane, all ? (everyone ? group : 0u) : same);
     if (all && in.dst2.kind == kernel::Operand::Kind::Reg) write(w, in.dst2.reg, lane, everyone);
   });
 }
 
-// prmt.b32 d, a, b, c: picks bytes of the 8-byte value {b, a} by the selector c.
 }  // namespace gpusim::exec
