@@ -142,6 +142,7 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     t.latency = static_cast<uint16_t>(t.is_control ? 1 : latency_of(t.unit, config.latencies));
     if (own && own->latency > 0) t.latency = static_cast<uint16_t>(own->latency);
     if (in.op == Opcode::Match) t.per_value = static_cast<uint16_t>(config.classes.warp_match_per_value);
+    t.rare = in.op == Opcode::CpAsync || in.op == Opcode::Match || in.op == Opcode::Nanosleep;
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
       t.latency = static_cast<uint16_t>(config.latencies.int_divide);
       t.issue_slots = static_cast<uint16_t>(config.latencies.int_divide_slots);

@@ -34,6 +34,7 @@ struct InstructionTiming {
   AsyncRole async = AsyncRole::None;
   uint8_t async_allowed = 0;   // Wait: committed groups that may still be in flight (wait_group N)
   uint16_t per_value = 0;      // match.sync: latency added per distinct value after the first
+  bool rare = false;           // cp.async, match.sync or nanosleep: the SM's slower path after issue
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
 };

@@ -13,6 +13,7 @@ const char* stall_name(Stall s) {
     case Stall::Barrier: return "barrier";
     case Stall::ExecutionUnitBusy: return "execution_unit_busy";
     case Stall::MshrFull: return "mshr_full";
+    case Stall::Sleeping: return "sleeping";
     case Stall::Count: break;
   }
   return "?";
@@ -27,6 +28,7 @@ const char* stall_description(Stall s) {
     case Stall::Barrier: return "the warp waits at a barrier";
     case Stall::ExecutionUnitBusy: return "the instruction's unit (or the issue slot) is still busy";
     case Stall::MshrFull: return "a global or local load waits for a free miss-status register in its L1";
+    case Stall::Sleeping: return "the warp sleeps (nanosleep)";
     case Stall::Count: break;
   }
   return "?";

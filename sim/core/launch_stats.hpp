@@ -21,6 +21,7 @@ enum class Stall : uint8_t {
   Barrier,           // the warp waits at bar.sync
   ExecutionUnitBusy, // its unit is still busy with an earlier warp instruction
   MshrFull,          // a global or local access waits for a free miss-status register in its L1
+  Sleeping,          // the warp sleeps (nanosleep)
   Count
 };
 constexpr int kStallCount = static_cast<int>(Stall::Count);

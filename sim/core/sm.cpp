@@ -19,6 +19,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
   c.shared = arch.shared_memory.access;
   c.barrier_latency = arch.latencies.barrier;
   c.barrier_per_warp = arch.latencies.barrier_per_warp;
+  c.cycles_per_ns = arch.gpu.core_clock_mhz / 1000.0;
   return c;
 }
 
@@ -102,6 +103,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.slot = slot;
     w.age = next_age_++;
     w.eligible_at = eligible_at;
+    w.sleeping = false;
     w.start = eligible_at;
     w.done = false;
     w.at_barrier = false;
@@ -119,7 +121,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
 }
 
 Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
-  if (now < w.eligible_at) return {w.eligible_at, Stall::BlockLaunch};
+  if (now < w.eligible_at) return {w.eligible_at, w.sleeping ? Stall::Sleeping : Stall::BlockLaunch};
   if (w.at_barrier) return {kNever, Stall::Barrier};
   if (!w.next_known) {
     const InstructionTiming& t = kernel_.timing[static_cast<size_t>(kernel_.executor.peek(w.state))];
@@ -128,7 +130,7 @@ Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
     w.operands_at = wait.at;
     w.operands_from_memory = wait.from_memory;
     w.next_known = true;
-    if (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll) {
+    if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
       // Until the copies it waits for are in shared memory (kNever: a response is still due).
       const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
       if (copied > w.operands_at) {
@@ -167,7 +169,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   engine::Cycle ready = now + t.latency;
   uint32_t ticket = Scoreboard::kArithmetic;
   uint64_t busy = t.occupancy;
-  if (t.per_value) ready += uint64_t{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over values
+  if (t.rare) ready += uint64_t{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over values
   if (r.instruction->op == kernel::Opcode::Shfl) {
     ready = now + static_cast<engine::Cycle>(config_.shared.latency);
   } else if (t.is_memory && r.addresses) {
@@ -179,8 +181,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
       busy = std::max(busy, a.busy_ticks);
     }
   }
-  if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.push_back({ticket, w.async.open_group, kNever});
-  if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
+  if (t.rare) after_rare_issue(w, t, r, ticket, now);
   uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
   if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
@@ -188,6 +189,16 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
   return true;
+}
+
+void Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
+                          engine::Cycle now) {
+  if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.push_back({ticket, w.async.open_group, kNever});
+  if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
+  if (r.sleep_ns) {  // nanosleep: the warp waits about that long (the GPU guarantees at most twice)
+    w.eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
+    w.sleeping = true;
+  }
 }
 
 void Sm::on_response(uint64_t tag) {
@@ -212,6 +223,7 @@ void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle 
       continue;
     other.at_barrier = false;
     other.eligible_at = std::max(other.eligible_at, at);
+    other.sleeping = false;
     kernel_.executor.barrier_released(other.state, block);
   }
   wake_all();

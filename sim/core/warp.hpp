@@ -50,8 +50,9 @@ struct TimedWarp {
   bool at_barrier = false;
   bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
   bool operands_from_memory = false;
+  bool sleeping = false;    // eligible_at is a nanosleep's end
   uint32_t slot = 0;                // warp slot on the SM: scheduler = slot % schedulers
-  engine::Cycle eligible_at = 0;    // its block's launch cost; a barrier's release
+  engine::Cycle eligible_at = 0;    // its block's launch cost; a barrier's release; a nanosleep's end
   engine::Cycle operands_at = 0;    // when the next instruction's operands are ready
   const InstructionTiming* next = nullptr;
   uint64_t age = 0;                 // launch order, for greedy-then-oldest

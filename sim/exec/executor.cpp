@@ -222,8 +222,11 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       break;  // its groups: the copy is done at issue, so waiting has no functional effect
     case Opcode::Shfl: shuffle(w, b, in, mask); break;
     case Opcode::Vote: vote(w, b, in, mask); break;
-    case Opcode::WarpSync:
-    case Opcode::Nanosleep: break;  // a warp runs in lockstep here; sleeping has no functional effect
+    case Opcode::WarpSync: break;  // a warp runs in lockstep here
+    case Opcode::Nanosleep:  // no functional effect; the timing model sleeps, up to the 1 ms PTX allows
+      if (mask) r.sleep_ns = static_cast<uint32_t>(std::min<uint64_t>(
+                    read(w, b, in.src[0], static_cast<uint32_t>(std::countr_zero(mask))) & 0xFFFFFFFFu, 1'000'000));
+      break;
     case Opcode::Activemask:
     case Opcode::Redux:
     case Opcode::Match:

@@ -87,6 +87,7 @@ struct StepResult {
   const uint64_t* addresses = nullptr;  // ld/st/atom: each executed lane's address in that space
   uint32_t access_bytes = 0;            // ld/st/atom: bytes each lane accesses
   uint32_t distinct_values = 1;         // match.sync: distinct values among the lanes (it serialises over them)
+  uint32_t sleep_ns = 0;                // nanosleep: the delay asked for
 };
 
 class Executor {

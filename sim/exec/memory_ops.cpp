@@ -79,13 +79,14 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
     }
   }
   last_space_ = space;
-  const bool store = std::strcmp(what, "load") != 0 && std::strcmp(what, "cp.async source") != 0;
+  // Only on the way out of bounds: the in-bounds path is hot.
+  const auto store = [&] { return std::strcmp(what, "load") != 0 && std::strcmp(what, "cp.async source") != 0; };
   const auto outside = [&](uint64_t limit) -> uint8_t* {
     return out_of_bounds(w, b, lane,
                          std::string("out-of-bounds ") + space_name(space) + " " + what + " of " + std::to_string(size) +
                              " bytes at " + hex(addr) + " (the " + space_name(space) + " space has " +
                              std::to_string(limit) + " bytes)",
-                         store);
+                         store());
   };
   switch (space) {
     case StateSpace::Param:
@@ -103,7 +104,7 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
         return out_of_bounds(w, b, lane,
                              std::string("out-of-bounds ") + space_name(space) + " " + what + " of " +
                                  std::to_string(size) + " bytes at " + hex(addr) + " (" + memory_.describe(addr) + ")",
-                             store);
+                             store());
       return p;
     }
   }
@@ -125,7 +126,8 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
   uint8_t* host[kWarpSize];
   const uint32_t bytes = size * count;
-  const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global;
+  const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global,
+             param = in.space == StateSpace::Param;
   const uint64_t offset = static_cast<uint64_t>(addr_op.imm);
   const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
   for_each_lane(mask, [&](uint32_t lane) {
@@ -135,6 +137,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     if (a % bytes == 0) {
       if (shared && a + bytes <= b.shared.size()) p = b.shared.data() + a;
       else if (global) p = memory_.translate(a, bytes);
+      else if (param && a + bytes <= launch_.params.size()) p = const_cast<uint8_t*>(launch_.params.data()) + a;
     }
     host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
     addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;

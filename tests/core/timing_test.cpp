@@ -157,6 +157,23 @@ TEST(Timing, InstructionClassesComeFromTheArchitectureFile) {
   EXPECT_NEAR(static_cast<double>(distinct - same), 20.0 * 31 * 11, 2.0);  // give or take the issue cycle
 }
 
+// nanosleep holds the warp about the time asked for: 1000 ns at hopper.yaml's 1980 MHz is
+// 1980 cycles between two clock reads (and the scheduler charges them to `sleeping`); 2000 ns
+// twice that.
+TEST(Timing, NanosleepSleeps) {
+  const auto slept = [](int ns) {
+    const std::string body = "mov.u64 %rd4, %clock64;\nnanosleep.u32 " + std::to_string(ns) +
+                             ";\nmov.u64 %rd6, %clock64;\nsub.s64 %rd6, %rd6, %rd4;\ncvt.u32.u64 %r26, %rd6;\n"
+                             "mov.b32 %f44, %r26;\n";
+    return simulate(kernel(body), "hopper", {}, 32, 1);
+  };
+  const SimRun one = slept(1000), two = slept(2000);
+  EXPECT_GE(one.out[0], 1980u);
+  EXPECT_LE(one.out[0], 1980u + 4u);
+  EXPECT_EQ(two.out[0] - one.out[0], 1980u);
+  EXPECT_GE(one.total.stalls[static_cast<int>(Stall::Sleeping)], 1980u);
+}
+
 TEST(Timing, IntegerDivisionIsAnExpandedSequence) {
   // No integer divider: on Hopper a rem.u32 has the fitted 61-cycle latency and holds its
   // scheduler for 13 issue cycles. 64 more dependent remainders: 64 x 61 cycles; 64 more

@@ -30,7 +30,7 @@ struct Readiness {
   Stall reason = Stall::Idle;
 };
 inline Readiness known_readiness(const TimedWarp& w, const IssueUnits& units, engine::Cycle now) {
-  if (now < w.eligible_at) return {w.eligible_at, Stall::BlockLaunch};
+  if (now < w.eligible_at) return {w.eligible_at, w.sleeping ? Stall::Sleeping : Stall::BlockLaunch};
   if (w.at_barrier) return {engine::kNever, Stall::Barrier};
   if (w.operands_at > now) return {w.operands_at, w.operands_from_memory ? Stall::Memory : Stall::Dependency};
   if (units.issue_free > now) return {units.issue_free, Stall::ExecutionUnitBusy};
