@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "exec/executor.hpp"
+#include "exec/small_float.hpp"
 #include "exec/value.hpp"
 
 namespace gpusim::exec {
@@ -48,6 +49,20 @@ uint64_t loaded_value(uint64_t raw, DataType t) {
 }
 
 }  // namespace
+
+// A half-precision atomic, 16 bits at a time: the exact result of `fn` rounded to nearest
+// (.noftz: subnormals kept).
+template <typename F>
+uint64_t half_atomic(uint64_t old, uint64_t v, DataType t, F fn) {
+  const SmallFloatFormat f = format_of(t);
+  uint64_t next = 0;
+  for (int h = 0; h < kernel::type_bits(t); h += 16)
+    next |= uint64_t{encode_small_float(fn(decode_small_float(static_cast<uint32_t>(old >> h & 0xFFFF), f),
+                                           decode_small_float(static_cast<uint32_t>(v >> h & 0xFFFF), f)),
+                                        f)}
+            << h;
+  return next;
+}
 
 uint8_t* Executor::out_of_bounds(WarpState& w, BlockState& b, uint32_t lane, const std::string& what, bool store) {
   OutOfBoundsLog* log = launch_.out_of_bounds;
@@ -186,6 +201,11 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   const AtomOp op = static_cast<AtomOp>(in.mode);
   const bool returns = in.op == Opcode::Atom;
   const Operand& addr_op = in.src[0];
+  const bool half = t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2;
+  const bool float_op = op == AtomOp::Add || op == AtomOp::Exch || op == AtomOp::Cas || (half && (op == AtomOp::Min || op == AtomOp::Max));
+  if (kernel::is_float(t) && !float_op)
+    fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)),
+          std::string(kernel::opcode_name(in.op)) + " on " + kernel::type_name(t) + ": only add, min and max (half types), exch and cas");
   // Lanes apply their updates one after another, in lane order.
   for_each_lane(mask, [&](uint32_t lane) {
     uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
@@ -201,12 +221,19 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     const uint64_t uo = low_bits(old, bits), uv = low_bits(v, bits);
     switch (op) {
       case AtomOp::Add:
-        if (t == DataType::F32) next = from_f32(as_f32(old) + as_f32(v));
+        if (half) next = half_atomic(old, v, t, [](double x, double y) { return x + y; });
+        else if (t == DataType::F32) next = from_f32(as_f32(old) + as_f32(v));
         else if (t == DataType::F64) next = from_f64(as_f64(old) + as_f64(v));
         else next = uo + uv;
         break;
-      case AtomOp::Min: next = kernel::is_signed(t) ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv); break;
-      case AtomOp::Max: next = kernel::is_signed(t) ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv); break;
+      case AtomOp::Min:
+        if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmin(x, y); });
+        else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv);
+        break;
+      case AtomOp::Max:
+        if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmax(x, y); });
+        else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv);
+        break;
       case AtomOp::Inc: next = uo >= uv ? 0 : uo + 1; break;
       case AtomOp::Dec: next = (uo == 0 || uo > uv) ? uv : uo - 1; break;
       case AtomOp::And: next = uo & uv; break;

@@ -61,7 +61,8 @@ const std::unordered_map<std::string_view, Rounding>& roundings() {
 bool ignorable(std::string_view m) {
   static const std::string_view kIgnored[] = {"nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed",
                                               "acquire", "release", "acq_rel", "sc", "gpu", "cta", "sys", "gl",
-                                              "aligned", "full", "approx", "uni_target", "weak", "cluster"};
+                                              "aligned", "full", "approx", "uni_target", "weak", "cluster",
+                                              "noftz"};
   for (std::string_view k : kIgnored)
     if (m == k) return true;
   return m.find("::") != std::string_view::npos;  // L1::no_allocate, L2::128B, ...

@@ -151,5 +151,23 @@ TEST(OutOfBounds, ContinueReadsZerosDropsStoresAndCounts) {
   EXPECT_NE(log.sites[1].first.find("thread (31,0,0): out-of-bounds global store"), std::string::npos);
 }
 
+// Half-precision atomics (atomicAdd on __half2 and __nv_bfloat16): 32 lanes add (1.0, 2.0) as
+// f16x2 to word 0, giving (32.0, 64.0) = 0x5000, 0x5400; 0.25 as bf16 to word 1, giving
+// 8.0 = 0x4100; min of f16 keeps the smallest (-3.0 = 0xC200). Float atomics other than add,
+// exch and cas (and min/max on halves) are errors.
+TEST(Atomics, HalfPrecision) {
+  const Result r = run_ptx(kernel_with_body(".reg .b16 %rs<8>;\nmov.b32 %r5, 0x40003C00;\n"
+                                            "atom.global.add.noftz.f16x2 %r6, [%rd1], %r5;\n"
+                                            "mov.b16 %rs1, 0x3E80;\natom.global.add.noftz.bf16 %rs2, [%rd1+4], %rs1;\n"
+                                            "mov.b16 %rs3, 0xC200;\natom.global.min.noftz.f16 %rs4, [%rd1+8], %rs3;\nret;"),
+                           32);
+  EXPECT_EQ(r.out[0], 0x54005000u);
+  EXPECT_EQ(r.out[1], 0x4100u);
+  EXPECT_EQ(r.out[2], 0xC200u);
+  EXPECT_NE(error_of(kernel_with_body("atom.global.min.f32 %r6, [%rd1], 1.0;\nret;"))
+                .find("atom on f32: only add, min and max (half types), exch and cas"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusim::exec
