@@ -7,7 +7,7 @@ include folders), lists every kernel with `gpusim kernels`, and writes a Markdow
 file plus a ranking of the reasons kernels cannot run.
 
 Usage: scripts/ptx_coverage.py --repo /path/to/repo.git --name cuda-samples --out docs/coverage/cuda-samples.md
-       [--gpusim build/gpusim] [--arch 90] [--include DIR ...] [--glob 'Samples/*'] [--generated-header 'config.h=TEXT']
+       [--gpusim build/gpusim] [--arch 90] [--include DIR ...] [--glob 'Samples/*'] [--define N=V ...] [--generated-header 'config.h=TEXT']
 """
 import argparse
 import collections
@@ -58,6 +58,17 @@ def reason_kind(reason):
     return m.group(1) if m else reason.split(": ")[-1][:60]
 
 
+def smoke_kind(run):
+    """A short class of why a smoke run stopped."""
+    if run["status"] == "budget":
+        return "instruction budget (a loop the made-up inputs do not end)"
+    m = re.search(r"\): (.*)$", run["detail"])
+    what = m.group(1) if m else run["detail"]
+    what = re.sub(r"0x[0-9a-f]+", "ADDR", what)
+    what = re.sub(r"\d+", "N", what)
+    return what[:80]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repo", required=True, help="git directory of the suite (a mirror or .git)")
@@ -67,10 +78,12 @@ def main():
     ap.add_argument("--arch", default="90")
     ap.add_argument("--include", nargs="*", default=[], help="include folders, relative to the suite")
     ap.add_argument("--glob", default="*", help="only .cu files whose path matches")
+    ap.add_argument("--define", nargs="*", default=[], metavar="NAME=VALUE",
+                    help="macros for nvcc (e.g. APIs CUDA has removed: cudaThreadSynchronize=cudaDeviceSynchronize)")
     ap.add_argument("--generated-header", nargs="*", default=[], metavar="NAME=TEXT",
                     help="a header the suite's build generates (SHOC's config.h), with this text ('\\n': new line)")
     args = ap.parse_args()
-    rows, kinds = [], collections.Counter()
+    rows, kinds, smoke_kinds = [], collections.Counter(), collections.Counter()
     totals = collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "src")
@@ -78,12 +91,13 @@ def main():
         commit = extract(args.repo, src)
         sources = sorted(os.path.relpath(os.path.join(d, f), src) for d, _, fs in os.walk(src) for f in fs
                          if f.endswith(".cu") and fnmatch.fnmatch(os.path.relpath(os.path.join(d, f), src), args.glob))
-        includes = [f"-I{os.path.join(src, i)}" for i in args.include]
+        includes = [f"-I{os.path.join(src, i)}" for i in args.include] + [f"-D{d}" for d in args.define]
         if args.generated_header:
             generated = os.path.join(tmp, "generated")
             os.makedirs(generated)
             for spec in args.generated_header:
                 name, _, text = spec.partition("=")
+                os.makedirs(os.path.dirname(os.path.join(generated, name)), exist_ok=True)
                 with open(os.path.join(generated, name), "w") as f:
                     f.write(text.replace("\\n", "\n") + "\n")
             includes.append(f"-I{generated}")
@@ -98,8 +112,8 @@ def main():
                 rows.append((rel, "does not compile", "", first.replace(src + "/", "")[:160]))
                 totals["files not compiling"] += 1
                 continue
-            listed = subprocess.run([args.gpusim, "kernels", "--ptx", ptx, "--format", "json"], capture_output=True,
-                                    text=True)
+            listed = subprocess.run([args.gpusim, "kernels", "--ptx", ptx, "--format", "json", "--smoke-run"],
+                                    capture_output=True, text=True)
             if listed.returncode != 0:
                 rows.append((rel, "parse error", "", listed.stderr.strip().replace(ptx, "PTX")[:200]))
                 totals["files not parsing"] += 1
@@ -113,9 +127,17 @@ def main():
             for k in kernels:
                 if not k["supported"]:
                     kinds[reason_kind(k["reason"])] += 1
+            ran = [k for k in ok if k["smoke_run"]["status"] == "ran"]
+            totals["kernels ran"] += len(ran)
+            for k in ok:
+                if k["smoke_run"]["status"] != "ran":
+                    smoke_kinds[smoke_kind(k["smoke_run"])] += 1
             bad = [k for k in kernels if not k["supported"]]
-            note = "; ".join(sorted({reason_kind(k["reason"]) for k in bad}))
-            rows.append((rel, f"{len(ok)} of {len(kernels)} kernels parse", ", ".join(k["kernel"] for k in bad)[:120], note))
+            failed = [k for k in ok if k["smoke_run"]["status"] != "ran"]
+            note = "; ".join(sorted({reason_kind(k["reason"]) for k in bad} |
+                                    {"smoke run: " + smoke_kind(k["smoke_run"]) for k in failed}))
+            rows.append((rel, f"{len(ok)} of {len(kernels)} parse, {len(ran)} ran",
+                         ", ".join(k["kernel"] for k in bad + failed)[:120], note))
     with open(args.out, "w") as f:
         f.write(f"# PTX coverage: {args.name}\n\n")
         f.write(f"Generated by `scripts/ptx_coverage.py --repo ... --name {args.name}` from commit `{commit[:12]}` "
@@ -123,12 +145,21 @@ def main():
         f.write(f"{totals['files']} .cu files: {totals['files not compiling']} do not compile as single files "
                 f"(they need the suite's build: other headers, -rdc, libraries); "
                 f"{totals['kernels']} kernels in the rest, **{totals['kernels supported']} parse and can run** "
-                f"({100 * totals['kernels supported'] / max(1, totals['kernels']):.0f}%).\n\n")
+                f"({100 * totals['kernels supported'] / max(1, totals['kernels']):.0f}%), and "
+                f"**{totals['kernels ran']} of those ran** in a smoke run (`gpusim kernels --smoke-run`: one launch of "
+                f"2 x 64 threads, every pointer a zeroed 1 MB buffer, 32-bit scalars 64, out-of-bounds accesses "
+                f"counted, not fatal, at most 2 M warp instructions).\n\n")
         f.write("Why the others cannot (kernels per reason; the first unsupported feature of each):\n\n")
         f.write("| reason | kernels |\n| --- | --- |\n")
         for kind, n in kinds.most_common():
             f.write(f"| {kind} | {n} |\n")
-        f.write("\n| file | status | kernels that cannot run | why |\n| --- | --- | --- | --- |\n")
+        if smoke_kinds:
+            f.write("\nKernels that parse but whose smoke run stopped (made-up inputs: a fault may be the inputs'):\n\n")
+            f.write("| why | kernels |\n| --- | --- |\n")
+            for kind, n in smoke_kinds.most_common():
+                f.write(f"| {kind} | {n} |\n")
+        f.write("\n| file | status | kernels that cannot run, or whose smoke run stopped | why |\n"
+                "| --- | --- | --- | --- |\n")
         for rel, status, names, why in rows:
             f.write(f"| `{rel}` | {status} | {names} | {why.replace('|', '/')} |\n")
     print(f"{args.name}: {totals['kernels supported']} of {totals['kernels']} kernels supported; "

@@ -142,5 +142,28 @@ TEST(Cli, RunReportsWhereTheCyclesWent) {
                         "'fastest' is not one of: gto, lrr, two_level");
 }
 
+// `gpusim kernels --ptx F --smoke-run`: each kernel, whether it can run or why not, and how a
+// run on made-up inputs ends (it ran, a fault, or the instruction budget).
+TEST(Cli, KernelsListsEachKernelAndItsSmokeRun) {
+  const std::string head = ".version 9.0\n.target sm_90\n.address_size 64\n";
+  test::TempFile ptx("k.ptx",
+                     head +
+                         ".visible .entry fine(.param .u64 out, .param .u32 n)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+                         "ld.param.u64 %rd1, [out];\nld.param.u32 %r1, [n];\nmov.u32 %r2, %tid.x;\n"
+                         "mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r1;\nret;\n}\n"
+                         ".visible .entry traps()\n{\ntrap;\n}\n"
+                         ".visible .entry spins()\n{\nL:\nbra L;\n}\n"
+                         ".visible .entry textured(.param .u64 t)\n{\n.reg .f32 %f<4>;\n.reg .b64 %rd<2>;\n"
+                         "ld.param.u64 %rd1, [t];\ntex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {0}];\nret;\n}\n");
+  const CliRun r = gpusim({"kernels", "--ptx", ptx.path(), "--smoke-run"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("fine: runs (7 instructions); smoke run: ran (28 warp instructions, 0 out-of-bounds accesses)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("traps: runs (1 instructions); smoke run: fault (kernel traps"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("trap: the kernel aborted"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("spins: runs (1 instructions); smoke run: budget"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("textured: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unknown instruction 'tex'"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace gpusim::cli
