@@ -53,26 +53,19 @@ TEST(AsyncCopy, ZeroFillsPastTheSourceSize) {
 }
 
 TEST(AsyncCopy, BadCopiesAreErrors) {
-  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm+2], [%rd3], 4;\nret;"))
-                .find("misaligned shared cp.async destination of 4 bytes at 0x2"),
-            std::string::npos);
-  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm], [%rd3+2], 4;\nret;"))
-                .find("misaligned global cp.async source"),
-            std::string::npos);
-  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm], [%rd3+4096], 4;\nret;"))
-                .find("out-of-bounds global cp.async source"),
-            std::string::npos);
-  EXPECT_NE(error_of(kernel_with_body("mov.u32 %r5, 8;\ncp.async.ca.shared.global [sm], [%rd3], 4, %r5;\nret;"))
-                .find("cp.async src-size 8 is more than its copy size 4"),
-            std::string::npos);
-  EXPECT_NE(error_of(kernel_with_body("cp.async.cg.shared.global [sm], [%rd3], 4;\nret;")).find("cp.async.cg copies 16 bytes"),
-            std::string::npos);
-  EXPECT_NE(error_of(kernel_with_body("cp.async.ca.shared.global [sm], [%rd3], 12;\nret;"))
-                .find("the copy size must be 4, 8 or 16"),
-            std::string::npos);
-  EXPECT_NE(error_of(kernel_with_body("cp.async.bulk.shared::cluster.global [sm], [%rd3], 16;\nret;"))
-                .find("'cp.async.bulk' (the tensor memory accelerator)"),
-            std::string::npos);
+  const std::pair<const char*, const char*> cases[] = {
+      {"cp.async.ca.shared.global [sm+2], [%rd3], 4;", "misaligned shared cp.async destination of 4 bytes at 0x2"},
+      {"cp.async.ca.shared.global [sm], [%rd3+2], 4;", "misaligned global cp.async source"},
+      {"cp.async.ca.shared.global [sm], [%rd3+4096], 4;", "out-of-bounds global cp.async source"},
+      {"mov.u32 %r5, 8;\ncp.async.ca.shared.global [sm], [%rd3], 4, %r5;", "cp.async src-size 8 is more than its copy size 4"},
+      {"cp.async.cg.shared.global [sm], [%rd3], 4;", "cp.async.cg copies 16 bytes"},
+      {"cp.async.ca.shared.global [sm], [%rd3], 12;", "the copy size must be 4, 8 or 16"},
+      {"cp.async.bulk.shared::cluster.global [sm], [%rd3], 16;", "'cp.async.bulk' (the tensor memory accelerator)"},
+  };
+  for (const auto& [body, message] : cases) {
+    const std::string error = error_of(kernel_with_body(std::string(body) + "\nret;"));
+    EXPECT_NE(error.find(message), std::string::npos) << body << ": " << error;
+  }
 }
 
 // 64 threads: thread t votes t % 3 == 0 (22 of them), t < 64 (all), t == 40 (one); the barrier
