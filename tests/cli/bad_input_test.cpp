@@ -197,6 +197,8 @@ TEST(BadInput, FlagsOutOfRange) {
                      "--regs '0': expected registers per thread in [1, 255] on Tesla K20X");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--timeout", "soon"}),
                      "--timeout 'soon': expected seconds");
+  expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--out-of-bounds", "maybe"}),
+                     "--out-of-bounds 'maybe': expected error or continue");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--set", "memory.dram.latency=abc"}),
                      "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
 }
