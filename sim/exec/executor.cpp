@@ -71,10 +71,6 @@ std::string Executor::describe(const WarpState& w, const BlockState& b, uint32_t
   return "kernel " + program_.name + ", pc " + std::to_string(pc) + " (" + place + ", " + op + who + what;
 }
 
-void Executor::undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const {
-  fault(w, b, lane, "register " + program_.reg_names[reg] + " is read before it is written");
-}
-
 uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s, uint32_t lane) const {
   const uint32_t tid = w.warp_in_block * kWarpSize + lane;
   const auto& blk = launch_.block;
@@ -114,12 +110,11 @@ uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s
   return 0;
 }
 
-uint32_t Executor::guard_mask(WarpState& w, const BlockState& b, const Instruction& in, uint32_t active) const {
+uint32_t Executor::guard_mask(WarpState& w, const BlockState&, const Instruction& in, uint32_t active) const {
   if (in.guard == kernel::kNoReg) return active;
   uint32_t mask = 0;
   for_each_lane(active, [&](uint32_t lane) {
-    if (!(w.defined[in.guard] >> lane & 1u)) undefined_register(w, b, in.guard, lane);
-    const bool p = load(w, in.guard, lane) & 1u;
+    const bool p = (w.defined[in.guard] >> lane & 1u) && (load(w, in.guard, lane) & 1u);  // never written: false
     if (p != in.guard_negated) mask |= 1u << lane;
   });
   return mask;

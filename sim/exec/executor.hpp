@@ -151,8 +151,7 @@ class Executor {
   uint64_t read(WarpState& w, const BlockState& b, const Operand& o, uint32_t lane) const {
     switch (o.kind) {
       case Operand::Kind::Reg: {
-        if (!(w.defined[o.reg] >> lane & 1u)) undefined_register(w, b, o.reg, lane);
-        const uint64_t v = load(w, o.reg, lane);
+        const uint64_t v = (w.defined[o.reg] >> lane & 1u) ? load(w, o.reg, lane) : 0;  // never written: 0
         return o.negate ? (v ^ 1u) : v;
       }
       case Operand::Kind::Imm: return static_cast<uint64_t>(o.imm) + (o.frame ? w.fp(lane) : 0);
@@ -170,16 +169,16 @@ class Executor {
     store(w, reg, lane, v);
     w.defined[reg] |= 1u << lane;
   }
-  [[noreturn]] void undefined_register(const WarpState& w, const BlockState& b, uint32_t reg, uint32_t lane) const;
 
   // Whole-warp operand access: one check and one copy per operand, not per lane.
   void gather(WarpState& w, const BlockState& b, const Operand& o, uint32_t mask, uint64_t* out) const {
     if (o.kind == Operand::Kind::Reg) {
-      const uint32_t missing = mask & ~w.defined[o.reg];
-      if (missing) undefined_register(w, b, o.reg, static_cast<uint32_t>(std::countr_zero(missing)));
       const size_t base = size_t{program_.reg_slot[o.reg]} * kWarpSize;
       if (program_.reg_wide[o.reg]) std::copy(&w.wide[base], &w.wide[base] + kWarpSize, out);
       else std::copy(&w.narrow[base], &w.narrow[base] + kWarpSize, out);  // zero-extends
+      // A lane that never wrote the register reads 0 (the GPU's value is undefined, and code
+      // such as CUB's partial tiles moves such values around without using them).
+      if (const uint32_t missing = mask & ~w.defined[o.reg]) for_each_lane(missing, [&](uint32_t l) { out[l] = 0; });
       if (o.negate)
         for (int l = 0; l < kWarpSize; ++l) out[l] ^= 1u;
     } else if (o.kind == Operand::Kind::Imm && !o.frame) {
