@@ -29,11 +29,7 @@ struct SmokeRun {
 // memory; out-of-bounds accesses counted, not fatal; at most 2 M warp instructions.
 SmokeRun smoke_run(const kernel::Module& m, const kernel::Program& p) {
   exec::DeviceMemory memory;
-  for (const kernel::ModuleVariable& v : m.variables) {
-    std::vector<uint8_t> bytes = v.init;
-    bytes.resize(v.size);
-    memory.map(v.name, v.address, bytes);
-  }
+  memory.map_variables(m);
   exec::LaunchConfig launch;
   launch.grid = {2, 1, 1};
   launch.block = {64, 1, 1};

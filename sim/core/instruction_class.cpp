@@ -44,7 +44,7 @@ Unit unit_of(const kernel::Instruction& in) {
   }
   const DataType t = in.op == Opcode::Cvt ? std::max(in.type, in.type2) : in.type;
   if (t == DataType::F64) return Unit::Fp64;
-  if (t == DataType::F32 || t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2)
+  if (t == DataType::F32 || kernel::is_half(t))
     return Unit::Fp32;
   return Unit::Int32;
 }
@@ -105,8 +105,7 @@ const InstructionClass* own_class(const kernel::Instruction& in, const Instructi
     default: break;
   }
   const DataType t = in.op == Opcode::Cvt ? DataType::None : in.type;
-  const bool half = t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2;
-  if (half && in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Atom && in.op != Opcode::Red &&
+  if (kernel::is_half(t) && in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Atom && in.op != Opcode::Red &&
       in.op != Opcode::Mov)
     return &c.half;
   return nullptr;

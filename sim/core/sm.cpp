@@ -109,8 +109,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.at_barrier = false;
     w.next_known = false;
     w.scoreboard.clear();
-    w.async.in_flight.clear();
-    w.async.open_group = 0;
+    w.async = {};
   }
   block.live_warps = per_block;
   live_warps_ += per_block;
@@ -169,7 +168,6 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   engine::Cycle ready = now + t.latency;
   uint32_t ticket = Scoreboard::kArithmetic;
   uint64_t busy = t.occupancy;
-  if (t.rare) ready += uint64_t{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over values
   if (r.instruction->op == kernel::Opcode::Shfl) {
     ready = now + static_cast<engine::Cycle>(config_.shared.latency);
   } else if (t.is_memory && r.addresses) {
@@ -181,7 +179,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
       busy = std::max(busy, a.busy_ticks);
     }
   }
-  if (t.rare) after_rare_issue(w, t, r, ticket, now);
+  if (t.rare) ready += after_rare_issue(w, t, r, ticket, now);
   uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
   if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
@@ -191,14 +189,15 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   return true;
 }
 
-void Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
-                          engine::Cycle now) {
+engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
+                                   engine::Cycle now) {
   if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.push_back({ticket, w.async.open_group, kNever});
   if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
   if (r.sleep_ns) {  // nanosleep: the warp waits about that long (the GPU guarantees at most twice)
     w.eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
     w.sleeping = true;
   }
+  return engine::Cycle{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over the lanes' values
 }
 
 void Sm::on_response(uint64_t tag) {

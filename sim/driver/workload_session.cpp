@@ -73,12 +73,7 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
 
 WorkloadSession::WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch)
     : w_(w), modules_(modules), arch_(arch) {
-  for (const kernel::Module* module : modules.all())
-    for (const kernel::ModuleVariable& v : module->variables) {
-      std::vector<uint8_t> bytes(v.size, 0);
-      std::copy(v.init.begin(), v.init.end(), bytes.begin());
-      memory_.map(v.name, v.address, std::move(bytes));
-    }
+  for (const kernel::Module* module : modules.all()) memory_.map_variables(*module);
   check_memory();
   for (const workload::Buffer& b : w.buffers) {
     try {

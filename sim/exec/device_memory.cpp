@@ -32,6 +32,14 @@ void DeviceMemory::map(const std::string& name, uint64_t base, std::vector<uint8
   last_hit_ = 0;
 }
 
+void DeviceMemory::map_variables(const kernel::Module& module) {
+  for (const kernel::ModuleVariable& v : module.variables) {
+    std::vector<uint8_t> bytes = v.init;
+    bytes.resize(v.size);
+    map(v.name, v.address, std::move(bytes));
+  }
+}
+
 uint8_t* DeviceMemory::translate(uint64_t address, uint64_t size) {
   if (last_hit_ < regions_.size()) {
     Region& r = regions_[last_hit_];

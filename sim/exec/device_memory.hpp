@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "kernel/ir.hpp"
+
 namespace gpusim::exec {
 
 class DeviceMemory {
@@ -21,6 +23,8 @@ class DeviceMemory {
   uint64_t allocate(const std::string& name, uint64_t size, uint64_t floor);
   // Places a region at a fixed address (module variables).
   void map(const std::string& name, uint64_t base, std::vector<uint8_t> bytes);
+  // Places a module's __device__/__constant__ variables, with their initial values (zeros past them).
+  void map_variables(const kernel::Module& module);
 
   // Host pointer for [address, address + size), or nullptr when it is not inside one region.
   uint8_t* translate(uint64_t address, uint64_t size);

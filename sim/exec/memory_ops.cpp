@@ -201,7 +201,7 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   const AtomOp op = static_cast<AtomOp>(in.mode);
   const bool returns = in.op == Opcode::Atom;
   const Operand& addr_op = in.src[0];
-  const bool half = t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2;
+  const bool half = kernel::is_half(t);
   const bool float_op = op == AtomOp::Add || op == AtomOp::Exch || op == AtomOp::Cas || (half && (op == AtomOp::Min || op == AtomOp::Max));
   if (kernel::is_float(t) && !float_op)
     fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)),

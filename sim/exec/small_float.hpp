@@ -68,10 +68,7 @@ inline uint32_t encode_small_float(double v, SmallFloatFormat f, kernel::Roundin
   return sign | static_cast<uint32_t>(exponent + bias) << f.mantissa_bits | (units & ((1u << f.mantissa_bits) - 1));
 }
 
-inline bool is_half_type(kernel::DataType t) {
-  return t == kernel::DataType::F16 || t == kernel::DataType::BF16 || t == kernel::DataType::F16X2 ||
-         t == kernel::DataType::BF16X2;
-}
+inline bool is_half_type(kernel::DataType t) { return kernel::is_half(t); }
 inline SmallFloatFormat format_of(kernel::DataType t) {
   return t == kernel::DataType::BF16 || t == kernel::DataType::BF16X2 ? kBfloat16 : kHalf;
 }

@@ -47,6 +47,9 @@ constexpr bool is_float(DataType t) {
 constexpr bool is_signed(DataType t) {
   return t == DataType::S8 || t == DataType::S16 || t == DataType::S32 || t == DataType::S64;
 }
+constexpr bool is_half(DataType t) {  // half and bfloat16, scalar and pairs
+  return t == DataType::F16 || t == DataType::BF16 || t == DataType::F16X2 || t == DataType::BF16X2;
+}
 const char* type_name(DataType t);
 
 enum class StateSpace : uint8_t { Generic, Global, Shared, Local, Const, Param };

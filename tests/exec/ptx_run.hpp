@@ -35,11 +35,7 @@ inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks 
   const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
   if (!m.kernels.at(0).unsupported.empty()) throw ExecError(m.kernels[0].unsupported);
   DeviceMemory memory;
-  for (const kernel::ModuleVariable& v : m.variables) {
-    std::vector<uint8_t> bytes = v.init;
-    bytes.resize(v.size);
-    memory.map(v.name, v.address, bytes);
-  }
+  memory.map_variables(m);
   const uint64_t base = memory.allocate("out", uint64_t{threads} * blocks * 4, kernel::kGlobalHeapBase);
   LaunchConfig launch;
   launch.grid = {blocks, 1, 1};
