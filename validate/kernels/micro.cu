@@ -104,3 +104,25 @@ extern "C" __global__ void block_placement(unsigned* out) {
     out[blockIdx.x] = sm;
   }
 }
+
+// Each thread walks its own row of `cols` floats `reps` times (rows `cols` floats apart): after
+// the first pass every load hits in L1 when the block's rows fit, so the time tells the L1's
+// capacity. Dynamic shared memory the launch reserves (and never touches) makes the driver
+// pick a larger shared carve-out, and so a smaller L1.
+extern "C" __global__ void row_walk(const float* a, float* out, int cols, int reps) {
+  extern __shared__ float unused[];
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* row = a + static_cast<long long>(t) * cols;
+  float sum = 0.0f;
+  for (int r = 0; r < reps; ++r)
+    for (int k = 0; k < cols; ++k) sum += row[k];
+  out[t] = sum + (cols < 0 ? unused[0] : 0.0f);
+}
+
+// One thread chases a ring through L1 (plain loads, cached in L1): `next` holds the ring,
+// written by pointer_chase mode 0 with a stride in elements. `hops` loads, each dependent.
+extern "C" __global__ void l1_chase(const unsigned* next, unsigned* out, int hops) {
+  unsigned p = 0;
+  for (int h = 0; h < hops; ++h) p = next[p];
+  out[0] = p;
+}
