@@ -76,11 +76,54 @@ def textbook(rows):
     return misses
 
 
+def read_split(path):
+    """(workload, launch) -> (category, part) from the corpus's split file."""
+    with open(path, newline="") as f:
+        lines = [line for line in f if not line.startswith("#")]
+    return {(r["workload"], int(r["launch"])): (r["category"], r["part"]) for r in csv.DictReader(lines)}
+
+
+def print_distribution(label, part):
+    """One line: launches, mean, median, p90 and worst absolute error, Pearson, the worst launch."""
+    mean, median, p90, worst, at = distribution([r[2] for r in part], [r[3] for r in part])
+    r = pearson([r[2] for r in part], [r[3] for r in part]) if len(part) > 2 else float("nan")
+    print(f"{label:32s} {len(part):8d} {mean:6.1f}% {median:6.1f}% {p90:6.1f}% {worst:6.1f}% {r:7.3f}  "
+          f"(worst: {part[at][0]} launch {part[at][1]})")
+    return mean, worst
+
+
+def corpus_report(rows, split):
+    """The corpus's error distribution: fit part, test part, and per category (both parts).
+    Returns the test part's mean and worst absolute error."""
+    missing = [key for key in split if key not in {(r[0], r[1]) for r in rows}]
+    if missing:
+        print(f"note: {len(missing)} corpus launch(es) not compared: {missing[:5]}")
+    labelled = [r for r in rows if (r[0], r[1]) in split]
+    print(f"\n{'corpus error distribution':32s} {'launches':>8s} {'mean':>7s} {'median':>7s} {'p90':>7s} "
+          f"{'worst':>7s} {'Pearson':>7s}")
+    result = None
+    for part in ("fit", "test"):
+        chosen = [r for r in labelled if split[(r[0], r[1])][1] == part]
+        if chosen:
+            stats = print_distribution(f"{part} part", chosen)
+            result = stats if part == "test" else result
+    print_distribution("whole corpus", labelled)
+    for category in sorted({c for c, _ in split.values()}):
+        chosen = [r for r in labelled if split[(r[0], r[1])][0] == category]
+        if chosen:
+            print_distribution(f"  {category}", chosen)
+    within = sum(1 for r in labelled if 0.5 <= r[3] / r[2] <= 2)
+    print(f"{within} of {len(labelled)} corpus launches within 2x; "
+          f"{sum(1 for r in labelled if abs(r[3] / r[2] - 1) > 0.25)} off by more than 25%")
+    return result
+
+
 def simulate(args, name, params):
     """gpusim's JSON report for one workload at the given NAME=VALUE parameters, or None."""
-    path = os.path.join(ROOT, "workloads", name + ".yaml")
-    if not os.path.exists(path):
-        path = os.path.join(ROOT, "workloads", "micro", name + ".yaml")
+    for folder in ("", "micro", "corpus"):
+        path = os.path.join(ROOT, "workloads", folder, name + ".yaml")
+        if os.path.exists(path):
+            break
     command = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
     for p in params:
         command += ["--set", p]
@@ -116,6 +159,9 @@ def main():
     ap.add_argument("--results", default=os.path.join(ROOT, "validate/results/h100.csv"))
     ap.add_argument("--gpusim", default=os.path.join(ROOT, "build/gpusim"))
     ap.add_argument("--plot", default=None)
+    ap.add_argument("--split", help="the corpus's split file (validate/corpus/split.csv): report fit and test parts")
+    ap.add_argument("--max-test-mean", type=float, help="exit 1 when the corpus test part's mean error exceeds this")
+    ap.add_argument("--max-test-worst", type=float, help="exit 1 when the corpus test part's worst error exceeds this")
     ap.add_argument("--max-app-mape", type=float, default=None,
                     help="exit 1 when the application kernels' mean absolute error (percent) exceeds this")
     args = ap.parse_args()
@@ -160,12 +206,15 @@ def main():
     categories = [("all", rows), ("application kernels", [r for r in rows if not r[0].startswith("micro_")]),
                   ("microbenchmarks (fitted)", [r for r in rows if r[0].startswith("micro_")])]
     for label, part in categories:
+        if not part:
+            continue
         mean, median, p90, worst, at = distribution([r[2] for r in part], [r[3] for r in part])
         print(f"{label:32s} {len(part):8d} {mean:6.1f}% {median:6.1f}% {p90:6.1f}% {worst:6.1f}%  "
               f"(worst: {part[at][0]} launch {part[at][1]})")
 
     misses = textbook(rows)
     print(f"{misses} textbook effect(s) missed")
+    test = corpus_report(rows, read_split(args.split)) if args.split else None
 
     if args.plot:
         import matplotlib
@@ -191,6 +240,12 @@ def main():
     bad = [name for name, verdict in outputs.items() if verdict not in ("identical", "within tolerance")]
     if bad:
         print(f"FAIL: the GPU's output disagrees with gpusim's for {', '.join(sorted(bad))}")
+        return 1
+    if test and args.max_test_mean is not None and test[0] > args.max_test_mean:
+        print(f"FAIL: the corpus test part's mean error {test[0]:.1f}% exceeds {args.max_test_mean:.1f}%")
+        return 1
+    if test and args.max_test_worst is not None and test[1] > args.max_test_worst:
+        print(f"FAIL: the corpus test part's worst error {test[1]:.1f}% exceeds {args.max_test_worst:.1f}%")
         return 1
     if args.max_app_mape is not None and app_mape > args.max_app_mape:
         print(f"FAIL: application-kernel error {app_mape:.1f}% exceeds the baseline {args.max_app_mape:.1f}%")

@@ -179,6 +179,8 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
             grid, block, shared = tuple(launch["grid"]), tuple(launch["block"]), launch["shared_bytes"]
             if launch.get("shared_opt_in"):  # as cudaFuncSetAttribute(MaxDynamicSharedMemorySize)
                 kernel.max_dynamic_shared_size_bytes = shared
+            if launch.get("preferred_carveout", -1) >= 0:  # as cudaFuncAttributePreferredSharedMemoryCarveout
+                kernel.preferred_shared_memory_carveout = launch["preferred_carveout"]
             for a in launch["args"]:
                 if "buffer" not in a and np.dtype(PTX_SCALARS[a["ptx_type"]]).itemsize != a["bytes"]:
                     raise RuntimeError(f"argument {a['param']}: a struct by value, which this harness cannot pass")

@@ -4,10 +4,12 @@
 // The parameters are declared in the `declare` members (util/params.hpp).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/block_dispatch_config.hpp"
 #include "core/scheduling_config.hpp"
@@ -135,7 +137,15 @@ struct SharedMemory {
   int64_t max_per_block_optin = 0;  // with cudaFuncSetAttribute opt-in
   int64_t allocation_unit = 0;
   int64_t reserved_per_block = 0;   // taken by the driver for each block (8.0 and later)
-  memory::SharedAccessConfig access;  // banks and latency: the SM's load/store unit
+  std::vector<int> carveouts_kb;    // shared capacities the driver may configure; empty: always per_sm
+  memory::SharedAccessConfig access;
+
+  static params::CustomSpec<std::vector<int>> carveouts_spec();
+  // The shared capacity the driver configures for a kernel whose resident blocks need `needed`
+  // bytes: the smallest carve-out that holds them (so occupancy is not limited) and the
+  // kernel's preferred carve-out (a percent of per_sm; negative: none), as cudaFuncAttribute-
+  // PreferredSharedMemoryCarveout asks.
+  int64_t carveout_for(int64_t needed, int preferred_percent) const;  // banks and latency: the SM's load/store unit
 
   template <class V>
   void declare(V& v) {
@@ -149,12 +159,15 @@ struct SharedMemory {
               {.min = 1, .max = big, .unit = "bytes", .doc = "allocated in multiples of this (a power of two)"});
     v.integer("reserved_per_block", reserved_per_block,
               {.min = 0, .max = big, .def = 0, .unit = "bytes", .doc = "taken by the driver for each block (8.0 and later)"});
+    v.custom("carveouts_kb", carveouts_kb, carveouts_spec());
     access.declare(v);
     v.check([&](const params::Checker& c) {
       c.require(max_per_block_optin >= max_per_block, "max_per_block_optin", "is smaller than max_per_block");
       c.require(max_per_block_optin + reserved_per_block <= per_sm, "max_per_block_optin",
                 "plus reserved_per_block exceeds per_sm");
       c.require((allocation_unit & (allocation_unit - 1)) == 0, "allocation_unit", "must be a power of two");
+      c.require(carveouts_kb.empty() || int64_t{carveouts_kb.back()} * 1024 == per_sm, "carveouts_kb",
+                "the largest carve-out must be per_sm (" + std::to_string(per_sm) + " bytes)");
     });
   }
 };
@@ -200,6 +213,16 @@ struct ArchConfig {
                 "max_threads_per_block must be a multiple of warp_size");
       c.require(scheduling.warp_schedulers_per_sm <= limits.max_warps_per_sm, "scheduling",
                 "more warp schedulers than warps per SM");
+      if (memory.l1 && memory.l1->unified_bytes > 0) {
+        const int64_t set_bytes = int64_t{memory.l1->line_bytes} * memory.l1->associativity;
+        std::vector<int64_t> carveouts{shared_memory.per_sm};
+        for (int kb : shared_memory.carveouts_kb) carveouts.push_back(int64_t{kb} * 1024);
+        for (int64_t carve : carveouts)
+          c.require(memory.l1->unified_bytes - carve >= set_bytes && (memory.l1->unified_bytes - carve) % set_bytes == 0,
+                    "memory.l1.unified_bytes",
+                    "less a shared carve-out of " + std::to_string(carve) + " bytes must leave a whole number of sets (" +
+                        std::to_string(set_bytes) + " bytes each)");
+      }
       c.require((units.fp64 == 0) == (latencies.fp64 == 0), "latencies.fp64",
                 "must be 0 exactly when execution_units.fp64 is 0 (no double precision)");
       if (!block_scheduler.sm_order.empty()) {

@@ -50,6 +50,43 @@ params::CustomSpec<std::map<int, int>> Registers::overrides_spec() {
           .doc = "registers per thread whose per-warp allocation uses another unit (Fermi)"};
 }
 
+params::CustomSpec<std::vector<int>> SharedMemory::carveouts_spec() {
+  return {.type = "a list of KB, ascending",
+          .parse =
+              [](const YAML::Node& n, const auto& fail) {
+                std::vector<int> out;
+                if (!n.IsSequence()) fail("expected a list of shared-memory capacities in KB, ascending");
+                for (size_t i = 0; i < n.size(); ++i) {
+                  std::istringstream in(n[i].IsScalar() ? n[i].Scalar() : "");
+                  int kb = -1;
+                  if (!(in >> kb) || !in.eof() || kb < 0 || kb > (1 << 20))
+                    fail("element " + std::to_string(i) + ": expected a size in KB, got '" +
+                         (n[i].IsScalar() ? n[i].Scalar() : "<not a scalar>") + "'");
+                  if (!out.empty() && kb <= out.back()) fail("element " + std::to_string(i) + ": the list must ascend");
+                  out.push_back(kb);
+                }
+                return out;
+              },
+          .format =
+              [](const std::vector<int>& kbs) {
+                std::string s = "[";
+                for (size_t i = 0; i < kbs.size(); ++i) s += (i ? ", " : "") + std::to_string(kbs[i]);
+                return s + "]";
+              },
+          .def = std::vector<int>{},
+          .doc = "the shared-memory capacities (KB) the driver may configure per kernel in a unified L1/shared "
+                 "array, the largest being per_sm; empty: shared memory is always per_sm"};
+}
+
+int64_t SharedMemory::carveout_for(int64_t needed, int preferred_percent) const {
+  if (carveouts_kb.empty()) return per_sm;
+  int64_t want = needed;
+  if (preferred_percent >= 0) want = std::max(want, per_sm * std::min(preferred_percent, 100) / 100);
+  for (int kb : carveouts_kb)
+    if (int64_t{kb} * 1024 >= want) return int64_t{kb} * 1024;
+  return per_sm;
+}
+
 }  // namespace gpusim::arch
 
 namespace gpusim::core {

@@ -58,7 +58,8 @@ Json launch_json(const workload::Workload& w, const kernel::Program& program, co
     args.push_back(std::move(a));
   }
   return {{"entry", launch.entry}, {"grid", launch.grid}, {"block", launch.block}, {"shared_bytes", launch.shared_bytes},
-          {"shared_opt_in", launch.shared_opt_in}, {"args", std::move(args)}};
+          {"shared_opt_in", launch.shared_opt_in}, {"preferred_carveout", launch.preferred_carveout},
+          {"args", std::move(args)}};
 }
 
 }  // namespace

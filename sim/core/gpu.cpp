@@ -36,7 +36,10 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   const std::vector<InstructionTiming> timing = classify_program(program, classes);
   const memory::MemoryStats memory_before = memory_->stats();
   events_.advance_to(start);
-  memory_->start_kernel();
+  // The driver's shared carve-out: enough for the resident blocks, or the kernel's preference.
+  const int64_t carveout =
+      arch_.shared_memory.carveout_for(int64_t{occ.active_blocks} * occ.shared_bytes_per_block, launch.preferred_carveout);
+  memory_->start_kernel(carveout);
   exec::Executor executor(program, memory, launch);
   executor.set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
   uint64_t instructions = 0;
@@ -95,6 +98,8 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   stats.issue_width = arch_.scheduling.issue_width;
   stats.max_warps_per_sm = arch_.limits.max_warps_per_sm;
   stats.tail_cycles = stats.cycles - first_idle;
+  stats.shared_carveout_bytes = carveout;
+  stats.l1_bytes = memory_->l1_bytes();
   return stats;
 }
 

@@ -139,6 +139,7 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
       config.block[i] = static_cast<uint32_t>(launch.block[i]);
     }
     config.dynamic_shared_bytes = static_cast<uint32_t>(launch.shared_bytes);
+    config.preferred_carveout = launch.preferred_carveout;
     if (program.uses_dynamic_shared && launch.shared_bytes == 0)
       throw InputError(where(w_, step.line) + "launch: " + program.name +
                        " declares dynamic shared memory (extern __shared__) but shared_bytes is 0");

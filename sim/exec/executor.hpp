@@ -62,6 +62,7 @@ struct LaunchConfig {
   std::array<uint32_t, 3> grid{1, 1, 1};
   std::array<uint32_t, 3> block{1, 1, 1};
   uint32_t dynamic_shared_bytes = 0;
+  int preferred_carveout = -1;  // percent of the shared capacity the kernel prefers (timing only); -1: none
   std::vector<uint8_t> params;  // the kernel's parameter buffer, laid out per Program::params
   std::string origin;           // where the launch was asked for ("w.yaml:12"), for messages; may be empty
   PrintfSink* printf_sink = nullptr;  // where the kernel's printf output goes; null: discarded

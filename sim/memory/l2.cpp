@@ -34,18 +34,48 @@ engine::Cycle L2::read(uint64_t address, engine::Cycle arrival) {
     sent = mshrs.free_at(now);
     entry = mshrs.acquire(now);
   }
-  const engine::Cycle ready = dram_.access(address, cache_.sector_bytes(), false, sent);
+  // DRAM is read in chunks of fetch_bytes: the missing sector's neighbours in its chunk come too.
+  const uint32_t sector = cache_.sector_bytes();
+  const uint32_t chunk = std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), sector);
+  const uint64_t first = address / chunk * chunk;
+  const engine::Cycle ready = dram_.access(first, chunk, false, sent);
   if (mshrs.limited()) mshrs.release(entry, ready);
-  const uint32_t evicted_dirty = cache_.fill(address, ready, false);
-  if (evicted_dirty) dram_.access(address, evicted_dirty * cache_.sector_bytes(), true, now);  // write-backs share the channel
+  fill_chunk(first, address, ready, now);
   return ready;
 }
 
-void L2::write(uint64_t address, engine::Cycle arrival) {
+uint32_t L2::chunk_bytes() const {
+  return std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), cache_.sector_bytes());
+}
+
+void L2::fill_chunk(uint64_t first, uint64_t address, engine::Cycle ready, engine::Cycle now) {
+  const uint32_t sector = cache_.sector_bytes();
+  for (uint64_t a = first; a < first + chunk_bytes(); a += sector)
+    if (a == address || !cache_.contains(a)) write_back(a, cache_.fill(a, ready, false), now);
+}
+
+void L2::write_back(uint64_t address, uint32_t dirty, engine::Cycle now) {
+  if (!dirty) return;
+  // DRAM is written in chunks too: each chunk holding a dirty sector is written whole.
+  const uint32_t per_chunk = chunk_bytes() / cache_.sector_bytes(), group = (1u << per_chunk) - 1;
+  uint32_t chunks = 0;
+  for (uint32_t s = 0; s < 32; s += per_chunk) chunks += (dirty >> s & group) != 0;
+  dram_.access(address, chunks * chunk_bytes(), true, now);  // write-backs share the channel
+}
+
+void L2::write(uint64_t address, bool whole_sector, engine::Cycle arrival) {
   const engine::Cycle at = slot(address, arrival);
   if (cache_.write_hit(address)) return;
-  const uint32_t evicted_dirty = cache_.fill(address, at, true);
-  if (evicted_dirty) dram_.access(address, evicted_dirty * cache_.sector_bytes(), true, at);
+  if (!whole_sector && config_.partial_write_reads) {
+    // The sector's other bytes must come from DRAM before it can be merged (and its ECC
+    // computed): the chunk is read, then the sector is written.
+    const uint64_t first = address / chunk_bytes() * chunk_bytes();
+    const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, at);
+    fill_chunk(first, address, ready, at);
+    cache_.write_hit(address);
+    return;
+  }
+  write_back(address, cache_.fill(address, at, true), at);
 }
 
 engine::Cycle L2::drained_at() const {

@@ -20,8 +20,9 @@ class L2 {
   L2(const L2Config& config, Dram& dram, MemoryStats& stats);
   // A sector read arriving at `arrival`; returns when its data reaches the SM.
   engine::Cycle read(uint64_t address, engine::Cycle arrival);
-  // A sector write arriving at `arrival`: the sector becomes dirty, and reaches DRAM when evicted.
-  void write(uint64_t address, engine::Cycle arrival);
+  // A sector write arriving at `arrival` (all of its bytes, or some): the sector becomes dirty,
+  // and reaches DRAM when evicted.
+  void write(uint64_t address, bool whole_sector, engine::Cycle arrival);
   uint32_t sector_bytes() const { return cache_.sector_bytes(); }
   // When the last request queued so far leaves its slice.
   engine::Cycle drained_at() const;
@@ -29,6 +30,11 @@ class L2 {
  private:
   // When the sector's slice, free from `arrival`, takes it.
   engine::Cycle slot(uint64_t address, engine::Cycle arrival);
+  uint32_t chunk_bytes() const;  // what one DRAM access moves
+  // Installs the chunk from `first` arriving at `ready` (its sectors already held stay, except `address`).
+  void fill_chunk(uint64_t first, uint64_t address, engine::Cycle ready, engine::Cycle now);
+  // Writes an evicted line's dirty sectors (`dirty`, a bit each) to DRAM.
+  void write_back(uint64_t address, uint32_t dirty, engine::Cycle now);
 
   L2Config config_;
   SectoredCache cache_;

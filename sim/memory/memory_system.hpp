@@ -61,8 +61,12 @@ class MemorySystem {
   // through drained_at). Returns the cycles the SM's load/store pipeline spends on it
   // (one per wavefront).
   virtual uint32_t send(const MemoryRequest& request) = 0;
-  // A kernel starts: the L1s are invalidated (they are not coherent), the L2 keeps its data.
-  virtual void start_kernel() {}
+  // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
+  // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
+  // the L2 keeps its data.
+  virtual void start_kernel(int64_t /*shared_carveout*/) {}
+  // Each SM's L1 data capacity for the running kernel (0: none).
+  virtual int64_t l1_bytes() const { return 0; }
   // The cycle by which every transfer started so far has finished.
   virtual engine::Cycle drained_at() const;
 

@@ -66,6 +66,11 @@ std::vector<LaunchMetric> build_launch_metrics() {
       [](V v) { return i(blocks_per_wave(v)); });
   add("waves", "", "Waves", "waves", "blocks / blocks per wave", Style::Fixed2,
       [](V v) { return ratio(d(v.total.blocks), d(blocks_per_wave(v))); });
+  add("shared_carveout", "", "Shared carve-out", "bytes",
+      "shared memory the driver configures per SM for the kernel (the smallest that holds its resident blocks)",
+      Style::Integer, [](V v) { return i(v.launch.shared_carveout_bytes); });
+  add("l1_size", "", "L1 size", "bytes", "L1 data capacity per SM for the kernel (a unified array less the carve-out)",
+      Style::Integer, [](V v) { return i(v.launch.l1_bytes); });
   add("tail_cycles", "", "Tail", "cycles", "from the first SM running out of work to the end", Style::Integer,
       [](V v) { return i(v.launch.tail_cycles); });
   add("scheduler_cycles", "", "Scheduler cycles", "scheduler cycles", "SMs x schedulers x cycles", Style::Integer,

@@ -75,6 +75,7 @@ struct LaunchStep {
   std::array<int64_t, 3> block{1, 1, 1};
   int64_t shared_bytes = 0;  // dynamic shared memory
   bool shared_opt_in = false;  // raised the per-block limit, as cudaFuncAttributeMaxDynamicSharedMemorySize does
+  int preferred_carveout = -1;  // percent of the shared capacity, as cudaFuncAttributePreferredSharedMemoryCarveout; -1: none
   std::vector<LaunchArg> args;
 };
 

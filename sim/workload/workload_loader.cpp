@@ -276,6 +276,8 @@ LaunchStep read_launch(MapReader l, const Workload& w, const LaunchStep* default
     launch.shared_bytes = eval_node(l, "shared_bytes", l.node("shared_bytes"), w.params, 0,
                                     std::numeric_limits<uint32_t>::max());
   if (l.has("shared_opt_in")) launch.shared_opt_in = l.boolean("shared_opt_in");
+  if (l.has("preferred_carveout"))  // percent, as cudaFuncAttributePreferredSharedMemoryCarveout
+    launch.preferred_carveout = static_cast<int>(eval_node(l, "preferred_carveout", l.node("preferred_carveout"), w.params, 0, 100));
   if (!defaults || l.has("args")) {
     const YAML::Node args = l.node("args");
     if (!args.IsSequence()) l.fail("args", "expected a list");

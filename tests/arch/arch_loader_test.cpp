@@ -162,8 +162,8 @@ TEST(ArchLoader, BaseFilesDefaultsAndOrigins) {
   EXPECT_EQ(h.gpu.sm_count, 132);
   EXPECT_EQ(origins.at("gpu.sm_count").text(),
             test::config_path("hopper") + ":" + std::to_string(line_of(test::read_file(test::config_path("hopper")), "sm_count")));
-  EXPECT_EQ(h.memory.l1->associativity, 4);  // stated by volta.yaml only
-  EXPECT_NE(origins.at("memory.l1.associativity").text().find("volta.yaml:"), std::string::npos);
+  EXPECT_EQ(h.memory.l1->sector_bytes, 32);  // stated by volta.yaml only
+  EXPECT_NE(origins.at("memory.l1.sector_bytes").text().find("volta.yaml:"), std::string::npos);
   EXPECT_EQ(h.shared_memory.access.banks, 32);  // stated by none: the default
   EXPECT_EQ(origins.at("shared_memory.banks").text(), "default");
   EXPECT_EQ(h.memory.l2->latency, 300);

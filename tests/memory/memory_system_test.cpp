@@ -123,14 +123,15 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
 
 TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {
   // 32 lanes 256 bytes apart, bypassing L1 and missing in L2: 32 sectors from DRAM, each of
-  // the L2's sector size.
+  // the L2's sector size, or of its DRAM access granularity (hopper.yaml: 64 bytes).
   const auto cg = kernel::CacheOp::CacheGlobal;
   const auto dram_bytes = [&](const std::vector<std::string>& set) {
     Port p(arch::load_arch_config(test::config_path("hopper"), set));
     p.access(StateSpace::Global, 256, 0, cg);
     return p.memory->stats().dram_read_bytes;
   };
-  EXPECT_EQ(dram_bytes({}), 32u * 32);
+  EXPECT_EQ(dram_bytes({}), 32u * 64);
+  EXPECT_EQ(dram_bytes({"memory.l2.fetch_bytes=0"}), 32u * 32);
   EXPECT_EQ(dram_bytes({"memory.l2.sector_bytes=64", "memory.l1.sector_bytes=64"}), 32u * 64);
   // A warp reading 128 consecutive bytes is one 128-byte line, or two 64-byte lines: the
   // load/store pipeline spends one cycle per line (wavefront).

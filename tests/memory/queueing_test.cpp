@@ -31,7 +31,7 @@ TEST(Queueing, AnL2SliceTakesOneSectorPerCycle) {
   config.latency = 200;
   config.slices = 1;
   L2 l2(config, dram, stats);
-  for (uint64_t s = 0; s < 16; ++s) l2.write(s * 32, 0);  // 16 sectors, now resident (and dirty)
+  for (uint64_t s = 0; s < 16; ++s) l2.write(s * 32, true, 0);  // 16 sectors, now resident (and dirty)
   // Sixteen reads of them arriving at cycle 1000 are served in cycles 1000..1015: the k-th
   // waits k cycles in front of the slice, then the hit latency.
   for (uint64_t s = 0; s < 16; ++s) EXPECT_EQ(l2.read(s * 32, 1000), 1000 + s + 200);

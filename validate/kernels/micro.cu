@@ -126,3 +126,14 @@ extern "C" __global__ void l1_chase(const unsigned* next, unsigned* out, int hop
   for (int h = 0; h < hops; ++h) p = next[p];
   out[0] = p;
 }
+
+// Each thread sums `reps` elements `stride` floats apart from its own start, the threads'
+// starts `stride` apart too: stride 32 gives every lane its own line (32 lines per warp
+// request), stride 8 its own sector (8 lines), stride 1 one line. The loads are independent,
+// so the rate at which an SM gets lines from L2 shows.
+extern "C" __global__ void scattered_sum(const float* in, float* out, int stride, int n, int reps) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x, threads = gridDim.x * blockDim.x;
+  float sum = 0.0f;
+  for (int r = 0; r < reps; ++r) sum += in[(static_cast<long long>(t + r * threads) * stride) % n];
+  out[t] = sum;
+}

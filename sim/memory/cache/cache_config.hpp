@@ -2,15 +2,23 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "memory/cache/replacement.hpp"
 #include "util/params.hpp"
 
 namespace gpusim::memory {
 
+// How an address picks its set: the line number modulo the sets, or with its higher bits folded in
+// (the L1 of Volta and later: rings of lines a power of two apart still spread over the
+// sets, measured on the H100 by workloads/micro/micro_l1_sets.yaml).
+enum class SetIndex { Modulo, Hashed };
+
 struct CacheConfig {
   int64_t size_bytes = 0;
+  SetIndex set_index = SetIndex::Modulo;
   int line_bytes = 128;
   int sector_bytes = 32;
   int associativity = 0;
@@ -28,6 +36,11 @@ struct CacheConfig {
                .doc = "sector (the unit filled and counted), a power of two dividing line_bytes"});
     v.integer("associativity", associativity, {.min = 1, .max = 1024, .unit = "ways", .doc = "ways per set"});
     v.integer("latency", latency, {.min = 1, .max = 100000, .unit = "cycles", .doc = "hit latency, issue to use"});
+    v.choice("set_index", set_index,
+             std::vector<params::Choice<SetIndex>>{{"modulo", SetIndex::Modulo, "the line number modulo the number of sets"},
+              {"hashed", SetIndex::Hashed,
+               "the line number's higher bits XOR-folded into the set bits: power-of-two strides spread over the sets"}},
+             std::optional(SetIndex::Modulo), "how an address picks its set");
     v.plugin("replacement", replacement, params::options_of(ReplacementRegistry::instance()),
              {.def = "lru", .doc = "which way of a full set is evicted"});
     v.check([&](const params::Checker& c) {
@@ -42,6 +55,7 @@ struct CacheConfig {
 };
 
 struct L1Config : CacheConfig {
+  int64_t unified_bytes = 0;
   bool caches_global_loads = false;
   bool caches_read_only_loads = true;
   int miss_line_cycles = 0;
@@ -50,6 +64,11 @@ struct L1Config : CacheConfig {
   template <class V>
   void declare(V& v) {
     declare_geometry(v);
+    v.integer("unified_bytes", unified_bytes,
+              {.min = 0, .max = int64_t{1} << 40, .def = 0, .unit = "bytes",
+               .doc = "one array with shared memory (7.0 and later): for each kernel the L1 gets this less the shared "
+                      "carve-out the driver picks (shared_memory.carveouts_kb), and size_bytes is unused; 0: a separate "
+                      "L1 of size_bytes"});
     v.flag("caches_global_loads", caches_global_loads,
            {.doc = "whether a plain ld.global is cached here (the generation's default; ld.ca/ld.cg still choose)"});
     v.flag("caches_read_only_loads", caches_read_only_loads,
@@ -67,6 +86,8 @@ struct L1Config : CacheConfig {
 struct L2Config : CacheConfig {
   int slices = 0;
   int mshrs_per_slice = 0;
+  int fetch_bytes = 0;
+  bool partial_write_reads = false;
 
   template <class V>
   void declare(V& v) {
@@ -76,6 +97,18 @@ struct L2Config : CacheConfig {
     v.integer("mshrs_per_slice", mshrs_per_slice,
               {.min = 0, .max = 65536, .def = 0, .unit = "sectors",
                .doc = "DRAM reads in flight per slice; a miss past them waits for one to return; 0: no limit"});
+    v.integer("fetch_bytes", fetch_bytes,
+              {.min = 0, .max = 4096, .def = 0, .unit = "bytes",
+               .doc = "a miss reads this aligned chunk from DRAM (a power of two, at least a sector): the DRAM "
+                      "access granularity; 0: one sector"});
+    v.flag("partial_write_reads", partial_write_reads,
+           {.def = false, .doc = "a write to part of a sector missing here reads the sector's chunk from DRAM first (ECC over "
+                   "whole sectors); false: written without a read"});
+    v.check([&](const params::Checker& c) {
+      c.require(fetch_bytes == 0 || ((fetch_bytes & (fetch_bytes - 1)) == 0 && fetch_bytes >= sector_bytes &&
+                                     fetch_bytes <= line_bytes),
+                "fetch_bytes", "must be 0 or a power of two from sector_bytes to line_bytes");
+    });
   }
 };
 

@@ -5,14 +5,25 @@
 namespace gpusim::memory {
 
 SectoredCache::SectoredCache(const CacheConfig& c)
-    : line_(static_cast<uint32_t>(c.line_bytes)),
+    : hashed_(c.set_index == SetIndex::Hashed),
+      line_(static_cast<uint32_t>(c.line_bytes)),
       sector_(static_cast<uint32_t>(c.sector_bytes)),
       sectors_per_line_(static_cast<uint32_t>(c.line_bytes / c.sector_bytes)),
       ways_(static_cast<uint32_t>(c.associativity)),
       sets_(static_cast<uint64_t>(c.size_bytes) / (static_cast<uint64_t>(c.line_bytes) * c.associativity)),
       ways_storage_(sets_ * ways_),
       ready_(sets_ * ways_ * sectors_per_line_, 0),
+      set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
       policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
+
+uint64_t SectoredCache::set_of(uint64_t line) const {
+  if (!hashed_) return line % sets_;
+  // XOR-fold the higher bits of the line number into the set bits: consecutive lines and
+  // power-of-two strides alike spread over the sets.
+  uint64_t x = line;
+  for (uint64_t rest = line >> set_bits_; rest != 0; rest >>= set_bits_) x ^= rest;
+  return x % sets_;
+}
 
 int SectoredCache::find(uint64_t line, uint64_t set) const {
   const Way* base = &ways_storage_[set * ways_];
@@ -23,7 +34,7 @@ int SectoredCache::find(uint64_t line, uint64_t set) const {
 
 SectoredCache::Probe SectoredCache::probe(uint64_t address) {
   const uint64_t line = address / line_;
-  const uint64_t set = line % sets_;
+  const uint64_t set = set_of(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
   const int way = find(line, set);
   if (way < 0 || !(ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> sector & 1u)) return {};
@@ -31,9 +42,15 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address) {
   return {true, ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector]};
 }
 
+bool SectoredCache::contains(uint64_t address) const {
+  const uint64_t line = address / line_;
+  const int way = find(line, set_of(line));
+  return way >= 0 && (ways_storage_[set_of(line) * ways_ + static_cast<uint32_t>(way)].valid >> (address % line_ / sector_) & 1u);
+}
+
 bool SectoredCache::write_hit(uint64_t address) {
   const uint64_t line = address / line_;
-  const uint64_t set = line % sets_;
+  const uint64_t set = set_of(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
   const int way = find(line, set);
   if (way < 0) return false;
@@ -46,7 +63,7 @@ bool SectoredCache::write_hit(uint64_t address) {
 
 uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty) {
   const uint64_t line = address / line_;
-  const uint64_t set = line % sets_;
+  const uint64_t set = set_of(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
   uint32_t evicted_dirty = 0;
   int found = find(line, set);
@@ -57,7 +74,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty) {
       if (!base[i].valid) found = static_cast<int>(i);
     if (found < 0) found = static_cast<int>(policy_->victim(set));
     Way& w = base[found];
-    evicted_dirty = static_cast<uint32_t>(std::popcount(w.dirty & w.valid));
+    evicted_dirty = w.dirty & w.valid;
     w.tag = line;
     w.valid = 0;
     w.dirty = 0;

@@ -23,7 +23,9 @@ class SectoredCache {
   };
   // Looks a sector up (address anywhere in it), telling the policy on a hit.
   Probe probe(uint64_t address);
-  // Installs a sector arriving at `ready_at`; returns the dirty sectors evicted.
+  // Whether a sector is present (or on its way), without touching the replacement state.
+  bool contains(uint64_t address) const;
+  // Installs a sector arriving at `ready_at`; returns the evicted line's dirty sectors (a bit each).
   uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty);
   // Marks a present sector dirty (a write hit); false when absent.
   bool write_hit(uint64_t address);
@@ -41,11 +43,14 @@ class SectoredCache {
     uint32_t valid = 0, dirty = 0;  // one bit per sector
   };
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
+  uint64_t set_of(uint64_t line) const;
 
+  bool hashed_;
   uint32_t line_, sector_, sectors_per_line_, ways_;
   uint64_t sets_;
   std::vector<Way> ways_storage_;   // sets x ways
   std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
+  uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
   std::unique_ptr<ReplacementPolicy> policy_;
 };
 

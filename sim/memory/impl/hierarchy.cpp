@@ -20,13 +20,23 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
+  if (config.l1) l1_bytes_ = config.l1->size_bytes;
 }
 
-void MemoryHierarchy::start_kernel() {
+void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
   // The L1s are not coherent: the driver invalidates them before each kernel. The L2 is
-  // the point of coherence and keeps its contents.
-  for (Sm& sm : sms_)
-    if (sm.l1) sm.l1->invalidate_all();
+  // the point of coherence and keeps its contents. A unified array gives the L1 what the
+  // kernel's shared carve-out leaves.
+  if (!config_.l1) return;
+  const int64_t bytes = config_.l1->unified_bytes > 0 ? config_.l1->unified_bytes - shared_carveout : config_.l1->size_bytes;
+  if (bytes == l1_bytes_) {
+    for (Sm& sm : sms_) sm.l1->invalidate_all();
+    return;
+  }
+  L1Config sized = *config_.l1;
+  sized.size_bytes = bytes;
+  for (Sm& sm : sms_) sm.l1.emplace(sized);
+  l1_bytes_ = bytes;
 }
 
 engine::Cycle MemoryHierarchy::accepts_at(uint32_t sm, engine::Cycle now) const { return sms_[sm].mshrs.free_at(now); }
@@ -88,6 +98,16 @@ void MemoryHierarchy::count_lines(const std::vector<Transaction>& tx) {
         lines_.push_back(a);
 }
 
+uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes) {
+  uint32_t bytes = 0;  // lanes writing the same bytes count once only in the worst case; enough to tell whole from part
+  for (uint32_t m = r.mask; m != 0; m &= m - 1) {
+    const uint64_t a = r.addresses[std::countr_zero(m)];
+    if (a + r.bytes_per_lane > sector && a < sector + sector_bytes)
+      bytes += static_cast<uint32_t>(std::min(a + r.bytes_per_lane, sector + sector_bytes) - std::max(a, sector));
+  }
+  return bytes;
+}
+
 uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   ++stats_.global_store_requests;
   stats_.global_store_transactions += tx_.size();
@@ -101,7 +121,7 @@ uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
-      l2_->write(a, now);
+      l2_->write(a, bytes_written(r, a, step) >= step, now);
     }
   }
   return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));

@@ -25,7 +25,8 @@ class MemoryHierarchy final : public MemorySystem {
   MemoryHierarchy(const MemoryConfig& config, const MemorySystemContext& context);
   engine::Cycle accepts_at(uint32_t sm, engine::Cycle now) const override;
   uint32_t send(const MemoryRequest& request) override;
-  void start_kernel() override;
+  void start_kernel(int64_t shared_carveout) override;
+  int64_t l1_bytes() const override { return l1_bytes_; }
   engine::Cycle drained_at() const override;
 
  private:
@@ -35,6 +36,8 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
   };
   uint32_t store(const MemoryRequest& r, engine::Cycle now);
+  // Bytes of the sector at `sector` the request's lanes write.
+  static uint32_t bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
   uint32_t load(const MemoryRequest& r, engine::Cycle now);
   // One sector from the L2: returns when its data reaches the SM.
   engine::Cycle read_below(Sm& sm, uint64_t address, engine::Cycle sent);
@@ -50,6 +53,7 @@ class MemoryHierarchy final : public MemorySystem {
   std::optional<L2> l2_;
   std::vector<Sm> sms_;
   uint32_t line_bytes_;  // an L1 line: a wavefront of the load/store pipeline
+  int64_t l1_bytes_ = 0;  // the L1s' capacity for the running kernel
 
   // Scratch, reused by every request.
   struct Departed {
