@@ -57,7 +57,8 @@ void L2::fill_chunk(uint64_t first, uint64_t address, engine::Cycle ready, engin
 void L2::write_back(uint64_t address, uint32_t dirty, engine::Cycle now) {
   if (!dirty) return;
   // DRAM is written in chunks too: each chunk holding a dirty sector is written whole.
-  const uint32_t per_chunk = chunk_bytes() / cache_.sector_bytes(), group = (1u << per_chunk) - 1;
+  const uint32_t per_chunk = chunk_bytes() / cache_.sector_bytes();
+  const uint32_t group = static_cast<uint32_t>((uint64_t{1} << per_chunk) - 1);  // up to 32 sectors
   uint32_t chunks = 0;
   for (uint32_t s = 0; s < 32; s += per_chunk) chunks += (dirty >> s & group) != 0;
   dram_.access(address, chunks * chunk_bytes(), true, now);  // write-backs share the channel
