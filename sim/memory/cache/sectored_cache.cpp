@@ -43,9 +43,9 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address) {
 }
 
 bool SectoredCache::contains(uint64_t address) const {
-  const uint64_t line = address / line_;
-  const int way = find(line, set_of(line));
-  return way >= 0 && (ways_storage_[set_of(line) * ways_ + static_cast<uint32_t>(way)].valid >> (address % line_ / sector_) & 1u);
+  const uint64_t line = address / line_, set = set_of(line);
+  const int way = find(line, set);
+  return way >= 0 && (ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> (address % line_ / sector_) & 1u);
 }
 
 bool SectoredCache::write_hit(uint64_t address) {

@@ -121,7 +121,7 @@ uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
-      l2_->write(a, bytes_written(r, a, step) >= step, now);
+      l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, now);
     }
   }
   return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
