@@ -19,8 +19,8 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
       stats.shared_passes += static_cast<uint64_t>(passes);
       // Each extra pass replays the access replay_cycles later; the banks still take one
       // pass per cycle from the other warps (micro_shared_conflicts vs micro_shared_bandwidth).
-      const engine::Cycle start = std::max(now, shared_free_);
-      shared_free_ = start + static_cast<engine::Cycle>(passes);
+      const engine::Cycle start = std::max(now, data_free_);
+      data_free_ = start + static_cast<engine::Cycle>(passes);
       a.ready = start + static_cast<engine::Cycle>(shared_.latency + (passes - 1) * shared_.replay_cycles);
       return a;
     }
@@ -35,6 +35,7 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   req.space = r.memory_space;
   req.is_store = r.instruction->op == Opcode::St || r.instruction->op == Opcode::Red;
   req.is_atomic = atomic;
+  req.float_atomic = atomic && kernel::is_float(r.instruction->type);
   req.cache_op = r.instruction->cache_op;
   req.mask = r.executed_mask;
   req.bytes_per_lane = r.access_bytes;
@@ -43,7 +44,8 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   if (++next_ticket_ < Scoreboard::kFirstLoad) next_ticket_ = Scoreboard::kFirstLoad;  // (after wrapping)
   a.ticket = next_ticket_;
   req.tag = uint64_t{a.ticket} << 32 | slot;
-  a.busy_ticks = uint64_t{memory_.send(req)} * kUnitTicks;  // wavefronts
+  req.not_before = std::max(now, data_free_);  // behind the lines and passes before it
+  data_free_ = req.not_before + memory_.send(req);  // its lines (wavefronts)
   a.ready = req.is_store ? now : engine::kNever;  // a store writes no register
   return a;
 }

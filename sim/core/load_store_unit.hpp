@@ -1,6 +1,8 @@
-// An SM's load/store unit: shared memory through the SM's banks (one pass per cycle for
-// the whole SM), parameters and constants from the constant cache, and global and local
-// memory through the memory system's port, whose response arrives as an event.
+// An SM's load/store unit: shared memory through the SM's banks, parameters and constants
+// from the constant cache, and global and local memory through the memory system's port,
+// whose response arrives as an event. Shared-memory passes and global/local lines share
+// the SM's one data stage, one pass or line per cycle for the whole SM (the L1 and shared
+// memory are one array: micro_shared_bandwidth, micro_l1_lines).
 #pragma once
 
 #include <cstdint>
@@ -39,7 +41,7 @@ class LoadStoreUnit {
   uint32_t sm_;
   memory::SharedAccessConfig shared_;
   memory::MemorySystem& memory_;
-  engine::Cycle shared_free_ = 0;  // when the banks take the next pass
+  engine::Cycle data_free_ = 0;  // when the data stage takes the next pass or line
   uint32_t next_ticket_ = 0;
 };
 

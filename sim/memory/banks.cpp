@@ -29,7 +29,7 @@ int shared_passes(const uint64_t* a, uint32_t mask, uint32_t size, const SharedA
         passes = std::max(passes, ++per_bank[w % banks]);  // banks <= 64: the loader's limit
       }
     }
-    if (atomic) {  // updates to one address serialise
+    if (atomic && config.atomics_serialise_same_word) {
       for (int k = 0; k < scope_threads; ++k) {
         if (!(scope_mask >> k & 1u)) continue;
         int same = 0;

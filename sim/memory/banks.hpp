@@ -14,6 +14,7 @@ struct SharedAccessConfig {
   int conflict_scope_threads = 32;
   int latency = 0;
   int replay_cycles = 1;
+  bool atomics_serialise_same_word = true;
 
   template <class V>
   void declare(V& v) {
@@ -26,6 +27,9 @@ struct SharedAccessConfig {
     v.integer("latency", latency, {.min = 1, .max = 100000, .unit = "cycles", .doc = "shared-memory load to use"});
     v.integer("replay_cycles", replay_cycles,
               {.min = 1, .max = 1000, .def = 1, .unit = "cycles", .doc = "each bank-conflict pass after the first adds this"});
+    v.flag("atomics_serialise_same_word", atomics_serialise_same_word,
+           {.def = true, .doc = "lanes of a shared-memory atomic on one word take a pass each; false: they take one pass "
+                                "together, as a load's lanes on one word do"});
     v.check([&](const params::Checker& c) {
       c.require((banks & (banks - 1)) == 0, "banks", "must be a power of two");
       c.require((bank_width_bytes & (bank_width_bytes - 1)) == 0, "bank_width_bytes", "must be a power of two");
@@ -37,7 +41,7 @@ struct SharedAccessConfig {
 
 // Passes one warp access needs: the largest number of distinct words any bank is asked
 // for (the same word broadcasts), per conflict scope, summed over the scopes. Atomics
-// also serialise on equal addresses.
+// also serialise on equal addresses where the generation does so.
 int shared_passes(const uint64_t* addresses, uint32_t mask, uint32_t size, const SharedAccessConfig& banks, bool atomic);
 
 }  // namespace gpusim::memory

@@ -1,6 +1,7 @@
 #include "memory/l2.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace gpusim::memory {
 
@@ -10,7 +11,8 @@ L2::L2(const L2Config& config, Dram& dram, MemoryStats& stats)
       dram_(dram),
       stats_(stats),
       slice_free_(static_cast<size_t>(config.slices), 0),
-      mshrs_(static_cast<size_t>(config.slices), MshrFile(config.mshrs_per_slice)) {}
+      mshrs_(static_cast<size_t>(config.slices), MshrFile(config.mshrs_per_slice)),
+      atomic_units_(static_cast<size_t>(config.slices)) {}
 
 engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival) {
   engine::Cycle& free = slice_free_[spread(address / cache_.sector_bytes(), slice_free_.size())];
@@ -79,9 +81,37 @@ void L2::write(uint64_t address, bool whole_sector, engine::Cycle arrival) {
   write_back(address, cache_.fill(address, at, true), at);
 }
 
+engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, engine::Cycle arrival) {
+  const engine::Cycle at = slot(address, arrival);
+  engine::Cycle there = at;  // when the sector's old value is in the slice
+  if (cache_.contains(address)) {
+    ++stats_.l2_hits;
+  } else {
+    ++stats_.l2_misses;
+    const uint64_t first = address / chunk_bytes() * chunk_bytes();
+    const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, at);  // at the SM: an L2 trip after the slice
+    fill_chunk(first, address, ready, at);
+    const auto trip = static_cast<engine::Cycle>(config_.latency);
+    there = ready > at + trip ? ready - trip : at;
+  }
+  cache_.write_hit(address);
+  // The line's home slice (a line lives in one slice) takes a sector's updates per
+  // atomic_cycles; updates to one word wait for the one before (micro_atomics_global: words
+  // of a line in parallel, one word's float updates 2.4x slower than its integer ones).
+  AtomicUnit& unit = atomic_units_[spread(address / static_cast<uint64_t>(config_.line_bytes), atomic_units_.size())];
+  double start = std::max(unit.free, static_cast<double>(there));
+  if (word == unit.word) start = std::max(start, unit.word_done);
+  const double each = floating ? config_.atomic_float_cycles : config_.atomic_cycles;
+  unit.free = start + config_.atomic_cycles + (serial - 1) * each;
+  unit.word = word;
+  unit.word_done = start + serial * each;
+  return static_cast<engine::Cycle>(std::ceil(unit.word_done)) + static_cast<engine::Cycle>(config_.latency);
+}
+
 engine::Cycle L2::drained_at() const {
   engine::Cycle last = 0;
   for (engine::Cycle f : slice_free_) last = std::max(last, f);
+  for (const AtomicUnit& u : atomic_units_) last = std::max(last, static_cast<engine::Cycle>(std::ceil(u.word_done)));
   return last;
 }
 

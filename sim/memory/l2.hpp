@@ -1,6 +1,7 @@
 // The shared L2: slices (addresses hashed over them) that each take one sector per
-// cycle, so requests queue in front of a busy slice; a sectored write-back cache; and,
-// per slice, miss-status registers that bound the DRAM reads in flight.
+// cycle, so requests queue in front of a busy slice; a sectored write-back cache; per
+// slice, miss-status registers that bound the DRAM reads in flight, and an atomic unit
+// that applies atomics to the lines the slice holds.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,10 @@ class L2 {
   // A sector write arriving at `arrival` (all of its bytes, or some): the sector becomes dirty,
   // and reaches DRAM when evicted.
   void write(uint64_t address, bool whole_sector, engine::Cycle arrival);
+  // Atomic updates to the sector at `address` arriving at `arrival`, `serial` of them to the
+  // word at `word` (the rest to other words, alongside): the line's slice applies them in its
+  // atomic unit once the sector is there. Returns when the old values reach the SM.
+  engine::Cycle atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, engine::Cycle arrival);
   uint32_t sector_bytes() const { return cache_.sector_bytes(); }
   // When the last request queued so far leaves its slice.
   engine::Cycle drained_at() const;
@@ -42,6 +47,12 @@ class L2 {
   MemoryStats& stats_;
   std::vector<engine::Cycle> slice_free_;  // per slice: one sector per cycle
   std::vector<MshrFile> mshrs_;            // per slice
+  struct AtomicUnit {  // per slice; times in fractional cycles
+    double free = 0;        // when it takes the next sector's updates
+    uint64_t word = ~uint64_t{0};  // the word it updated last
+    double word_done = 0;   // when that word's last update is done
+  };
+  std::vector<AtomicUnit> atomic_units_;
 };
 
 }  // namespace gpusim::memory

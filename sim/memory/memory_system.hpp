@@ -23,13 +23,15 @@ struct MemoryConfig;
 struct MemoryRequest {
   kernel::StateSpace space = kernel::StateSpace::Global;  // resolved (generic accesses decoded)
   bool is_store = false;
-  bool is_atomic = false;
+  bool is_atomic = false;        // atom (a load that updates) or red (a store that updates)
+  bool float_atomic = false;     // a floating-point update (slower at L2 than an integer one)
   kernel::CacheOp cache_op = kernel::CacheOp::Default;
   uint32_t mask = 0;                    // lanes that access memory
   uint32_t bytes_per_lane = 0;
   const uint64_t* addresses = nullptr;  // per lane, in the state space
   uint32_t sm = 0;
   uint64_t tag = 0;  // returned with the response
+  engine::Cycle not_before = 0;  // it leaves the SM's load/store pipeline then (queued behind others)
 };
 
 // The SM side of a port: told, by an event at the cycle a request's data is there.

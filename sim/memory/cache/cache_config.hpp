@@ -88,6 +88,8 @@ struct L2Config : CacheConfig {
   int mshrs_per_slice = 0;
   int fetch_bytes = 0;
   bool partial_write_reads = false;
+  double atomic_cycles = 1;
+  double atomic_float_cycles = 1;
 
   template <class V>
   void declare(V& v) {
@@ -104,6 +106,13 @@ struct L2Config : CacheConfig {
     v.flag("partial_write_reads", partial_write_reads,
            {.def = false, .doc = "a write to part of a sector missing here reads the sector's chunk from DRAM first (ECC over "
                    "whole sectors); false: written without a read"});
+    v.number("atomic_cycles", atomic_cycles,
+             {.min = 0.01, .max = 1000, .def = 1, .unit = "cycles/update",
+              .doc = "each slice's atomic unit applies the updates to one line: a sector's lanes on distinct words together, "
+                     "lanes on one word one after another, this long each (integer updates)"});
+    v.number("atomic_float_cycles", atomic_float_cycles,
+             {.min = 0.01, .max = 1000, .def = 1, .unit = "cycles/update",
+              .doc = "as atomic_cycles, for floating-point updates (atomicAdd on float or double)"});
     v.check([&](const params::Checker& c) {
       c.require(fetch_bytes == 0 || ((fetch_bytes & (fetch_bytes - 1)) == 0 && fetch_bytes >= sector_bytes &&
                                      fetch_bytes <= line_bytes),

@@ -1,5 +1,6 @@
 // Every global or local access answers after the DRAM latency, whatever its addresses:
 // for hand-worked tests of the SM, and as the simplest memory model to compare with.
+#include <algorithm>
 #include <bit>
 
 #include "memory/memory_config.hpp"
@@ -22,7 +23,7 @@ class FixedLatencyMemory final : public MemorySystem {
     }
     ++stats_.global_load_requests;
     stats_.global_load_bytes += bytes;
-    respond(r.sm, r.tag, events().now() + latency_);
+    respond(r.sm, r.tag, std::max(events().now(), r.not_before) + latency_);
     return 1;
   }
 

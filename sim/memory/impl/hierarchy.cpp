@@ -108,10 +108,48 @@ uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, uint64_t sector,
   return bytes;
 }
 
+void MemoryHierarchy::count_request(const MemoryRequest& r) {
+  const uint64_t bytes = static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
+  if (r.is_store) {  // red counts as a store, atom as a load
+    ++stats_.global_store_requests;
+    stats_.global_store_transactions += tx_.size();
+    stats_.global_store_bytes += bytes;
+  } else {
+    ++stats_.global_load_requests;
+    stats_.global_load_transactions += tx_.size();
+    stats_.global_load_bytes += bytes;
+  }
+}
+
+MemoryHierarchy::HotWord MemoryHierarchy::hot_word(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes) {
+  HotWord hot;
+  for (uint32_t m = r.mask; m != 0; m &= m - 1) {
+    const uint64_t a = r.addresses[std::countr_zero(m)];
+    if (a < sector || a >= sector + sector_bytes) continue;
+    uint32_t same = 0;
+    for (uint32_t n = r.mask; n != 0; n &= n - 1) same += r.addresses[std::countr_zero(n)] == a;
+    if (same > hot.updates) hot = {a, same};
+  }
+  return hot;
+}
+
+uint32_t MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
+  count_request(r);
+  Sm& sm = sms_[r.sm];
+  const uint32_t step = l2_->sector_bytes();
+  engine::Cycle ready = now + 1;
+  for (const Transaction& t : tx_)
+    for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
+      if (sm.l1) sm.l1->write_hit(a);
+      const HotWord hot = hot_word(r, a, step);
+      ready = std::max(ready, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, now));
+    }
+  if (!r.is_store) respond(r.sm, r.tag, ready);
+  return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+}
+
 uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
-  ++stats_.global_store_requests;
-  stats_.global_store_transactions += tx_.size();
-  stats_.global_store_bytes += static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
+  count_request(r);
   Sm& sm = sms_[r.sm];
   for (const Transaction& t : tx_) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
@@ -129,9 +167,7 @@ uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
 
 uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   const bool cached = through_l1(r);
-  ++stats_.global_load_requests;
-  stats_.global_load_transactions += tx_.size();
-  stats_.global_load_bytes += static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
+  count_request(r);
   Sm& sm = sms_[r.sm];
   engine::Cycle ready = now + 1;
   for (const Transaction& t : tx_) {
@@ -163,7 +199,7 @@ uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     }
   }
   if (r.is_atomic) {
-    // Atomics resolve at L2, one update per cycle for lanes hitting the same address.
+    // Without an L2 (1.x), atomics resolve at DRAM, one update per cycle for lanes hitting the same address.
     int worst = 1;
     for (int k = 0; k < 32; ++k) {
       if (!(r.mask >> k & 1u)) continue;
@@ -180,10 +216,11 @@ uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
 }
 
 uint32_t MemoryHierarchy::send(const MemoryRequest& r) {
-  const engine::Cycle now = events().now();
+  const engine::Cycle now = std::max(events().now(), r.not_before);
   departed_.clear();  // each line of this request leaves the SM once
   coalescing_.coalesce(tx_, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
   count_lines(tx_);
+  if (r.is_atomic && l2_) return atomic(r, now);
   return r.is_store ? store(r, now) : load(r, now);
 }
 
