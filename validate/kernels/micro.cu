@@ -146,3 +146,31 @@ extern "C" __global__ void masked_sum(const float* in, float* out, int stride, i
   for (int r = 0; r < reps; ++r) sum += in[((t + r * threads) * stride) & mask];
   out[t] = sum;
 }
+
+// Memory-level parallelism with few warps: each thread reads `per_thread` floats, a row of
+// the grid's threads apart (each warp load is one whole line), 8 independent loads at a
+// time. With w warps per SM, 8w lines are in flight per SM: the time per line shows the
+// latency a streaming load sees (no dependent address, unlike a pointer chase).
+extern "C" __global__ void stream_lines(const float* a, float* out, int per_thread) {
+  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc[8] = {};
+  for (int i = 0; i < per_thread; i += 8) {
+#pragma unroll
+    for (int d = 0; d < 8; ++d) acc[d] += a[static_cast<long long>(i + d) * threads + t];
+  }
+  float sum = 0.0f;
+#pragma unroll
+  for (int d = 0; d < 8; ++d) sum += acc[d];
+  out[t] = sum;
+}
+
+// Stores into data the L2 holds: 2^shift lanes write each 32-byte sector's first words (shift
+// 3: whole sectors, 4 per warp store; shift 0: 4 bytes of each of 32 sectors), `reps` times
+// over an array of mask + 1 floats. How fast the L2 takes whole and partial sectors.
+extern "C" __global__ void sector_stores(float* y, int shift, int mask, int reps) {
+  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < reps; ++r) {
+    const int i = t + r * threads;
+    y[((i >> shift) * 8 + (i & ((1 << shift) - 1))) & mask] = static_cast<float>(r);
+  }
+}
