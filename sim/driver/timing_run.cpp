@@ -43,7 +43,7 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
       [&](const workload::Step& step, const workload::CopyStep& copy, uint64_t bytes) {
         const bool pinned = w.find_buffer(copy.buffer)->pinned;
         const host::CopyTimeline::Slot slot = timeline.copy(step.stream, copy.to_device, bytes, pinned);
-        run.copies.push_back({copy.buffer, copy.to_device, bytes, timeline.copy_cycles(bytes, pinned), pinned,
+        run.copies.push_back({copy.buffer, copy.to_device, bytes, timeline.copy_cycles(bytes, pinned, copy.to_device), pinned,
                               step.stream, slot.start, slot.end});
       });
   run.makespan = timeline.makespan();

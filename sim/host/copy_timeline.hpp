@@ -31,7 +31,7 @@ class CopyTimeline {
   // The end of the last step.
   engine::Cycle makespan() const { return all_done_; }
   // Cycles a copy takes on the link.
-  engine::Cycle copy_cycles(uint64_t bytes, bool pinned) const;
+  engine::Cycle copy_cycles(uint64_t bytes, bool pinned, bool to_device) const;
 
  private:
   engine::Cycle ready(int stream) const;

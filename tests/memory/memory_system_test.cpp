@@ -265,14 +265,17 @@ TEST(MemorySystem, OlderRulesCostMoreTransactions) {
 }
 
 TEST(HostCopies, PinnedPageableAndStreams) {
-  // Hopper, as fitted to the H100's copies: 54.7 GB/s pinned, 10.5 pageable, 15 us latency, 1980 MHz.
+  // Hopper, as fitted to the H100's copies: 54.7 GB/s pinned with 15 us latency; pageable 7.3 GB/s to
+  // the device and 13.8 to the host with 11.5 us; 1980 MHz.
   const Result two = run("hopper", "streams");
   const driver::TimedCopy& pinned = two.run.copies[0];
   EXPECT_TRUE(pinned.pinned);
   EXPECT_EQ(pinned.cycles, static_cast<uint64_t>(std::llround((15e-6 + 4194304.0 / 54.7e9) * 1980e6)));
   const Result copy = run("hopper", "copy");
   EXPECT_FALSE(copy.run.copies[0].pinned);
-  EXPECT_EQ(copy.run.copies[0].cycles, static_cast<uint64_t>(std::llround((15e-6 + 16777216.0 / 10.5e9) * 1980e6)));
+  EXPECT_EQ(copy.run.copies[0].cycles, static_cast<uint64_t>(std::llround((11.5e-6 + 16777216.0 / 7.3e9) * 1980e6)));
+  EXPECT_FALSE(copy.run.copies[1].to_device);
+  EXPECT_EQ(copy.run.copies[1].cycles, static_cast<uint64_t>(std::llround((11.5e-6 + 16777216.0 / 13.8e9) * 1980e6)));
   // A pageable copy is synchronous: the kernel after it starts when it ends.
   EXPECT_EQ(copy.run.launches[0].start, copy.run.copies[0].end);
 
