@@ -8,7 +8,7 @@ packages=(
   libyaml-cpp-dev libboost-dev libboost-program-options-dev libboost-graph-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-dev
-  python3-matplotlib
+  python3-matplotlib python3-numpy
 )
 
 missing=()

@@ -174,3 +174,11 @@ extern "C" __global__ void sector_stores(float* y, int shift, int mask, int reps
     y[((i >> shift) * 8 + (i & ((1 << shift) - 1))) & mask] = static_cast<float>(r);
   }
 }
+
+// One thread chases a ring with ld.global.ca (cached in L1 on every generation with an L1,
+// also where plain global loads are not): the L1 hit latency of validate/published_latencies.py.
+extern "C" __global__ void ca_chase(const unsigned* next, unsigned* out, int hops) {
+  unsigned p = 0;
+  for (int h = 0; h < hops; ++h) p = __ldca(&next[p]);
+  out[0] = p;
+}
