@@ -15,12 +15,13 @@ import argparse
 import csv
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+from compare import distribution
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "validate", "published", "latencies.csv")
@@ -28,10 +29,17 @@ SMALL_RING = 2048  # words: 64 lines of 128 B, one per step (stays in L1 and L2)
 BIG_RING = 2048    # steps of 1 KB: every step a line never touched before (from DRAM)
 SHORT, LONG = 1000, 2000
 
-# quantity -> (first launch index, second, extra steps between them)
-QUANTITIES = {"fp32_chain": (0, 1, 4 * (LONG - SHORT) // 2), "shared_chase": (2, 3, LONG - SHORT),
-              "l1_chase": (4, 5, LONG - SHORT), "l2_chase": (6, 7, LONG - SHORT),
-              "dram_chase": (8, 9, LONG - SHORT)}
+BENCH = os.path.join(ROOT, "validate", "kernels", "memory_bench.cu")
+# quantity -> its launch at `steps` steps (a format of LENGTH), and the chain steps per LENGTH.
+# Each runs at SHORT and LONG; the value is the difference over the extra steps.
+QUANTITIES = {
+    "fp32_chain": ("entry: fp32_chain, grid: 1, block: 32, args: [out, {half}, 1.0001, 0.5]", 4 // 2),
+    "shared_chase": ("entry: shared_chase, grid: 1, block: 32, args: [out, {n}, 33]", 1),
+    "l1_chase": ("entry: ca_chase, grid: 1, block: 1, args: [small, out, {n}]", 1),
+    "l2_chase": ("source: %s, entry: pointer_chase, grid: 1, block: 1, args: [small, out, 0, 0, {n}, 1]" % BENCH, 1),
+    # two rings, so the longer chase finds nothing the shorter one left in L2
+    "dram_chase": ("source: %s, entry: pointer_chase, grid: 1, block: 1, args: [{big}, out, 0, 0, {n}, 1]" % BENCH, 1),
+}
 
 
 def ring(path, entries, step_words):
@@ -47,19 +55,8 @@ def workload(folder):
     for name in ("big_a", "big_b"):  # two, so the longer chase finds nothing the shorter left in L2
         ring(os.path.join(folder, name + ".bin"), BIG_RING, 256)
     micro = os.path.join(ROOT, "validate", "kernels", "micro.cu")
-    bench = os.path.join(ROOT, "validate", "kernels", "memory_bench.cu")
-    steps = [
-        f"  - launch: {{entry: fp32_chain, grid: 1, block: 32, args: [out, {SHORT // 2}, 1.0001, 0.5]}}",
-        f"  - launch: {{entry: fp32_chain, grid: 1, block: 32, args: [out, {LONG // 2}, 1.0001, 0.5]}}",
-        f"  - launch: {{entry: shared_chase, grid: 1, block: 32, args: [out, {SHORT}, 33]}}",
-        f"  - launch: {{entry: shared_chase, grid: 1, block: 32, args: [out, {LONG}, 33]}}",
-        f"  - launch: {{entry: ca_chase, grid: 1, block: 1, args: [small, out, {SHORT}]}}",
-        f"  - launch: {{entry: ca_chase, grid: 1, block: 1, args: [small, out, {LONG}]}}",
-        f"  - launch: {{source: {bench}, entry: pointer_chase, grid: 1, block: 1, args: [small, out, 0, 0, {SHORT}, 1]}}",
-        f"  - launch: {{source: {bench}, entry: pointer_chase, grid: 1, block: 1, args: [small, out, 0, 0, {LONG}, 1]}}",
-        f"  - launch: {{source: {bench}, entry: pointer_chase, grid: 1, block: 1, args: [big_a, out, 0, 0, {SHORT}, 1]}}",
-        f"  - launch: {{source: {bench}, entry: pointer_chase, grid: 1, block: 1, args: [big_b, out, 0, 0, {LONG}, 1]}}",
-    ]
+    steps = ["  - launch: {" + launch.format(n=n, half=n // 2, big=big) + "}"
+             for launch, _ in QUANTITIES.values() for n, big in ((SHORT, "big_a"), (LONG, "big_b"))]
     text = "\n".join([
         "name: published_latencies",
         f"kernel: {{source: {micro}, entry: fp32_chain}}",
@@ -85,7 +82,8 @@ def simulate(gpusim, config, path):
     if done.returncode not in (0, 3):
         raise RuntimeError(f"{config}: gpusim failed: {done.stderr.strip()}")
     cycles = [k["cycles"] for k in json.loads(done.stdout)["kernels"]]
-    return {q: (cycles[b] - cycles[a]) / steps for q, (a, b, steps) in QUANTITIES.items()}
+    return {q: (cycles[2 * k + 1] - cycles[2 * k]) / ((LONG - SHORT) * per_length)
+            for k, (q, (_, per_length)) in enumerate(QUANTITIES.items())}
 
 
 def main():
@@ -107,26 +105,23 @@ def main():
             sim = simulated[r["config"]][r["quantity"]]
             pub = float(r["cycles"])
             rows.append((r["config"], r["quantity"], pub, sim, 100.0 * (sim - pub) / pub, r["flag"], r["source"]))
+    errors = [abs(r[4]) for r in rows]
 
     print(f"{'architecture':<10} {'quantity':<14} {'published':>9} {'gpusim':>8} {'error':>8}  source")
     for config, quantity, pub, sim, err, flag, source in rows:
         print(f"{config:<10} {quantity:<14} {pub:9.1f} {sim:8.1f} {err:7.1f}%  [{flag}] {source}")
-    errors = [abs(r[4]) for r in rows]
 
-    def summary(label, values):
-        if not values:
-            return
-        ordered = sorted(values)
-        p90 = ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
-        print(f"{label:<22} {len(values):4d} {statistics.mean(values):7.1f}% {statistics.median(values):7.1f}% "
-              f"{p90:7.1f}% {max(values):7.1f}%")
+    def summary(label, part):  # validate/compare.py's distribution: mean, median, p90, worst
+        if part:
+            mean, median, p90, worst, _ = distribution([r[2] for r in part], [r[3] for r in part])
+            print(f"{label:<22} {len(part):4d} {mean:7.1f}% {median:7.1f}% {p90:7.1f}% {worst:7.1f}%")
 
     print(f"\n{'absolute error':<22} {'n':>4} {'mean':>8} {'median':>8} {'p90':>8} {'worst':>8}")
-    summary("all", errors)
+    summary("all", rows)
     for config in dict.fromkeys(r[0] for r in rows):
-        summary(config, [abs(r[4]) for r in rows if r[0] == config])
+        summary(config, [r for r in rows if r[0] == config])
     for quantity in QUANTITIES:
-        summary(quantity, [abs(r[4]) for r in rows if r[1] == quantity])
+        summary(quantity, [r for r in rows if r[1] == quantity])
     if args.out:
         with open(args.out, "w", newline="") as f:
             w = csv.writer(f)
@@ -134,8 +129,9 @@ def main():
             for r in rows:
                 w.writerow([r[0], r[1], r[2], f"{r[3]:.2f}", f"{r[4]:.1f}", r[5], r[6]])
     failed = False
-    if args.max_mean is not None and statistics.mean(errors) > args.max_mean:
-        print(f"mean absolute error {statistics.mean(errors):.1f}% passes --max-mean {args.max_mean}", file=sys.stderr)
+    mean = sum(errors) / len(errors)
+    if args.max_mean is not None and mean > args.max_mean:
+        print(f"mean absolute error {mean:.1f}% passes --max-mean {args.max_mean}", file=sys.stderr)
         failed = True
     if args.max_worst is not None and max(errors) > args.max_worst:
         print(f"worst error {max(errors):.1f}% passes --max-worst {args.max_worst}", file=sys.stderr)

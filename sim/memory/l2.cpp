@@ -36,13 +36,8 @@ engine::Cycle L2::read(uint64_t address, engine::Cycle arrival) {
     sent = mshrs.free_at(now);
     entry = mshrs.acquire(now);
   }
-  // DRAM is read in chunks of fetch_bytes: the missing sector's neighbours in its chunk come too.
-  const uint32_t sector = cache_.sector_bytes();
-  const uint32_t chunk = std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), sector);
-  const uint64_t first = address / chunk * chunk;
-  const engine::Cycle ready = dram_.access(first, chunk, false, sent);
+  const engine::Cycle ready = fetch_chunk(address, sent, now);
   if (mshrs.limited()) mshrs.release(entry, ready);
-  fill_chunk(first, address, ready, now);
   return ready;
 }
 
@@ -50,10 +45,14 @@ uint32_t L2::chunk_bytes() const {
   return std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), cache_.sector_bytes());
 }
 
-void L2::fill_chunk(uint64_t first, uint64_t address, engine::Cycle ready, engine::Cycle now) {
-  const uint32_t sector = cache_.sector_bytes();
-  for (uint64_t a = first; a < first + chunk_bytes(); a += sector)
+engine::Cycle L2::fetch_chunk(uint64_t address, engine::Cycle sent, engine::Cycle now) {
+  // DRAM is read in chunks of fetch_bytes: the missing sector's neighbours in its chunk come
+  // too (those already held stay as they are).
+  const uint64_t first = address / chunk_bytes() * chunk_bytes();
+  const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, sent);
+  for (uint64_t a = first; a < first + chunk_bytes(); a += cache_.sector_bytes())
     if (a == address || !cache_.contains(a)) write_back(a, cache_.fill(a, ready, false), now);
+  return ready;
 }
 
 void L2::write_back(uint64_t address, uint32_t dirty, engine::Cycle now) {
@@ -72,9 +71,7 @@ void L2::write(uint64_t address, bool whole_sector, engine::Cycle arrival) {
   if (!whole_sector && config_.partial_write_reads) {
     // The sector's other bytes must come from DRAM before it can be merged (and its ECC
     // computed): the chunk is read, then the sector is written.
-    const uint64_t first = address / chunk_bytes() * chunk_bytes();
-    const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, at);
-    fill_chunk(first, address, ready, at);
+    fetch_chunk(address, at, at);
     cache_.write_hit(address);
     return;
   }
@@ -88,9 +85,7 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
     ++stats_.l2_hits;
   } else {
     ++stats_.l2_misses;
-    const uint64_t first = address / chunk_bytes() * chunk_bytes();
-    const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, at);  // at the SM: an L2 trip after the slice
-    fill_chunk(first, address, ready, at);
+    const engine::Cycle ready = fetch_chunk(address, at, at);  // at the SM: an L2 trip after the slice
     const auto trip = static_cast<engine::Cycle>(config_.latency);
     there = ready > at + trip ? ready - trip : at;
   }

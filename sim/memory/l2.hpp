@@ -36,8 +36,9 @@ class L2 {
   // When the sector's slice, free from `arrival`, takes it.
   engine::Cycle slot(uint64_t address, engine::Cycle arrival);
   uint32_t chunk_bytes() const;  // what one DRAM access moves
-  // Installs the chunk from `first` arriving at `ready` (its sectors already held stay, except `address`).
-  void fill_chunk(uint64_t first, uint64_t address, engine::Cycle ready, engine::Cycle now);
+  // Reads the DRAM chunk holding the missing sector at `address`, sent at `sent`, and installs
+  // it; returns when the data reaches the SM.
+  engine::Cycle fetch_chunk(uint64_t address, engine::Cycle sent, engine::Cycle now);
   // Writes an evicted line's dirty sectors (`dirty`, a bit each) to DRAM.
   void write_back(uint64_t address, uint32_t dirty, engine::Cycle now);
 

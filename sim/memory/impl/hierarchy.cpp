@@ -121,11 +121,11 @@ void MemoryHierarchy::count_request(const MemoryRequest& r) {
   }
 }
 
-MemoryHierarchy::HotWord MemoryHierarchy::hot_word(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes) {
+MemoryHierarchy::HotWord MemoryHierarchy::hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end) {
   HotWord hot;
   for (uint32_t m = r.mask; m != 0; m &= m - 1) {
     const uint64_t a = r.addresses[std::countr_zero(m)];
-    if (a < sector || a >= sector + sector_bytes) continue;
+    if (a < begin || a >= end) continue;
     uint32_t same = 0;
     for (uint32_t n = r.mask; n != 0; n &= n - 1) same += r.addresses[std::countr_zero(n)] == a;
     if (same > hot.updates) hot = {a, same};
@@ -141,7 +141,7 @@ uint32_t MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   for (const Transaction& t : tx_)
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
-      const HotWord hot = hot_word(r, a, step);
+      const HotWord hot = hot_word(r, a, a + step);
       ready = std::max(ready, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, now));
     }
   if (!r.is_store) respond(r.sm, r.tag, ready);
@@ -200,14 +200,8 @@ uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   }
   if (r.is_atomic) {
     // Without an L2 (1.x), atomics resolve at DRAM, one update per cycle for lanes hitting the same address.
-    int worst = 1;
-    for (int k = 0; k < 32; ++k) {
-      if (!(r.mask >> k & 1u)) continue;
-      int same = 0;
-      for (int j = 0; j < 32; ++j) same += (r.mask >> j & 1u) && r.addresses[j] == r.addresses[k];
-      worst = std::max(worst, same);
-    }
-    ready += static_cast<engine::Cycle>(worst - 1);
+    const HotWord hot = hot_word(r, 0, ~uint64_t{0});
+    if (hot.updates > 1) ready += hot.updates - 1;
   }
   if (sm.mshrs.limited())
     for (const Departed& d : departed_) sm.mshrs.release(d.mshr, d.arrives);

@@ -42,12 +42,12 @@ class MemoryHierarchy final : public MemorySystem {
   uint32_t load(const MemoryRequest& r, engine::Cycle now);
   // atom and red where there is an L2: each sector's updates go to the line's slice.
   uint32_t atomic(const MemoryRequest& r, engine::Cycle now);
-  // The word of the sector at `sector` the most lanes of the request update, and how many.
+  // The word in [begin, end) the most lanes of the request update, and how many (0: none).
   struct HotWord {
     uint64_t address = 0;
     uint32_t updates = 0;
   };
-  static HotWord hot_word(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
+  static HotWord hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end);
   // One sector from the L2: returns when its data reaches the SM.
   engine::Cycle read_below(Sm& sm, uint64_t address, engine::Cycle sent);
   // When the request for `address`'s line leaves the SM: the miss port sends one line per
