@@ -23,7 +23,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
                         int registers_per_thread, engine::Cycle start, const TimingOptions& options) {
   // Issue order as ptxas would emit it, where the architecture says so (core/ptxas_schedule.hpp).
   const ClassifierConfig classes{arch_.units, arch_.latencies, arch_.warp_size, arch_.scheduling.warp_schedulers_per_sm,
-                                 arch_.scheduling.sass_like, arch_.instruction_classes};
+                                 arch_.scheduling.sass_like, arch_.instruction_classes, arch_.scheduling.ptxas_unroll};
   const kernel::Program reordered =
       arch_.scheduling.sass_like ? schedule_like_ptxas(ptx, classify_program(ptx, classes)) : kernel::Program{};
   const kernel::Program& program = arch_.scheduling.sass_like ? reordered : ptx;

@@ -35,6 +35,14 @@ struct InstructionTiming {
   uint8_t async_allowed = 0;   // Wait: committed groups that may still be in flight (wait_group N)
   uint16_t per_value = 0;      // match.sync: latency added per distinct value after the first
   bool rare = false;           // cp.async, match.sync or nanosleep: the SM's slower path after issue
+  // ptxas's unrolled loops (core/hoist_queue.hpp): what a warp may issue ahead of earlier
+  // instructions still waiting for memory.
+  bool hoist_fence = false;    // barriers, atomics, fences, exits, calls: everything before it issues first
+  uint8_t unroll_trips = 1;    // a backward branch: trips ptxas unrolls its loop into one body (core/hoist_queue.hpp)
+  bool is_store = false;       // st: a later load may pass it only where ptxas tells the two apart
+  bool passes_stores = false;  // a load no store can change (ld.global.nc, constants, parameters)
+  kernel::StateSpace space = kernel::StateSpace::Generic;  // ld/st: the space it names
+  uint32_t root = 0;           // ld/st: its address's base (core/pointer_roots.hpp), 0: unknown
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
 };
@@ -47,6 +55,7 @@ struct ClassifierConfig {
   int schedulers = 1;      // per SM: each has its share of the SM's lanes
   bool sass_like = false;  // fuse the pairs ptxas fuses (core/ptxas_fusion.hpp)
   InstructionClasses classes;
+  int ptxas_unroll = 1;    // scheduling.ptxas_unroll
 };
 
 // Precomputed timing for every instruction of a program on one architecture.

@@ -13,6 +13,7 @@ struct SchedulingConfig {
   int issue_width = 1;
   std::string policy = "gto";
   bool sass_like = false;
+  int ptxas_unroll = 1;
 
   template <class V>
   void declare(V& v) {
@@ -25,6 +26,10 @@ struct SchedulingConfig {
     v.flag("sass_like", sass_like,
            {.def = false,
             .doc = "issue PTX as ptxas would emit SASS: fused pairs (LEA, IADD3, IMAD), list-scheduled basic blocks"});
+    v.integer("ptxas_unroll", ptxas_unroll,
+              {.min = 1, .max = 64, .def = 1, .unit = "loop trips",
+               .doc = "trips of a PTX loop whose loads ptxas hoists together (its unroll factor over the PTX): a warp "
+                      "issues past instructions waiting for memory for this many trips (core/hoist_queue.hpp); 1: in order"});
   }
 };
 

@@ -29,13 +29,14 @@ class Scoreboard {
   void clear() { count_ = 0; }
 
   // When `t` can read its operands (and overwrite its destinations without overtaking a
-  // pending write to them).
-  Wait operands(const InstructionTiming& t) const {
+  // pending write to them, unless `renamed`: ptxas gives each unrolled copy its own registers).
+  Wait operands(const InstructionTiming& t, bool renamed = false) const {
     const auto uses = [&](uint32_t reg) {
       for (uint32_t r : t.reads)
         if (r == reg) return true;
-      for (uint32_t r : t.writes)
-        if (r == reg) return true;
+      if (!renamed)
+        for (uint32_t r : t.writes)
+          if (r == reg) return true;
       return false;
     };
     Wait w;
@@ -67,6 +68,51 @@ class Scoreboard {
     for (uint32_t reg : t.writes) {
       if (reg == kernel::kNoReg || ready <= now) continue;
       if (count_ < kEntries) entries_[static_cast<size_t>(count_++)] = {reg, ticket, ready};
+    }
+  }
+
+  // What `t`, set aside now, waits for: the time its operands from issued instructions are
+  // ready (`known`), and the tickets of loads and set-aside instructions still pending.
+  void dependencies(const InstructionTiming& t, engine::Cycle& known, std::array<uint32_t, 6>& waits) const {
+    size_t n = 0;
+    for (int i = 0; i < count_; ++i) {
+      const Pending& p = entries_[static_cast<size_t>(i)];
+      bool read = false;
+      for (uint32_t r : t.reads) read |= r == p.reg && r != kernel::kNoReg;
+      if (!read) continue;
+      if (p.at != engine::kNever) known = std::max(known, p.at);
+      else if (n < waits.size() && std::find(waits.begin(), waits.begin() + static_cast<long>(n), p.ticket) == waits.begin() + static_cast<long>(n))
+        waits[n++] = p.ticket;
+    }
+  }
+  // Room for the writes of one more instruction.
+  bool has_room(const InstructionTiming& t) const {
+    int writes = 0;
+    for (uint32_t r : t.writes) writes += r != kernel::kNoReg;
+    return count_ + writes <= kEntries;
+  }
+  // `t` is set aside: its writes are pending until `ticket` resolves; they replace the
+  // pending writes of the same registers (later readers read `t`'s value).
+  void defer(const InstructionTiming& t, uint32_t ticket) {
+    int kept = 0;
+    for (int i = 0; i < count_; ++i) {
+      const Pending& p = entries_[static_cast<size_t>(i)];
+      bool rewritten = false;
+      for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
+      if (!rewritten) entries_[static_cast<size_t>(kept++)] = p;
+    }
+    count_ = kept;
+    for (uint32_t reg : t.writes)
+      if (reg != kernel::kNoReg && count_ < kEntries) entries_[static_cast<size_t>(count_++)] = {reg, ticket, engine::kNever};
+  }
+  // The set-aside instruction `ticket` issued: its writes are ready at `at`, or, for a load
+  // (`at` kNever), when `then`'s response arrives.
+  void resolve(uint32_t ticket, engine::Cycle at, uint32_t then) {
+    for (int i = 0; i < count_; ++i) {
+      Pending& p = entries_[static_cast<size_t>(i)];
+      if (p.ticket != ticket || p.at != engine::kNever) continue;
+      p.ticket = at == engine::kNever ? then : (then == kMemoryKnown ? kMemoryKnown : kArithmetic);
+      p.at = at;
     }
   }
 

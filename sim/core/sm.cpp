@@ -20,6 +20,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
   c.barrier_latency = arch.latencies.barrier;
   c.barrier_per_warp = arch.latencies.barrier_per_warp;
   c.cycles_per_ns = arch.gpu.core_clock_mhz / 1000.0;
+  c.hoist_trips = arch.scheduling.ptxas_unroll;
   return c;
 }
 
@@ -110,6 +111,8 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.next_known = false;
     w.scoreboard.clear();
     w.async = {};
+    w.hoist.clear();
+    w.next_set_aside = false;
   }
   block.live_warps = per_block;
   live_warps_ += per_block;
@@ -122,22 +125,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
 Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   if (now < w.eligible_at) return {w.eligible_at, w.sleeping ? Stall::Sleeping : Stall::BlockLaunch};
   if (w.at_barrier) return {kNever, Stall::Barrier};
-  if (!w.next_known) {
-    const InstructionTiming& t = kernel_.timing[static_cast<size_t>(kernel_.executor.peek(w.state))];
-    const Scoreboard::Wait wait = w.scoreboard.operands(t);
-    w.next = &t;
-    w.operands_at = wait.at;
-    w.operands_from_memory = wait.from_memory;
-    w.next_known = true;
-    if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
-      // Until the copies it waits for are in shared memory (kNever: a response is still due).
-      const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
-      if (copied > w.operands_at) {
-        w.operands_at = copied;
-        w.operands_from_memory = true;
-      }
-    }
-  }
+  if (!w.next_known) choose_next(w, now);
   const Readiness known = known_readiness(w, s.units, now);
   if (known.at > now) return known;
   if (w.next->needs_mshr) {
@@ -147,8 +135,116 @@ Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   return {now, Stall::Idle};
 }
 
+void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
+  HoistQueue& q = w.hoist;
+  for (;;) {
+    const int32_t pc = kernel_.executor.peek(w.state);
+    const bool queued = !q.empty();
+    if (pc >= 0) {
+      const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
+      // Behind what waits: nothing past the unrolled body, no fence, no load ptxas keeps below a store.
+      const bool load = t.is_memory && !t.is_store;
+      const bool held = queued && (q.closed() || t.hoist_fence || (load && q.holds_store_before(t)));
+      if (!held) {
+        Scoreboard::Wait wait = w.scoreboard.operands(t, queued);
+        if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
+          // Until the copies it waits for are in shared memory (kNever: a response is still due).
+          const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
+          if (copied > wait.at) wait = {copied, true};
+        }
+        const bool waits_for_memory = wait.at == kNever && wait.from_memory;
+        if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
+            w.scoreboard.has_room(t)) {
+          set_aside(w, t, now);
+          continue;
+        }
+        const engine::Cycle head = queued ? q.front().ready_at() : kNever;
+        if (!queued || wait.at <= head) {
+          w.next = &t;
+          w.operands_at = wait.at;
+          w.operands_from_memory = wait.from_memory;
+          w.next_set_aside = false;
+          w.next_known = true;
+          return;
+        }
+      }
+    }
+    if (!queued) {  // every lane has exited: try_issue retires the warp
+      w.next = &kernel_.timing.back();
+      w.operands_at = 0;
+      w.operands_from_memory = false;
+      w.next_set_aside = false;
+      w.next_known = true;
+      return;
+    }
+    w.next = q.front().timing;
+    w.operands_at = q.front().ready_at();
+    w.operands_from_memory = true;
+    w.next_set_aside = true;
+    w.next_known = true;
+    return;
+  }
+}
+
+void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
+  ResidentBlock& block = blocks_[w.block_slot];
+  kernel_.executor.set_clock(now);
+  kernel_.executor.set_sm_id(id_);
+  DeferredOp& op = w.hoist.push();
+  op.timing = &t;
+  op.ticket = w.hoist.next_ticket();
+  w.scoreboard.dependencies(t, op.known, op.waits);
+  const exec::StepResult r = kernel_.executor.step(w.state, block.state);
+  op.active_mask = r.active_mask;
+  op.shuffle = r.instruction && r.instruction->op == kernel::Opcode::Shfl;
+  if (t.is_memory && r.addresses && !op.shuffle) {
+    op.has_access = true;
+    op.access = r;
+    std::copy_n(r.addresses, op.addresses.size(), op.addresses.begin());
+    op.access.addresses = op.addresses.data();
+  }
+  w.scoreboard.defer(t, op.ticket);
+}
+
+void Sm::occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now) {
+  uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
+  unit = std::max(unit, now * kUnitTicks) + busy;
+  if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
+}
+
+void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
+  const DeferredOp& op = w.hoist.front();
+  const InstructionTiming& t = *op.timing;
+  last_free_ = t.issue_slots == 0;
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(op.active_mask));
+  engine::Cycle ready = now + t.latency;
+  uint32_t ticket = Scoreboard::kArithmetic;
+  uint64_t busy = t.occupancy;
+  if (op.shuffle) {
+    ready = now + static_cast<engine::Cycle>(config_.shared.latency);
+  } else if (op.has_access) {
+    ticket = Scoreboard::kMemoryKnown;
+    if (op.access.executed_mask) {
+      const LoadStoreUnit::Access a = lsu_.access(op.access, w.slot, now, stats_);
+      ready = a.ready;
+      ticket = a.ticket;
+      busy = std::max(busy, a.busy_ticks);
+    }
+  }
+  occupy(s, t, busy, now);
+  w.scoreboard.resolve(op.ticket, ready, ticket);
+  w.hoist.resolve(op.ticket, ready, ticket);
+  w.hoist.pop();
+  w.next_known = false;
+}
+
 bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
-  if (dual && (w.done || readiness(w, s, now).at > now)) return false;
+  if (dual && (w.done || !w.hoist.empty() || readiness(w, s, now).at > now)) return false;
+  if (w.next_set_aside) {
+    issue_set_aside(w, s, now);
+    return true;
+  }
   exec::Executor& executor = kernel_.executor;
   const int32_t pc = executor.peek(w.state);
   const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
@@ -180,10 +276,12 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
     }
   }
   if (t.rare) ready += after_rare_issue(w, t, r, ticket, now);
-  uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
-  unit = std::max(unit, now * kUnitTicks) + busy;
-  if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
+  occupy(s, t, busy, now);
   w.scoreboard.issue(t, now, ready, ticket);
+  if (t.is_control && !w.hoist.empty()) {  // a taken backward branch: one more trip of the loop
+    const int32_t after = executor.peek(w.state);
+    if (after >= 0 && after <= pc) w.hoist.trip_passed(t.unroll_trips);
+  }
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
   return true;
@@ -206,9 +304,10 @@ void Sm::on_response(uint64_t tag) {
   if (w.done) return;  // the warp has gone
   const uint32_t ticket = LoadStoreUnit::ticket_of(tag);
   // A cp.async's data goes on into shared memory: one shared-memory access more.
-  if (!w.async.arrived(ticket, now, static_cast<engine::Cycle>(config_.shared.latency)) &&
-      !w.scoreboard.arrived(ticket, now))
-    return;  // a load of a warp that has gone
+  if (!w.async.arrived(ticket, now, static_cast<engine::Cycle>(config_.shared.latency))) {
+    const bool waited = w.scoreboard.arrived(ticket, now);
+    if (!w.hoist.resolve(ticket, now, 0) && !waited) return;  // a load of a warp that has gone
+  }
   w.next_known = false;
   schedulers_[w.slot % schedulers_.size()].wake = 0;
   events_.schedule_by(tick_event_, now);

@@ -43,6 +43,7 @@ struct SmConfig {
   int barrier_latency = 0;
   double barrier_per_warp = 0;
   double cycles_per_ns = 1.0;  // the core clock, for nanosleep
+  int hoist_trips = 1;         // scheduling.ptxas_unroll
 
   static SmConfig from(const arch::ArchConfig& arch);
 };
@@ -119,6 +120,14 @@ class Sm final : private Issuer, public memory::ResponseSink {
   bool active(uint32_t slot, engine::Cycle now) override;
 
   Readiness readiness(TimedWarp& w, Scheduler& s, engine::Cycle now);
+  // Decides what the warp issues next - the instruction at its PC, or the oldest one it set
+  // aside - setting aside (executing) the instructions ptxas would have moved below later
+  // ones; fills w.next and w.operands_at.
+  void choose_next(TimedWarp& w, engine::Cycle now);
+  void set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now);
+  void issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now);
+  // Charges a unit and the scoreboard for an instruction issued at `now`; returns its ticket.
+  void occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now);
   // Issues the warp's next instruction, known to be ready; returns false only for a
   // second (dual-issue) instruction that cannot go in this cycle.
   bool try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual);

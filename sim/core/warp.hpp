@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/hoist_queue.hpp"
 #include "core/instruction_class.hpp"
 #include "core/scoreboard.hpp"
 #include "engine/event_queue.hpp"
@@ -50,6 +51,7 @@ struct TimedWarp {
   bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
   bool operands_from_memory = false;
   bool sleeping = false;    // eligible_at is a nanosleep's end
+  bool next_set_aside = false;  // next is the head of `hoist`, not the instruction at the PC
   uint32_t slot = 0;                // warp slot on the SM: scheduler = slot % schedulers
   engine::Cycle eligible_at = 0;    // its block's launch cost; a barrier's release; a nanosleep's end
   engine::Cycle operands_at = 0;    // when the next instruction's operands are ready
@@ -60,6 +62,7 @@ struct TimedWarp {
   engine::Cycle start = 0;          // for the trace
   Scoreboard scoreboard;
   AsyncCopies async;
+  HoistQueue hoist;
   exec::WarpState state;
 };
 

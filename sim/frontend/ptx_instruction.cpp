@@ -145,6 +145,8 @@ void Parser::parse_instruction(Program& p) {
   in.line = line;
   in.source_file = loc_file_;
   in.source_line = loc_line_;
+  in.nounroll = nounroll_;
+  nounroll_ = false;
   if (accept("@")) {
     in.guard_negated = accept("!");
     const Token& g = next();

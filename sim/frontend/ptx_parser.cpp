@@ -282,7 +282,7 @@ void Parser::parse_block(Program& p) {
       frame_variable(p, parse_var_decl(), StateSpace::Local);
     } else if (t.text == ".pragma") {
       next();
-      while (!accept(";")) next();
+      while (!accept(";")) nounroll_ |= next().text == "nounroll";
     } else if (t.text == ".loc") {  // .loc FILE LINE COLUMN[, function_name ..., inlined_at ...]
       const int line = t.line;
       next();

@@ -211,6 +211,7 @@ class Parser {
   std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> inlined_at_;  // (file, line) -> call site
   uint16_t loc_file_ = 0;                  // the last .loc
   int32_t loc_line_ = 0;
+  bool nounroll_ = false;                  // a `.pragma "nounroll"` waits for the next instruction
   uint64_t module_next_address_ = 0;
   uint64_t variable_base_ = kModuleGlobalBase;  // where this module's variables start
 };

@@ -112,6 +112,7 @@ struct Instruction {
   CacheOp cache_op = CacheOp::Default;
   bool call_abi = false;            // ld/st of a call's parameters: registers on the GPU, timed as such
   bool returns = false;             // ret: from a device function (not the kernel's end)
+  bool nounroll = false;            // the first of a loop ptxas must not unroll (.pragma "nounroll")
   uint8_t carry = 0;                // add/sub/mad carry chains: kCarryIn (addc, subc, madc) | kCarryOut (.cc)
   uint8_t num_src = 0;
   uint32_t guard = kNoReg;          // predicate register guarding the instruction

@@ -10,6 +10,7 @@
 
 #include "arch/arch_loader.hpp"
 #include "core/gpu.hpp"
+#include "core/instruction_class.hpp"
 #include "core/scheduler/policy.hpp"
 #include "frontend/ptx_parser.hpp"
 #include "test_paths.hpp"
@@ -243,6 +244,32 @@ TEST(Timing, ListSchedulingFillsAChainsGaps) {
   EXPECT_EQ(bare_cycles(chain + adds, kAsWritten) - bare_cycles(chain, kAsWritten), 15u);
 }
 
+// Which loops ptxas unrolls (validate/sass_structure.py): the backward branch of a small,
+// straight, counted loop carries scheduling.ptxas_unroll trips; one marked nounroll, one with
+// a barrier, and one stepped by a register (a grid-stride loop) carry 1.
+TEST(Timing, PtxasUnrollsSmallCountedLoopsOnly) {
+  const auto trips = [](const std::string& head, const std::string& extra, const std::string& step) {
+    const std::string body = "mov.u32 %r20, 0;\nmov.f32 %f1, 0f00000000;\n$L_trip:\n" + head +
+                             "ld.global.f32 %f2, [%rd3];\nadd.f32 %f1, %f1, %f2;\n" + extra + "add.s32 %r20, %r20, " +
+                             step + ";\nsetp.lt.s32 %p1, %r20, 16;\n@%p1 bra $L_trip;\nmov.f32 %f44, %f1;\n";
+    const kernel::Module m = frontend::parse_ptx(kernel(body), "unroll.ptx");
+    const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
+    EXPECT_EQ(arch.scheduling.ptxas_unroll, 4);
+    const ClassifierConfig config{arch.units, arch.latencies, arch.warp_size, arch.scheduling.warp_schedulers_per_sm,
+                                  false, arch.instruction_classes, arch.scheduling.ptxas_unroll};
+    const std::vector<InstructionTiming> t = classify_program(m.kernels[0], config);
+    int found = 0;
+    for (size_t pc = 0; pc < t.size(); ++pc)
+      if (m.kernels[0].code[pc].op == kernel::Opcode::Bra && m.kernels[0].code[pc].src[0].imm < static_cast<int64_t>(pc))
+        found = t[pc].unroll_trips;
+    return found;
+  };
+  EXPECT_EQ(trips("", "", "1"), 4);
+  EXPECT_EQ(trips(".pragma \"nounroll\";\n", "", "1"), 1);
+  EXPECT_EQ(trips("", "bar.sync 0;\n", "1"), 1);
+  EXPECT_EQ(trips("", "", "%r3"), 1);
+}
+
 TEST(Timing, DependentChainCostsLatencyPerInstruction) {
   // Each extra dependent FMA adds exactly the FP32 latency: 4 cycles on Hopper, 11 on Kepler.
   EXPECT_EQ(cycles(chains(128, 1)) - cycles(chains(64, 1)), 64u * 4);
@@ -328,7 +355,8 @@ TEST(Timing, SeedLatencyHidingNeedsFortyWarps) {
                                          "memory.l2.latency=200", "memory.dram.latency=300",
                                          "block_scheduler.block_launch_cycles=0",
                                          "block_scheduler.kernel_launch_cycles=0",
-                                         "block_scheduler.block_dispatch_interval=0", "scheduling.policy=lrr"};
+                                         "block_scheduler.block_dispatch_interval=0", "scheduling.policy=lrr",
+                                         "scheduling.ptxas_unroll=1"};  // the loop as written, not unrolled
   // Each iteration: 27 FMAs on the value loaded by the previous one, then the next load,
   // issued as early as the data allows (software-pipelined), then the loop control: 31
   // instructions per 300-cycle load.

@@ -182,3 +182,40 @@ extern "C" __global__ void ca_chase(const unsigned* next, unsigned* out, int hop
   for (int h = 0; h < hops; ++h) p = __ldca(&next[p]);
   out[0] = p;
 }
+
+// A plain loop over whole lines, one load a trip in the source (micro_unroll). The compilers
+// decide how many loads are in flight: NVVM unrolls the loop 4 times in the PTX and ptxas 4
+// times more in SASS, hoisting the 16 loads ahead of the adds. The variants pin it: no
+// unrolling at all (the SASS loop has one load), or 32 copies in the PTX.
+extern "C" __global__ void stream_loop(const float* a, float* out, int n) {
+  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+  for (int i = 0; i < n; ++i) s += a[static_cast<long long>(i) * threads + t];
+  out[t] = s;
+}
+
+extern "C" __global__ void stream_loop_nounroll(const float* a, float* out, int n) {
+  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+#pragma unroll 1
+  for (int i = 0; i < n; ++i) s += a[static_cast<long long>(i) * threads + t];
+  out[t] = s;
+}
+
+extern "C" __global__ void stream_loop_unroll32(const float* a, float* out, int n) {
+  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.0f;
+#pragma unroll 32
+  for (int i = 0; i < n; ++i) s += a[static_cast<long long>(i) * threads + t];
+  out[t] = s;
+}
+
+// One thread sums 4-byte words in order and stores each running sum (scan_serial's loop):
+// ptxas hoists the loads of 16 trips above their stores, so one line serves 16 loads at once.
+extern "C" __global__ void serial_running_sum(int* data, int n) {
+  int sum = 0;
+  for (int i = 0; i < n; ++i) {
+    sum += data[i];
+    data[i] = sum;
+  }
+}

@@ -1,0 +1,114 @@
+// ptxas unrolls a loop and hoists the loads of all its copies above the first copy's use of
+// them (SASS of column_sums, scan_serial: 16 loads, then the adds), so one warp keeps the
+// loads of several trips in flight. gpusim issues PTX in order, one trip at a time. So a
+// warp whose next instruction waits for memory sets it aside here - it has executed; only
+// its issue waits - and goes on issuing what follows, as the unrolled SASS would, until
+// `scheduling.ptxas_unroll` loop trips have passed; then what it set aside issues, in order,
+// before anything new. Barriers, atomics, fences and exits wait until it is empty, as does
+// a load that ptxas could not move above a store set aside (core/pointer_roots.hpp).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/instruction_class.hpp"
+#include "engine/event_queue.hpp"
+#include "exec/executor.hpp"
+
+namespace gpusim::core {
+
+// An executed instruction whose issue waits.
+struct DeferredOp {
+  const InstructionTiming* timing = nullptr;
+  uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
+  engine::Cycle known = 0;      // its operands written by issued instructions are ready then
+  std::array<uint32_t, 6> waits{};  // loads and set-aside instructions it still waits for (0: none)
+  uint32_t active_mask = 0;
+  bool shuffle = false;
+  bool has_access = false;      // a memory access to start when it issues
+  exec::StepResult access;      // its addresses point into `addresses`
+  std::array<uint64_t, 32> addresses{};
+
+  // When it can issue, as far as is known now (kNever: a response or another one first).
+  engine::Cycle ready_at() const {
+    for (uint32_t w : waits)
+      if (w != 0) return engine::kNever;
+    return known;
+  }
+};
+
+class HoistQueue {
+ public:
+  static constexpr uint32_t kFirstTicket = 0x80000000u;  // above every load ticket of an SM
+  static constexpr size_t kCapacity = 128;                // set-aside instructions, at most
+
+  bool empty() const { return head_ == ops_.size(); }
+  bool full() const { return ops_.size() - head_ >= kCapacity; }
+  const DeferredOp& front() const { return ops_[head_]; }
+  uint32_t next_ticket() { return next_ticket_++; }
+
+  void clear() {
+    ops_.clear();
+    head_ = 0;
+    trips_ = 0;
+    closed_ = false;
+  }
+  DeferredOp& push() {
+    if (empty()) trips_ = 0;
+    ops_.emplace_back();
+    return ops_.back();
+  }
+  void pop() {
+    if (++head_ == ops_.size()) clear();
+  }
+  // A loop trip has passed (a taken backward branch); after `unroll` with something set
+  // aside the unrolled body is over and the warp issues what waits.
+  void trip_passed(int unroll) {
+    if (!empty() && ++trips_ >= unroll) closed_ = true;
+  }
+  bool closed() const { return closed_; }
+
+  // `ticket` (a load, or a set-aside instruction that issued) is done: ready at `at`, or when
+  // `then` arrives (a set-aside load that issued: its response). True when one waited for it.
+  bool resolve(uint32_t ticket, engine::Cycle at, uint32_t then) {
+    bool any = false;
+    for (size_t i = head_; i < ops_.size(); ++i)
+      for (uint32_t& w : ops_[i].waits)
+        if (w == ticket) {
+          any = true;
+          if (at == engine::kNever) {
+            w = then;
+          } else {
+            w = 0;
+            ops_[i].known = std::max(ops_[i].known, at);
+          }
+        }
+    return any;
+  }
+
+  // Whether the load `t` must stay behind a store set aside: ptxas keeps a load below a
+  // store it cannot tell apart (same space, or generic, and not provably another base).
+  bool holds_store_before(const InstructionTiming& t) const {
+    if (t.passes_stores) return false;
+    for (size_t i = head_; i < ops_.size(); ++i) {
+      const InstructionTiming& s = *ops_[i].timing;
+      if (!s.is_store) continue;
+      const bool spaces_differ = s.space != t.space && s.space != kernel::StateSpace::Generic &&
+                                 t.space != kernel::StateSpace::Generic;
+      if (spaces_differ) continue;
+      if (s.root == 0 || s.root != t.root) return true;
+    }
+    return false;
+  }
+
+ private:
+  std::vector<DeferredOp> ops_;
+  size_t head_ = 0;
+  int trips_ = 0;
+  bool closed_ = false;
+  uint32_t next_ticket_ = kFirstTicket;
+};
+
+}  // namespace gpusim::core
