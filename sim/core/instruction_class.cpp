@@ -112,6 +112,18 @@ const InstructionClass* own_class(const kernel::Instruction& in, const Instructi
   return nullptr;
 }
 
+// Orders memory for the whole warp or leaves the code: nothing moves across it, in ptxas's
+// unrolling or in the warp's set-aside instructions.
+bool orders_memory(Opcode op) {
+  switch (op) {
+    case Opcode::Bar: case Opcode::Membar: case Opcode::Atom: case Opcode::Red: case Opcode::Call: case Opcode::Ret:
+    case Opcode::Exit:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // How many trips of the loop closed by the backward branch at `pc` ptxas unrolls into one
 // body (validate/sass_structure.py on the SASS of 52 loops: it unrolls 4 times more exactly
 // the small, straight, counted loops): `unroll` for a body of one basic block of at most
@@ -125,19 +137,14 @@ int unroll_trips(const kernel::Program& program, size_t pc, int unroll) {
     return 1;
   const size_t start = static_cast<size_t>(branch.src[0].imm);
   if (pc - start + 1 > kUnrollBody) return 1;
+  if (program.code[start].nounroll) return 1;
   const kernel::Instruction* test = nullptr;
   for (size_t i = start; i < pc; ++i) {
     const kernel::Instruction& in = program.code[i];
-    switch (in.op) {
-      case Opcode::Bra: case Opcode::Bar: case Opcode::Atom: case Opcode::Red: case Opcode::Call: case Opcode::Ret:
-      case Opcode::Exit: case Opcode::Membar:
-        return 1;
-      default: break;
-    }
-    if (in.nounroll && i == start) return 1;
+    if (in.op == Opcode::Bra || orders_memory(in.op)) return 1;
     if (in.op == Opcode::Setp && in.dst.kind == Operand::Kind::Reg && in.dst.reg == branch.guard) test = &in;
   }
-  if (program.code[start].nounroll || !test) return 1;
+  if (!test) return 1;
   // The counter: a register the test reads that the body steps by a constant.
   for (int k = 0; k < test->num_src; ++k) {
     if (test->src[k].kind != Operand::Kind::Reg) continue;
@@ -183,14 +190,7 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     if (own && own->latency > 0) t.latency = static_cast<uint16_t>(own->latency);
     if (in.op == Opcode::Match) t.per_value = static_cast<uint16_t>(config.classes.warp_match_per_value);
     t.rare = in.op == Opcode::CpAsync || in.op == Opcode::Match || in.op == Opcode::Nanosleep;
-    switch (in.op) {
-      case Opcode::Bar: case Opcode::Membar: case Opcode::Atom: case Opcode::Red: case Opcode::Ret: case Opcode::Exit:
-      case Opcode::Call: case Opcode::Trap: case Opcode::WarpSync:
-        t.hoist_fence = true;
-        break;
-      default:
-        t.hoist_fence = t.rare;
-    }
+    t.hoist_fence = orders_memory(in.op) || in.op == Opcode::Trap || in.op == Opcode::WarpSync || t.rare;
     t.is_store = in.op == Opcode::St && !in.call_abi;
     t.passes_stores = in.op == Opcode::Ld && (in.cache_op == kernel::CacheOp::NonCoherent || in.call_abi ||
                                              in.space == kernel::StateSpace::Const || in.space == kernel::StateSpace::Param);

@@ -135,108 +135,28 @@ Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   return {now, Stall::Idle};
 }
 
-void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
-  HoistQueue& q = w.hoist;
-  for (;;) {
-    const int32_t pc = kernel_.executor.peek(w.state);
-    const bool queued = !q.empty();
-    if (pc >= 0) {
-      const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
-      // Behind what waits: nothing past the unrolled body, no fence, no load ptxas keeps below a store.
-      const bool load = t.is_memory && !t.is_store;
-      const bool held = queued && (q.closed() || t.hoist_fence || (load && q.holds_store_before(t)));
-      if (!held) {
-        Scoreboard::Wait wait = w.scoreboard.operands(t, queued);
-        if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
-          // Until the copies it waits for are in shared memory (kNever: a response is still due).
-          const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
-          if (copied > wait.at) wait = {copied, true};
-        }
-        const bool waits_for_memory = wait.at == kNever && wait.from_memory;
-        if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
-            w.scoreboard.has_room(t)) {
-          set_aside(w, t, now);
-          continue;
-        }
-        const engine::Cycle head = queued ? q.front().ready_at() : kNever;
-        if (!queued || wait.at <= head) {
-          w.next = &t;
-          w.operands_at = wait.at;
-          w.operands_from_memory = wait.from_memory;
-          w.next_set_aside = false;
-          w.next_known = true;
-          return;
-        }
-      }
+Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now) {
+  ++stats_.warp_instructions;
+  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
+  Begun b{now + t.latency, Scoreboard::kArithmetic, t.occupancy};
+  if (r.instruction && r.instruction->op == kernel::Opcode::Shfl) {
+    b.ready = now + static_cast<engine::Cycle>(config_.shared.latency);
+  } else if (t.is_memory && r.addresses) {
+    b.ticket = Scoreboard::kMemoryKnown;
+    if (r.executed_mask) {
+      const LoadStoreUnit::Access a = lsu_.access(r, w.slot, now, stats_);
+      b.ready = a.ready;
+      b.ticket = a.ticket;
+      b.busy = std::max(b.busy, a.busy_ticks);
     }
-    if (!queued) {  // every lane has exited: try_issue retires the warp
-      w.next = &kernel_.timing.back();
-      w.operands_at = 0;
-      w.operands_from_memory = false;
-      w.next_set_aside = false;
-      w.next_known = true;
-      return;
-    }
-    w.next = q.front().timing;
-    w.operands_at = q.front().ready_at();
-    w.operands_from_memory = true;
-    w.next_set_aside = true;
-    w.next_known = true;
-    return;
   }
-}
-
-void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
-  ResidentBlock& block = blocks_[w.block_slot];
-  kernel_.executor.set_clock(now);
-  kernel_.executor.set_sm_id(id_);
-  DeferredOp& op = w.hoist.push();
-  op.timing = &t;
-  op.ticket = w.hoist.next_ticket();
-  w.scoreboard.dependencies(t, op.known, op.waits);
-  const exec::StepResult r = kernel_.executor.step(w.state, block.state);
-  op.active_mask = r.active_mask;
-  op.shuffle = r.instruction && r.instruction->op == kernel::Opcode::Shfl;
-  if (t.is_memory && r.addresses && !op.shuffle) {
-    op.has_access = true;
-    op.access = r;
-    std::copy_n(r.addresses, op.addresses.size(), op.addresses.begin());
-    op.access.addresses = op.addresses.data();
-  }
-  w.scoreboard.defer(t, op.ticket);
+  return b;
 }
 
 void Sm::occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now) {
   uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
   if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
-}
-
-void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
-  const DeferredOp& op = w.hoist.front();
-  const InstructionTiming& t = *op.timing;
-  last_free_ = t.issue_slots == 0;
-  ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(op.active_mask));
-  engine::Cycle ready = now + t.latency;
-  uint32_t ticket = Scoreboard::kArithmetic;
-  uint64_t busy = t.occupancy;
-  if (op.shuffle) {
-    ready = now + static_cast<engine::Cycle>(config_.shared.latency);
-  } else if (op.has_access) {
-    ticket = Scoreboard::kMemoryKnown;
-    if (op.access.executed_mask) {
-      const LoadStoreUnit::Access a = lsu_.access(op.access, w.slot, now, stats_);
-      ready = a.ready;
-      ticket = a.ticket;
-      busy = std::max(busy, a.busy_ticks);
-    }
-  }
-  occupy(s, t, busy, now);
-  w.scoreboard.resolve(op.ticket, ready, ticket);
-  w.hoist.resolve(op.ticket, ready, ticket);
-  w.hoist.pop();
-  w.next_known = false;
 }
 
 bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
@@ -259,22 +179,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
     retire_warp(w, now);
     return true;
   }
-  ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
-  engine::Cycle ready = now + t.latency;
-  uint32_t ticket = Scoreboard::kArithmetic;
-  uint64_t busy = t.occupancy;
-  if (r.instruction->op == kernel::Opcode::Shfl) {
-    ready = now + static_cast<engine::Cycle>(config_.shared.latency);
-  } else if (t.is_memory && r.addresses) {
-    ticket = Scoreboard::kMemoryKnown;
-    if (r.executed_mask) {
-      const LoadStoreUnit::Access a = lsu_.access(r, w.slot, now, stats_);
-      ready = a.ready;
-      ticket = a.ticket;
-      busy = std::max(busy, a.busy_ticks);
-    }
-  }
+  auto [ready, ticket, busy] = begin(w, t, r, now);
   if (t.rare) ready += after_rare_issue(w, t, r, ticket, now);
   occupy(s, t, busy, now);
   w.scoreboard.issue(t, now, ready, ticket);

@@ -126,7 +126,15 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void choose_next(TimedWarp& w, engine::Cycle now);
   void set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now);
   void issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now);
-  // Charges a unit and the scoreboard for an instruction issued at `now`; returns its ticket.
+  // What an instruction issued at `now` starts: when its result is ready, what the scoreboard
+  // waits for, how long its unit is busy (a memory access goes out here); counts it.
+  struct Begun {
+    engine::Cycle ready;
+    uint32_t ticket;
+    uint64_t busy;
+  };
+  Begun begin(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now);
+  // Charges the scheduler's unit (and issue slot) for an instruction issued at `now`.
   void occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now);
   // Issues the warp's next instruction, known to be ready; returns false only for a
   // second (dual-issue) instruction that cannot go in this cycle.

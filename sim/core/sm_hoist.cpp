@@ -1,0 +1,77 @@
+// The SM's side of ptxas's loop unrolling (core/hoist_queue.hpp): which instruction a warp
+// issues next, setting aside what waits for memory, and issuing what was set aside.
+#include <algorithm>
+#include <bit>
+
+#include "core/sm.hpp"
+
+namespace gpusim::core {
+
+void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
+  const auto know = [&w](const InstructionTiming* t, engine::Cycle at, bool from_memory, bool set_aside) {
+    w.next = t;
+    w.operands_at = at;
+    w.operands_from_memory = from_memory;
+    w.next_set_aside = set_aside;
+    w.next_known = true;
+  };
+  HoistQueue& q = w.hoist;
+  for (;;) {
+    const int32_t pc = kernel_.executor.peek(w.state);
+    const bool queued = !q.empty();
+    if (pc >= 0) {
+      const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
+      // Behind what waits: nothing past the unrolled body, no fence, no load ptxas keeps below a store.
+      const bool load = t.is_memory && !t.is_store;
+      const bool held = queued && (q.closed() || t.hoist_fence || (load && q.holds_store_before(t)));
+      if (!held) {
+        Scoreboard::Wait wait = w.scoreboard.operands(t, queued);
+        if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
+          // Until the copies it waits for are in shared memory (kNever: a response is still due).
+          const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
+          if (copied > wait.at) wait = {copied, true};
+        }
+        const bool waits_for_memory = wait.at == kNever && wait.from_memory;
+        if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
+            w.scoreboard.has_room(t)) {
+          set_aside(w, t, now);
+          continue;
+        }
+        const engine::Cycle head = queued ? q.front().ready_at() : kNever;
+        if (!queued || wait.at <= head) return know(&t, wait.at, wait.from_memory, false);
+      }
+    }
+    if (!queued) return know(&kernel_.timing.back(), 0, false, false);  // every lane has exited: try_issue retires it
+    return know(q.front().timing, q.front().ready_at(), true, true);
+  }
+}
+
+void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
+  ResidentBlock& block = blocks_[w.block_slot];
+  kernel_.executor.set_clock(now);
+  kernel_.executor.set_sm_id(id_);
+  DeferredOp& op = w.hoist.push();
+  op.timing = &t;
+  op.ticket = w.hoist.next_ticket();
+  w.scoreboard.dependencies(t, op.known, op.waits);
+  op.step = kernel_.executor.step(w.state, block.state);
+  if (op.step.addresses) {  // the executor reuses its buffer: keep this instruction's addresses
+    std::copy_n(op.step.addresses, op.addresses.size(), op.addresses.begin());
+    op.step.addresses = op.addresses.data();
+  }
+  w.scoreboard.defer(t, op.ticket);
+}
+
+void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
+  const DeferredOp& op = w.hoist.front();
+  const InstructionTiming& t = *op.timing;
+  last_free_ = t.issue_slots == 0;
+  const auto [ready, ticket, busy] = begin(w, t, op.step, now);
+  occupy(s, t, busy, now);
+  w.scoreboard.resolve(op.ticket, ready, ticket);
+  w.hoist.resolve(op.ticket, ready, ticket);
+  w.hoist.pop();
+  w.next_known = false;
+}
+
+}  // namespace gpusim::core
