@@ -25,7 +25,7 @@ struct DeferredOp {
   uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
   engine::Cycle known = 0;      // its operands written by issued instructions are ready then
   std::array<uint32_t, 6> waits{};  // loads and set-aside instructions it still waits for (0: none)
-  exec::StepResult step;        // what executing it gave; its addresses point into `addresses`
+  exec::StepResult step;        // what executing it gave; its addresses are in `addresses`
   std::array<uint64_t, 32> addresses{};
 
   // When it can issue, as far as is known now (kNever: a response or another one first).

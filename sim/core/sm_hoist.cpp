@@ -55,10 +55,9 @@ void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) 
   op.ticket = w.hoist.next_ticket();
   w.scoreboard.dependencies(t, op.known, op.waits);
   op.step = kernel_.executor.step(w.state, block.state);
-  if (op.step.addresses) {  // the executor reuses its buffer: keep this instruction's addresses
-    std::copy_n(op.step.addresses, op.addresses.size(), op.addresses.begin());
-    op.step.addresses = op.addresses.data();
-  }
+  // The executor reuses its buffer: keep this instruction's addresses (op.step.addresses
+  // then only says there are some: the queue may move `op` before it issues).
+  if (op.step.addresses) std::copy_n(op.step.addresses, op.addresses.size(), op.addresses.begin());
   w.scoreboard.defer(t, op.ticket);
 }
 
@@ -66,7 +65,9 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const DeferredOp& op = w.hoist.front();
   const InstructionTiming& t = *op.timing;
   last_free_ = t.issue_slots == 0;
-  const auto [ready, ticket, busy] = begin(w, t, op.step, now);
+  exec::StepResult step = op.step;
+  if (step.addresses) step.addresses = op.addresses.data();
+  const auto [ready, ticket, busy] = begin(w, t, step, now);
   occupy(s, t, busy, now);
   w.scoreboard.resolve(op.ticket, ready, ticket);
   w.hoist.resolve(op.ticket, ready, ticket);

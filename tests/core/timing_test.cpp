@@ -270,6 +270,19 @@ TEST(Timing, PtxasUnrollsSmallCountedLoopsOnly) {
   EXPECT_EQ(trips("", "", "%r3"), 1);
 }
 
+// A set-aside instruction keeps its own addresses until it issues, wherever the queue moves it:
+// 16 trips of a shared load whose address waits for a load from the L2 (all lanes read word 0, so
+// each access is one broadcast pass), set aside trip after trip with ptxas_unroll 4.
+TEST(Timing, SetAsideLoadsKeepTheirAddresses) {
+  const std::string body =
+      "mov.u32 %r20, 0;\nmov.f32 %f1, 0f00000000;\n$L_g:\nld.global.cg.u32 %r21, [%rd1];\nshl.b32 %r22, %r21, 2;\n"
+      "ld.shared.f32 %f2, [%r22];\nadd.f32 %f1, %f1, %f2;\nadd.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 16;\n"
+      "@%p1 bra $L_g;\nmov.f32 %f44, %f1;\n";
+  const SimRun r = simulate(kernel(body), "hopper", {"memory.model=hierarchy", "scheduling.ptxas_unroll=4"}, 32, 1, 1024);
+  EXPECT_EQ(r.total.shared_requests, 16u);
+  EXPECT_EQ(r.total.shared_passes, 16u);
+}
+
 TEST(Timing, DependentChainCostsLatencyPerInstruction) {
   // Each extra dependent FMA adds exactly the FP32 latency: 4 cycles on Hopper, 11 on Kepler.
   EXPECT_EQ(cycles(chains(128, 1)) - cycles(chains(64, 1)), 64u * 4);
