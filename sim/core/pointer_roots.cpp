@@ -82,7 +82,7 @@ std::vector<uint32_t> pointer_roots(const kernel::Program& program) {
   for (size_t pc = 0; pc < program.code.size(); ++pc) {
     const kernel::Instruction& in = program.code[pc];
     if (in.op != Opcode::Ld && in.op != Opcode::St && in.op != Opcode::Atom && in.op != Opcode::Red) continue;
-    const Operand& a = (in.op == Opcode::St || in.op == Opcode::Red) ? in.dst : in.src[0];
+    const Operand& a = in.src[0];  // the address, for loads, stores and atomics alike
     if (a.kind != Operand::Kind::Addr) continue;
     if (a.reg == kernel::kNoReg) out[pc] = number(-1 - a.imm);
     else if (a.reg < regs && root[a.reg] != kNoneYet) out[pc] = root[a.reg];
