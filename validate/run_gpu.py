@@ -8,8 +8,9 @@ moves those bytes to the GPU, compiles the same validate/kernels/*.cu with NVRTC
 device, runs the steps in order and times every launch with CUDA events (warm-up, then the
 median of repeats). Nothing of the workload format is re-implemented here. The SM clock is
 measured (clock64 against %globaltimer while the GPU is busy) and used to convert times to
-cycles. Before each timed repeat of a workload's first launch the L2 is flushed, as gpusim
-starts cold; later launches find what the earlier ones left, as in gpusim. Before each timed
+cycles. Every timed repeat of a launch starts from the state at the workload's first launch
+with the L2 flushed (gpusim starts cold) and replays the steps before it, so that the launch
+finds in the caches what the earlier launches left, as in gpusim. Before each timed
 launch a spin kernel keeps the GPU busy while the host enqueues the events and the kernel, so
 the host's launch latency stays out of the measurement. The checked output buffer is
 summarised by `gpusim digest` (CRC-32 and 16 evenly spaced elements), so validate/compare.py
@@ -156,23 +157,21 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
         types = {b["name"]: b["type"] for b in spec["buffers"]}
         host = {b["name"]: np.fromfile(os.path.join(folder, b["file"]), DTYPES[b["type"]]) for b in spec["buffers"]}
         device = {name: cp.zeros_like(cp.asarray(a)) for name, a in host.items()}
-        rows = []
-        launch_index = 0
-        for step in spec["steps"]:
-            if "copy" in step:
-                c = step["copy"]
-                if c["direction"] == "to_symbol":  # cudaMemcpyToSymbol
-                    data = host[c["buffer"]]
-                    owner = next((s.get("source", source) for s in spec.get("symbols", []) if s["name"] == c["symbol"]), source)
-                    module_of(os.path.normpath(os.path.join(ROOT, owner))).get_global(c["symbol"]).copy_from_host(
-                        data.ctypes.data, data.nbytes)
-                elif c["direction"] == "to_device":
-                    device[c["buffer"]].set(host[c["buffer"]])
-                else:
-                    host[c["buffer"]] = device[c["buffer"]].get()
-                continue
-            launch = step["launch"]
-            launch_index += 1
+        steps = spec["steps"]
+
+        def copy(c):
+            if c["direction"] == "to_symbol":  # cudaMemcpyToSymbol
+                data = host[c["buffer"]]
+                owner = next((s.get("source", source) for s in spec.get("symbols", []) if s["name"] == c["symbol"]), source)
+                module_of(os.path.normpath(os.path.join(ROOT, owner))).get_global(c["symbol"]).copy_from_host(
+                    data.ctypes.data, data.nbytes)
+            elif c["direction"] == "to_device":
+                device[c["buffer"]].set(host[c["buffer"]])
+            else:
+                host[c["buffer"]] = device[c["buffer"]].get()
+
+        def prepare(launch):
+            """The launch as a call: kernel, grid, block, dynamic shared bytes and arguments."""
             entry = launch.get("entry", spec["kernel"]["entry"])
             launch_source = os.path.normpath(os.path.join(ROOT, launch["source"])) if "source" in launch else source
             kernel = kernels.setdefault((launch_source, entry), module_of(launch_source).get_function(entry))
@@ -187,44 +186,64 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
             args = tuple(device[a["buffer"]][a.get("offset_elements", 0):] if "buffer" in a else
                          np.frombuffer(bytes.fromhex(a["little_endian_hex"]), PTX_SCALARS[a["ptx_type"]])[0]
                          for a in launch["args"])
-            # Snapshot the buffers and module variables so that every timed repeat starts from the same state.
-            saved = {name: d.copy() for name, d in device.items()}
-            symbols = [(global_of(module_of(os.path.normpath(os.path.join(ROOT, s.get("source", source)))), s["name"]),
-                        np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])]
-            symbols = [v for v in symbols if v[0] is not None]
-            for ptr, copy in symbols:
-                ptr.copy_to_host(copy.ctypes.data, copy.nbytes)
+            return entry, grid, block, shared, (lambda: kernel(grid, block, args, shared_mem=shared))
 
-            def restore():
-                for name in device:
-                    device[name][...] = saved[name]
-                for ptr, copy in symbols:
-                    ptr.copy_from_host(copy.ctypes.data, copy.nbytes)
+        launches = [i for i, step in enumerate(steps) if "launch" in step]
+        if not launches:
+            return []
+        first = launches[0]
+        for step in steps[:first]:
+            copy(step["copy"])
+        calls = {i: prepare(steps[i]["launch"]) for i in launches}
+        # The state at the first launch: buffers, module variables and the host's copies that a
+        # later step uploads again. Every timed launch starts from it with a flushed L2 and
+        # replays the steps before it, so that it finds in the caches what the earlier launches
+        # left, as in gpusim (restoring its own inputs with a copy would leave them in the L2).
+        at_first = {name: d.copy() for name, d in device.items()}
+        symbols = [(global_of(module_of(os.path.normpath(os.path.join(ROOT, s.get("source", source)))), s["name"]),
+                    np.empty(s["bytes"], np.uint8)) for s in spec.get("symbols", [])]
+        symbols = [v for v in symbols if v[0] is not None]
+        for ptr, saved in symbols:
+            ptr.copy_to_host(saved.ctypes.data, saved.nbytes)
+        downloaded = {steps[i]["copy"]["buffer"] for i in range(first, len(steps))
+                      if steps[i].get("copy", {}).get("direction") == "to_host"}
+        host_at_first = {name: host[name].copy() for name in downloaded}
 
-            def once():
-                kernel(grid, block, args, shared_mem=shared)
-            for _ in range(3):
-                restore()
-                once()
+        def replay(until):
+            for name in device:
+                device[name][...] = at_first[name]
+            for name in downloaded:
+                host[name] = host_at_first[name].copy()
+            for ptr, saved in symbols:
+                ptr.copy_from_host(saved.ctypes.data, saved.nbytes)
+            flush_l2()
+            for i in range(first, until):
+                if "copy" in steps[i]:
+                    copy(steps[i]["copy"])
+                else:
+                    calls[i][4]()
+
+        rows = []
+        start, stop = cp.cuda.Event(), cp.cuda.Event()
+        for launch_index, i in enumerate(launches, 1):
+            entry, grid, block, shared, once = calls[i]
+            replay(i)
+            once()  # warm-up
             times = []
-            start, stop = cp.cuda.Event(), cp.cuda.Event()
             for _ in range(repeats):
-                restore()
-                if launch_index == 1:
-                    flush_l2()  # gpusim starts every workload with cold caches; later launches inherit
+                replay(i)
                 keep_gpu_busy()
                 start.record()
                 once()
                 stop.record()
                 stop.synchronize()
                 times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
-            restore()  # leave the state one run produces
-            once()
-            cp.cuda.Device().synchronize()
             rows.append({"workload": spec["workload"], "launch": launch_index, "entry": entry,
                          "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)),
                          "shared_bytes": shared, "median_us": float(np.median(times)),
                          "min_us": float(np.min(times)), "repeats": repeats})
+        replay(len(steps))  # leave the state one run produces
+        cp.cuda.Device().synchronize()
         check = spec.get("check")
         crc, samples = digest(gpusim, host[check["buffer"]], types[check["buffer"]], folder) if check else ("", "")
         if check and save_outputs:  # the GPU's output, as an expected file for gpusim's checks

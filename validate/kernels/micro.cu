@@ -219,3 +219,30 @@ extern "C" __global__ void serial_running_sum(int* data, int n) {
     data[i] = sum;
   }
 }
+
+// Lines in flight from one warp: each warp walks its own `groups * K` lines, `stride` floats
+// apart, K independent whole-line loads at a time (then their K adds, so a group ends when its
+// last line is back). How the time per group grows with K separates the latency (one per
+// group) from what each further line in flight costs the warp.
+template <int K>
+__device__ void lines_in_flight(const float* a, float* out, int groups, long long stride) {
+  const int lane = threadIdx.x & 31;
+  const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
+  const float* base = a + warp * groups * K * stride + lane;
+  float acc = 0.0f;
+#pragma unroll 1
+  for (int g = 0; g < groups; ++g) {
+    float v[K];
+#pragma unroll
+    for (int d = 0; d < K; ++d) v[d] = base[(static_cast<long long>(g) * K + d) * stride];
+#pragma unroll
+    for (int d = 0; d < K; ++d) acc += v[d];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+extern "C" __global__ void lines_in_flight_1(const float* a, float* out, int g, long long s) { lines_in_flight<1>(a, out, g, s); }
+extern "C" __global__ void lines_in_flight_2(const float* a, float* out, int g, long long s) { lines_in_flight<2>(a, out, g, s); }
+extern "C" __global__ void lines_in_flight_4(const float* a, float* out, int g, long long s) { lines_in_flight<4>(a, out, g, s); }
+extern "C" __global__ void lines_in_flight_8(const float* a, float* out, int g, long long s) { lines_in_flight<8>(a, out, g, s); }
+extern "C" __global__ void lines_in_flight_16(const float* a, float* out, int g, long long s) { lines_in_flight<16>(a, out, g, s); }
+extern "C" __global__ void lines_in_flight_32(const float* a, float* out, int g, long long s) { lines_in_flight<32>(a, out, g, s); }
