@@ -14,11 +14,11 @@ L2::L2(const L2Config& config, Dram& dram, MemoryStats& stats)
       mshrs_(static_cast<size_t>(config.slices), MshrFile(config.mshrs_per_slice)),
       atomic_units_(static_cast<size_t>(config.slices)) {}
 
-engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival) {
-  engine::Cycle& free = slice_free_[spread(address / cache_.sector_bytes(), slice_free_.size())];
-  const engine::Cycle start = std::max(arrival, free);
-  free = start + 1;
-  return start;
+engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
+  double& free = slice_free_[spread(address / cache_.sector_bytes(), slice_free_.size())];
+  const double start = std::max(static_cast<double>(arrival), free);
+  free = start + cycles;
+  return static_cast<engine::Cycle>(std::ceil(start));
 }
 
 engine::Cycle L2::read(uint64_t address, engine::Cycle arrival) {
@@ -66,7 +66,7 @@ void L2::write_back(uint64_t address, uint32_t dirty, engine::Cycle now) {
 }
 
 void L2::write(uint64_t address, bool whole_sector, engine::Cycle arrival) {
-  const engine::Cycle at = slot(address, arrival);
+  const engine::Cycle at = slot(address, arrival, whole_sector ? 1.0 : config_.partial_write_cycles);
   if (cache_.write_hit(address)) return;
   if (!whole_sector && config_.partial_write_reads) {
     // The sector's other bytes must come from DRAM before it can be merged (and its ECC
@@ -105,7 +105,7 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
 
 engine::Cycle L2::drained_at() const {
   engine::Cycle last = 0;
-  for (engine::Cycle f : slice_free_) last = std::max(last, f);
+  for (double f : slice_free_) last = std::max(last, static_cast<engine::Cycle>(std::ceil(f)));
   for (const AtomicUnit& u : atomic_units_) last = std::max(last, static_cast<engine::Cycle>(std::ceil(u.word_done)));
   return last;
 }

@@ -33,8 +33,8 @@ class L2 {
   engine::Cycle drained_at() const;
 
  private:
-  // When the sector's slice, free from `arrival`, takes it.
-  engine::Cycle slot(uint64_t address, engine::Cycle arrival);
+  // When the sector's slice, free from `arrival`, takes it (and is busy `cycles` with it).
+  engine::Cycle slot(uint64_t address, engine::Cycle arrival, double cycles = 1);
   uint32_t chunk_bytes() const;  // what one DRAM access moves
   // Reads the DRAM chunk holding the missing sector at `address`, sent at `sent`, and installs
   // it; returns when the data reaches the SM.
@@ -46,7 +46,7 @@ class L2 {
   SectoredCache cache_;
   Dram& dram_;
   MemoryStats& stats_;
-  std::vector<engine::Cycle> slice_free_;  // per slice: one sector per cycle
+  std::vector<double> slice_free_;  // per slice, in fractional cycles: one sector per cycle
   std::vector<MshrFile> mshrs_;            // per slice
   struct AtomicUnit {  // per slice; times in fractional cycles
     double free = 0;        // when it takes the next sector's updates

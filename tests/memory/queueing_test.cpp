@@ -39,6 +39,28 @@ TEST(Queueing, AnL2SliceTakesOneSectorPerCycle) {
   EXPECT_EQ(stats.l2_misses, 0u);
 }
 
+// A partial sector is read, merged and written back in its slice: with partial_write_cycles
+// 1.5, eight partial writes arriving together hold the slice 12 cycles, so a read arriving with
+// them waits until cycle 12; whole-sector writes hold it one cycle each (8).
+TEST(Queueing, PartialSectorWritesHoldTheSliceLonger) {
+  const auto read_after_writes = [](bool whole) {
+    MemoryStats stats;
+    Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
+    L2Config config;
+    config.size_bytes = 64 * 1024;
+    config.associativity = 4;
+    config.latency = 200;
+    config.slices = 1;
+    config.partial_write_cycles = 1.5;
+    L2 l2(config, dram, stats);
+    for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, true, 0);  // resident, so no DRAM read
+    for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, whole, 1000);
+    return l2.read(0, 1000) - 1000 - 200;  // cycles waited in front of the slice
+  };
+  EXPECT_EQ(read_after_writes(true), 8u);
+  EXPECT_EQ(read_after_writes(false), 12u);
+}
+
 TEST(Queueing, MissStatusRegistersBoundWhatIsInFlight) {
   MshrFile none(0);
   EXPECT_FALSE(none.limited());

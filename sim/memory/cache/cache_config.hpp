@@ -88,6 +88,7 @@ struct L2Config : CacheConfig {
   int mshrs_per_slice = 0;
   int fetch_bytes = 0;
   bool partial_write_reads = false;
+  double partial_write_cycles = 1;
   double atomic_cycles = 1;
   double atomic_float_cycles = 1;
 
@@ -106,6 +107,10 @@ struct L2Config : CacheConfig {
     v.flag("partial_write_reads", partial_write_reads,
            {.def = false, .doc = "a write to part of a sector missing here reads the sector's chunk from DRAM first (ECC over "
                    "whole sectors); false: written without a read"});
+    v.number("partial_write_cycles", partial_write_cycles,
+             {.min = 1, .max = 64, .def = 1, .unit = "cycles",
+              .doc = "how long a write to part of a sector holds its slice (the sector is read, merged and written "
+                     "back, with its ECC); a whole sector takes one cycle"});
     v.number("atomic_cycles", atomic_cycles,
              {.min = 0.01, .max = 1000, .def = 1, .unit = "cycles/update",
               .doc = "each slice's atomic unit applies the updates to one line: a sector's lanes on distinct words together, "
