@@ -58,7 +58,7 @@ std::string Origin::text() const {
 Layers Layers::from_file(const std::string& path) { return from_text(nullptr, path); }
 
 Layers Layers::from_text(const std::string* text, const std::string& path) {
-  Layers out;
+  std::vector<Layer> found;         // the named file first, then its base, its base's base ...
   std::vector<std::string> chain;  // for cycle detection, canonical paths
   std::string current = path;
   std::string named_by;            // "file:line: base" of the reference being followed
@@ -73,7 +73,7 @@ Layers Layers::from_text(const std::string* text, const std::string& path) {
     if (!named_by.empty() && !std::filesystem::exists(current, ec))
       throw InputError(named_by + ": no file '" + current + "'");
     const YAML::Node root = text && chain.size() == 1 ? util::load_yaml_text(*text, current) : util::load_yaml_file(current);
-    out.layers_.insert(out.layers_.begin(), Layer{root, {Origin::Kind::File, current, 0}});
+    found.push_back(Layer{root, {Origin::Kind::File, current, 0}});
     const YAML::Node base = root["base"];
     if (!base) break;
     const std::string where = current + ":" + std::to_string(base.Mark().line + 1) + ": base";
@@ -82,6 +82,11 @@ Layers Layers::from_text(const std::string* text, const std::string& path) {
     named_by = where;
     current = next.lexically_normal().string();
   }
+  // Base first. Built by copying, never by assigning Layers: assigning a YAML::Node rebinds
+  // what every copy of it refers to (a vector insert that shifts elements made a derived
+  // file's layer read as its base's, so its values were lost).
+  Layers out;
+  out.layers_.assign(found.rbegin(), found.rend());
   return out;
 }
 

@@ -174,6 +174,19 @@ TEST(ArchLoader, BaseFilesDefaultsAndOrigins) {
   EXPECT_FALSE(load_arch_config(test::config_path("gt200")).memory.l2.has_value());
 }
 
+// A file derived from hopper.yaml (four files deep: it, hopper, ampere, volta) keeps its own
+// values and names itself as their origin; the values it does not state come from its bases.
+TEST(ArchLoader, ADerivedFileOfADeepChainKeepsItsValues) {
+  TempFile mine("mine.yaml", "base: " + test::config_path("hopper") + "\nmemory:\n  l2:\n    latency: 400\n");
+  params::Origins origins;
+  const ArchConfig c = load_arch_config(mine.path(), {}, &origins);
+  EXPECT_EQ(c.memory.l2->latency, 400);
+  EXPECT_EQ(origins.at("memory.l2.latency").text(), mine.path() + ":4");
+  EXPECT_EQ(c.gpu.sm_count, 132);  // hopper.yaml's
+  EXPECT_NE(origins.at("gpu.sm_count").text().find("hopper.yaml:"), std::string::npos);
+  EXPECT_EQ(c.memory.l1->sector_bytes, 32);  // volta.yaml's
+}
+
 TEST(ArchLoader, BadBases) {
   TempFile a("a.yaml", "base: b.yaml\n");
   std::filesystem::path dir = std::filesystem::path(a.path()).parent_path();
