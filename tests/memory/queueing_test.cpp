@@ -10,6 +10,16 @@
 namespace gpusim::memory {
 namespace {
 
+// A 64 KB, 4-way L2 of one slice with a 200-cycle hit.
+L2Config one_slice_l2() {
+  L2Config config;
+  config.size_bytes = 64 * 1024;
+  config.associativity = 4;
+  config.latency = 200;
+  config.slices = 1;
+  return config;
+}
+
 TEST(Queueing, DramLatencyGrowsWithTheQueueOnAChannel) {
   // One channel at 1 byte per cycle (1 GB/s at 1000 MHz), 100 cycles of latency: eight
   // 32-byte reads arriving together finish 32 cycles apart.
@@ -25,11 +35,7 @@ TEST(Queueing, DramLatencyGrowsWithTheQueueOnAChannel) {
 TEST(Queueing, AnL2SliceTakesOneSectorPerCycle) {
   MemoryStats stats;
   Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
-  L2Config config;
-  config.size_bytes = 64 * 1024;
-  config.associativity = 4;
-  config.latency = 200;
-  config.slices = 1;
+  const L2Config config = one_slice_l2();
   L2 l2(config, dram, stats);
   for (uint64_t s = 0; s < 16; ++s) l2.write(s * 32, true, 0);  // 16 sectors, now resident (and dirty)
   // Sixteen reads of them arriving at cycle 1000 are served in cycles 1000..1015: the k-th
@@ -46,11 +52,7 @@ TEST(Queueing, PartialSectorWritesHoldTheSliceLonger) {
   const auto read_after_writes = [](bool whole) {
     MemoryStats stats;
     Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
-    L2Config config;
-    config.size_bytes = 64 * 1024;
-    config.associativity = 4;
-    config.latency = 200;
-    config.slices = 1;
+    L2Config config = one_slice_l2();
     config.partial_write_cycles = 1.5;
     L2 l2(config, dram, stats);
     for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, true, 0);  // resident, so no DRAM read
