@@ -26,6 +26,7 @@ Usage (on the device machine, which has CuPy and PyYAML; gpusim built statically
                               [--repeats 20] [--size h100] [--host-copies FILE] [workload ...]
 """
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -39,6 +40,8 @@ import numpy as np
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# One launch of a workload, ready to run: `run()` enqueues it.
+Call = collections.namedtuple("Call", "entry grid block shared run")
 
 DTYPES = {"u8": np.uint8, "i8": np.int8, "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32,
           "i64": np.int64, "u64": np.uint64, "f16": np.float16, "bf16": np.uint16,  # bf16: raw bits
@@ -186,7 +189,7 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
             args = tuple(device[a["buffer"]][a.get("offset_elements", 0):] if "buffer" in a else
                          np.frombuffer(bytes.fromhex(a["little_endian_hex"]), PTX_SCALARS[a["ptx_type"]])[0]
                          for a in launch["args"])
-            return entry, grid, block, shared, (lambda: kernel(grid, block, args, shared_mem=shared))
+            return Call(entry, grid, block, shared, lambda: kernel(grid, block, args, shared_mem=shared))
 
         launches = [i for i, step in enumerate(steps) if "launch" in step]
         if not launches:
@@ -221,26 +224,26 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                 if "copy" in steps[i]:
                     copy(steps[i]["copy"])
                 else:
-                    calls[i][4]()
+                    calls[i].run()
 
         rows = []
         start, stop = cp.cuda.Event(), cp.cuda.Event()
         for launch_index, i in enumerate(launches, 1):
-            entry, grid, block, shared, once = calls[i]
+            call = calls[i]
             replay(i)
-            once()  # warm-up
+            call.run()  # warm-up
             times = []
             for _ in range(repeats):
                 replay(i)
                 keep_gpu_busy()
                 start.record()
-                once()
+                call.run()
                 stop.record()
                 stop.synchronize()
                 times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
-            rows.append({"workload": spec["workload"], "launch": launch_index, "entry": entry,
-                         "grid": "x".join(map(str, grid)), "block": "x".join(map(str, block)),
-                         "shared_bytes": shared, "median_us": float(np.median(times)),
+            rows.append({"workload": spec["workload"], "launch": launch_index, "entry": call.entry,
+                         "grid": "x".join(map(str, call.grid)), "block": "x".join(map(str, call.block)),
+                         "shared_bytes": call.shared, "median_us": float(np.median(times)),
                          "min_us": float(np.min(times)), "repeats": repeats})
         replay(len(steps))  # leave the state one run produces
         cp.cuda.Device().synchronize()

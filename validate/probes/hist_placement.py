@@ -1,6 +1,11 @@
 # Does histogram_global's time depend on where its 256 bins lie? Results: validate/results/h100_hist_placement.csv
-import cupy as cp, numpy as np
-src = open("validate/corpus/reduce_scan.cu").read()
+import os
+
+import cupy as cp
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+src = open(os.path.join(ROOT, "validate/corpus/reduce_scan.cu")).read()
 m = cp.RawModule(code=src, options=("--gpu-architecture=sm_90",))
 k = m.get_function("histogram_global")
 n = 4194304
