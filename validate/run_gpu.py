@@ -52,13 +52,16 @@ PTX_SCALARS = {"u8": np.uint8, "s8": np.int8, "b8": np.uint8, "u16": np.uint16, 
                "b64": np.uint64, "f32": np.float32, "f64": np.float64}
 
 
-def dump_inputs(gpusim, path, size, folder):
+def dump_inputs(gpusim, path, size, folder, overrides=()):
     """The workload as gpusim resolves it: manifest.json and the buffers' initial bytes. A
-    workload that defines no such size runs at its defaults."""
+    workload that defines no such size runs at its defaults; `overrides` are NAME=VALUE
+    workload parameters set on top."""
     with open(path) as f:
         sizes = yaml.safe_load(f).get("sizes") or {}
     command = [gpusim, "workload", "--arch", os.path.join(ROOT, "configs/hopper.yaml"), "--workload", path,
                "--dump-inputs", folder] + (["--size", size] if size in sizes else [])
+    for o in overrides:
+        command += ["--set", o]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip())
@@ -138,9 +141,23 @@ def global_of(module, name):
         raise
 
 
-def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
+def spread(times):
+    """The repeats' 10th and 90th percentiles, and which repeats are outliers: further from
+    the median than 5 median absolute deviations and 2% of the median (a shared or
+    throttling GPU shows as outliers, not as a shifted median)."""
+    t = np.asarray(times)
+    median = np.median(t)
+    mad = np.median(np.abs(t - median))
+    far = np.abs(t - median) > max(5 * mad, 0.02 * median)
+    return float(np.percentile(t, 10)), float(np.percentile(t, 90)), [i for i in np.flatnonzero(far)]
+
+
+def run_workload(gpusim, path, repeats, arch, size, save_outputs=None, overrides=(), final_buffers=None):
+    """Times every launch of one workload; returns one row per launch. `overrides` set
+    workload parameters (NAME=VALUE); `final_buffers`, a dict, receives every buffer's
+    host copy after the last step."""
     with tempfile.TemporaryDirectory() as folder:
-        spec = dump_inputs(gpusim, path, size, folder)
+        spec = dump_inputs(gpusim, path, size, folder, overrides)
         source = os.path.normpath(os.path.join(ROOT, spec["kernel"]["source"]))
         options = [f"--gpu-architecture={arch}", "--device-int128"]  # NVRTC optimises; nvcc allows __int128
         # cuda_fp16.h and friends: the toolkit's headers, where this machine has them.
@@ -241,12 +258,16 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None):
                 stop.record()
                 stop.synchronize()
                 times.append(cp.cuda.get_elapsed_time(start, stop) * 1e3)  # us
+            p10, p90, outliers = spread(times)
             rows.append({"workload": spec["workload"], "launch": launch_index, "entry": call.entry,
                          "grid": "x".join(map(str, call.grid)), "block": "x".join(map(str, call.block)),
                          "shared_bytes": call.shared, "median_us": float(np.median(times)),
-                         "min_us": float(np.min(times)), "repeats": repeats})
+                         "min_us": float(np.min(times)), "p10_us": p10, "p90_us": p90,
+                         "outliers": len(outliers), "repeats": repeats})
         replay(len(steps))  # leave the state one run produces
         cp.cuda.Device().synchronize()
+        if final_buffers is not None:
+            final_buffers.update({name: d.get() for name, d in device.items()})
         check = spec.get("check")
         crc, samples = digest(gpusim, host[check["buffer"]], types[check["buffer"]], folder) if check else ("", "")
         if check and save_outputs:  # the GPU's output, as an expected file for gpusim's checks
@@ -296,6 +317,8 @@ def host_copies(path, header_fields):
             (b1, t1), (b2, t2) = points[-2], points[-1]
             gbs = (b2 - b1) / (t2 - t1) / 1e3
             fits.append((direction, kind, points[0][1] - points[0][0] / gbs / 1e3, gbs))
+    if path is None:
+        return rows, fits
     with open(path, "w") as f:
         f.write("direction,host_memory,bytes,median_us,gpu,driver,date,command\n")
         for r in rows:
@@ -303,6 +326,7 @@ def host_copies(path, header_fields):
         for direction, kind, latency, gbs in fits:
             f.write(f"# fit {direction} {kind}: latency {latency:.2f} us, bandwidth {gbs:.2f} GB/s\n")
             print(f"fit {direction} {kind}: latency {latency:.2f} us, bandwidth {gbs:.2f} GB/s")
+    return rows, fits
 
 
 def main():

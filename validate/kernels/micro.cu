@@ -30,6 +30,30 @@ extern "C" __global__ void int_chain(int* out, int n, int a, int b) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// The same with FP64 multiply-adds.
+extern "C" __global__ void fp64_chain(double* out, int n, double a, double b) {
+  double x = threadIdx.x;
+  for (int i = 0; i < n; ++i) {
+    x = fma(x, a, b);
+    x = fma(x, a, b);
+    x = fma(x, a, b);
+    x = fma(x, a, b);
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
+// A dependent chain through the special-function unit: x = 2^x / 2 stays in [0.5, 1), so
+// each step is one MUFU.EX2 and one FMUL on the GPU and in gpusim alike.
+extern "C" __global__ void sfu_chain(float* out, int n) {
+  float x = 0.5f + threadIdx.x * (0.25f / 32);
+  for (int i = 0; i < n; ++i) {
+    float y;
+    asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    x = y * 0.5f;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 // Dependent integer remainders by a run-time divisor, x = (x * 7 + 13) % d: 32-bit
 // unsigned (wide == 0) or 64-bit signed (wide != 0). GPUs have no integer divider; SASS
 // expands each into a sequence. One warp gives the sequence's latency, a full GPU its

@@ -1,0 +1,216 @@
+"""The fitting side of calibrate (no GPU needed): from device.json and measurements.csv,
+derive what the device states, fit each parameter of FITS by running gpusim on its
+microbenchmark launches, and return the values with the evidence for each."""
+import csv
+import math
+import os
+
+from . import fits as fit_table
+from . import model as model_mod
+from . import search
+
+# Compute capability -> the bundled file whose structure (units, policies, memory layout)
+# a GPU of that generation shares; calibrate overrides what it measures.
+BASES = [((9, 0), "hopper.yaml"), ((8, 0), "ampere.yaml"), ((7, 5), "turing.yaml"), ((7, 0), "volta.yaml"),
+         ((6, 0), "pascal.yaml"), ((5, 0), "maxwell.yaml"), ((3, 0), "kepler.yaml"), ((2, 0), "fermi.yaml")]
+TOLERATED_ERROR = 0.25  # a fit that leaves more than this on its own launches is refused
+
+
+def base_for(compute_capability):
+    major, minor = (int(v) for v in compute_capability.split("."))
+    for cc, name in BASES:
+        if (major, minor) >= cc:
+            return name
+    return "g80.yaml"
+
+
+def load_measurements(folder):
+    with open(os.path.join(folder, "measurements.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    cycles = {(r["workload"], int(r["launch"])): int(r["cycles"]) for r in rows}
+    params = {r["workload"]: r["params"].split() for r in rows}
+    return rows, cycles, params
+
+
+def stated(q):
+    """Values the device states about itself: {parameter: (value, comment)}."""
+    v = {}
+
+    def put(name, value, source):
+        if value is not None:
+            v[name] = (value, source)
+    clocks = sorted(q.get("sm_clock_mhz_measured") or [])
+    put("gpu.name", q["name"].replace("NVIDIA ", ""), "device name")
+    put("gpu.compute_capability", q["compute_capability"], "device")
+    put("gpu.sm_count", q.get("multiProcessorCount"), "multiProcessorCount")
+    if clocks:
+        put("gpu.core_clock_mhz", round(clocks[len(clocks) // 2]),
+            f"SM clock measured before each microbenchmark (clock64 against %globaltimer): median of "
+            f"{len(clocks)}, {clocks[0]:.0f}-{clocks[-1]:.0f} MHz")
+    put("limits.max_threads_per_sm", q.get("maxThreadsPerMultiProcessor"), "maxThreadsPerMultiProcessor")
+    put("limits.max_blocks_per_sm", q.get("maxBlocksPerMultiProcessor"), "maxBlocksPerMultiProcessor")
+    put("limits.max_threads_per_block", q.get("maxThreadsPerBlock"), "maxThreadsPerBlock")
+    put("limits.max_block_dims", q.get("maxThreadsDim"), "maxThreadsDim")
+    put("limits.max_grid_dims", q.get("maxGridSize"), "maxGridSize")
+    put("registers.per_sm", q.get("regsPerMultiprocessor"), "regsPerMultiprocessor")
+    put("registers.max_per_block", q.get("regsPerBlock"), "regsPerBlock")
+    put("shared_memory.per_sm", q.get("sharedMemPerMultiprocessor"), "sharedMemPerMultiprocessor")
+    put("shared_memory.max_per_block", q.get("sharedMemPerBlock"), "sharedMemPerBlock")
+    put("shared_memory.max_per_block_optin", q.get("sharedMemPerBlockOptin"), "sharedMemPerBlockOptin")
+    put("shared_memory.reserved_per_block", q.get("reservedSharedMemPerBlock"), "reservedSharedMemPerBlock")
+    put("memory.l2.size_bytes", q.get("l2CacheSize"), "l2CacheSize")
+    put("memory.dram.size_bytes", q.get("totalGlobalMem"), "totalGlobalMem")
+    if q.get("memoryBusWidth_bits"):
+        put("memory.dram.channels", q["memoryBusWidth_bits"] // 64,
+            f"memoryBusWidth {q['memoryBusWidth_bits']} bits / 64 bits per channel")
+    put("host_link.copy_engines", q.get("asyncEngineCount"), "asyncEngineCount")
+    if q.get("pcie_gen") and q.get("pcie_width"):
+        put("host_link.name", f"PCIe {q['pcie_gen']}.0 x{q['pcie_width']}", "nvidia-smi pcie.link.gen.max, width.max")
+    order = sm_order(q.get("block_placement_smid"), q.get("multiProcessorCount"))
+    if order:
+        put("block_scheduler.sm_order", order, "micro_block_placement: the SM (%smid) each of "
+            f"{len(q['block_placement_smid'])} one-warp blocks ran on, in order of first use")
+    copies = q.get("host_copies") or {}
+    pinned = [copies[k] for k in ("to_device pinned", "to_host pinned") if k in copies]
+    if pinned:
+        put("host_link.bandwidth_gbs", round(min(c["bandwidth_gbs"] for c in pinned), 1),
+            "pinned cudaMemcpy 64 -> 256 MB, slower direction: " + ", ".join(f"{c['bandwidth_gbs']:.1f}" for c in pinned))
+        put("host_link.latency_us", round(sum(c["latency_us"] for c in pinned) / len(pinned), 1),
+            "pinned 4 KB copies less their transfer time, mean of both directions: "
+            + ", ".join(f"{c['latency_us']:.1f}" for c in pinned))
+    if "to_device pageable" in copies:
+        c = copies["to_device pageable"]
+        put("host_link.pageable_bandwidth_gbs", round(c["bandwidth_gbs"], 1), "pageable cudaMemcpy to device, 64 -> 256 MB")
+    if "to_host pageable" in copies:
+        c = copies["to_host pageable"]
+        put("host_link.pageable_to_host_bandwidth_gbs", round(c["bandwidth_gbs"], 1), "pageable cudaMemcpy to host, 64 -> 256 MB")
+    pageable = [copies[k] for k in ("to_device pageable", "to_host pageable") if k in copies]
+    if pageable:
+        put("host_link.pageable_latency_us", round(sum(c["latency_us"] for c in pageable) / len(pageable), 1),
+            "pageable 4 KB copies less their transfer time, mean of both directions")
+    return v
+
+
+def sm_order(smids, sm_count):
+    """The order in which SMs first received blocks; None unless every SM appears."""
+    if not smids or not sm_count:
+        return None
+    order = list(dict.fromkeys(smids))
+    return order if sorted(order) == list(range(sm_count)) else None
+
+
+def as_number(text):
+    """A parameter's value as `gpusim params` prints it, as a number; None if it is not one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except (TypeError, ValueError):
+            pass
+    return None
+
+
+def fmt(value, kind):
+    if kind == "int":
+        return int(round(value))
+    if kind == "float":
+        return float(f"{value:.4g}")
+    return value
+
+
+class Fitter:
+    def __init__(self, gpusim, arch, measured, workload_params, jobs, log=print):
+        self.model = model_mod.Model(gpusim, arch, workload_params, jobs)
+        self.jobs = jobs
+        self.measured, self.log = measured, log
+        self.base = model_mod.parameters(gpusim, arch)
+        self.fitted = {}    # parameter -> value (as given to --set)
+        self.results = []   # one dict per fit, for the report
+
+    def simulate_many(self, targets, overrides_list):
+        """Each target launch's simulated cycles under each set of overrides, all runs in parallel."""
+        workloads = sorted({w for w, _ in targets})
+        runs = self.model.many([(w, o) for o in overrides_list for w in workloads])
+        sims = []
+        for i in range(len(overrides_list)):
+            by_name = dict(zip(workloads, runs[i * len(workloads):(i + 1) * len(workloads)]))
+            sims.append([by_name[w][k - 1] if by_name[w] and len(by_name[w]) >= k else None for w, k in targets])
+        return sims
+
+    def simulate(self, targets, overrides):
+        return self.simulate_many(targets, [overrides])[0]
+
+    def run(self, fit, narrow=False):
+        """Fits one parameter with every other at its value so far. `narrow`: search near the
+        current value only (a later pass, after the parameters fitted after it have moved),
+        falling back to the whole range when the best lies on an end."""
+        if narrow and fit.kind != "choice" and fit.param in self.fitted:
+            result = self.search(fit._replace(lo=0.8, hi=1.25))
+            if result["fitted"] or "at an end" not in result.get("why", ""):
+                return self.finish(result)
+        return self.finish(self.search(fit))
+
+    def search(self, fit):
+        base_value = self.fitted.get(fit.param, self.base[fit.param]["value"])  # the search's centre
+        missing = [t for t in fit.targets if t not in self.measured]
+        result = {"fit": fit, "base": self.base[fit.param]["value"], "value": base_value, "fitted": False}
+        if missing:
+            result["why"] = "not measured: " + ", ".join(f"{w} #{k}" for w, k in missing)
+            return result
+        measured = [self.measured[t] for t in fit.targets]
+
+        def evaluate(values):
+            sims = self.simulate_many(fit.targets, [dict(self.fitted, **{fit.param: v}) for v in values])
+            return [search.objective(measured, s) for s in sims]
+
+        if fit.kind == "choice":
+            value, score, tried = search.choose(evaluate, fit.choices)
+            at_edge = False
+        else:
+            base_number = as_number(base_value)
+            if base_number is None:
+                result["why"] = f"base value {base_value!r} is not a number"
+                return result
+            lo, hi = fit.lo * base_number, fit.hi * base_number
+            lo, hi = search.snap(lo, fit.step, 0, math.inf), search.snap(hi, fit.step, 0, math.inf)
+            if fit.kind == "int":
+                lo = max(lo, 1)
+            value, score, tried, at_edge = search.minimise(evaluate, lo, max(hi, lo + fit.step), fit.step,
+                                                           points=max(8, self.jobs))
+            value = fmt(value, fit.kind)
+        sims = self.simulate(fit.targets, dict(self.fitted, **{fit.param: value}))
+        result.update(measured=measured, simulated=sims, tried=len(tried))
+        errors = [abs(s / m - 1) if s else math.inf for m, s in zip(measured, sims)]
+        if at_edge:
+            result["why"] = (f"the best value ({value}) is at an end of the range searched "
+                             f"({fit.lo:g}x to {fit.hi:g}x the base): the model cannot reach the measurement")
+        elif max(errors) > TOLERATED_ERROR:
+            result["why"] = f"the best value ({value}) still leaves {100 * max(errors):.0f}% on a launch"
+        else:
+            result.update(value=value, fitted=True)
+            self.fitted[fit.param] = value
+        return result
+
+    def finish(self, result):
+        fit = result["fit"]
+        if result["fitted"]:
+            worst = max(abs(s / m - 1) for m, s in zip(result["measured"], result["simulated"]))
+            self.log(f"fitted {fit.param} = {result['value']} (base {result['base']}; worst launch "
+                     f"{100 * worst:.1f}% off; {result['tried']} values tried)")
+        else:
+            self.log(f"NOT fitted {fit.param}: {result['why']}; keeping {result['value']}")
+        earlier = [r for r in self.results if r["fit"].param == fit.param]
+        if earlier and earlier[0]["fitted"] and not result["fitted"]:
+            return earlier[0]  # a later pass that cannot improve keeps the earlier fit
+        # a parameter fitted twice reports its last fit only
+        self.results = [r for r in self.results if r["fit"].param != fit.param] + [result]
+        return result
+
+    def run_all(self, fits, passes=2):
+        """Every fit in order, then again near the values found: an early fit (the launch
+        cost) absorbs what later ones (the empty kernel's instruction latencies) set."""
+        for n in range(passes):
+            if n:
+                self.log(f"pass {n + 1}: every parameter again, near its value")
+            for fit in fits:
+                self.run(fit, narrow=n > 0)
+        return self.results

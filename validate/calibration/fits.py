@@ -1,0 +1,71 @@
+"""What calibrate fits, in order, and on which microbenchmark launches (workloads/micro/).
+
+Each fit names one parameter, the launches whose measured cycles it must reproduce, what
+those launches isolate, and its search: a range (as multiples of the base file's value) and
+resolution for a number, or the candidates for a structural choice. Fits run in this order
+because later microbenchmarks include what earlier ones measured (every launch pays the
+launch cost; a DRAM chase pays the L2's latency on its way). A parameter listed twice is
+refined again once the parameters it is coupled with have moved (the barrier's fixed and
+per-warp costs).
+"""
+import collections
+
+Fit = collections.namedtuple("Fit", "param targets measures kind lo hi step choices")
+
+
+def number(param, targets, measures, lo=0.25, hi=4.0, step=1):
+    return Fit(param, targets, measures, "int" if step == 1 else "float", lo, hi, step, None)
+
+
+def choice(param, targets, measures, choices):
+    return Fit(param, targets, measures, "choice", None, None, None, choices)
+
+
+FITS = [
+    number("block_scheduler.kernel_launch_cycles", [("micro_empty", 1)],
+           "one empty block: the cost of a launch from start to end event"),
+    number("block_scheduler.block_dispatch_interval", [("micro_empty_blocks", 1)],
+           "67584 empty blocks: the GPU-wide block dispatch rate", lo=0.1, hi=10, step=0.01),
+    number("latencies.fp32", [("micro_fp32_chain", 1)], "one warp, dependent FP32 multiply-adds"),
+    number("latencies.int32", [("micro_int_chain", 1)], "one warp, dependent integer multiply-adds"),
+    number("latencies.fp64", [("micro_fp64_chain", 1)], "one warp, dependent FP64 multiply-adds"),
+    number("latencies.sfu", [("micro_sfu_chain", 1)], "one warp, dependent ex2.approx (then an FP32 multiply)"),
+    number("latencies.barrier", [("micro_sync_32", 1)], "1000 __syncthreads of one warp"),
+    number("latencies.barrier_per_warp", [("micro_sync_1024", 1)], "1000 __syncthreads of 32 warps",
+           lo=0.0, hi=8, step=0.05),
+    number("latencies.barrier", [("micro_sync_32", 1)], "1000 __syncthreads of one warp (again, with the per-warp cost fitted)"),
+    number("latencies.int_divide", [("micro_int_rem", 1)], "one warp, dependent 32-bit remainders by a run-time divisor"),
+    number("latencies.int_divide_slots", [("micro_int_rem", 3)], "64 warps per SM of 32-bit remainders: their issue cost"),
+    number("shared_memory.latency", [("micro_shared_chase", 1)], "one thread chasing indices through shared memory"),
+    number("shared_memory.replay_cycles", [("micro_shared_conflicts", k) for k in (2, 3, 4, 5)],
+           "a shared chase with 2, 4, 8 and 32 lanes in one bank", lo=0.25, hi=4),
+    choice("shared_memory.atomics_serialise_same_word", [("micro_atomics_shared", k) for k in (1, 2, 3)],
+           "shared atomics: 32 lanes on one word, on 32 words in 32 banks, on 32 words in one bank", ["false", "true"]),
+    number("memory.l1.miss_line_cycles", [("micro_scattered_l2", 1), ("micro_scattered_l2", 2)],
+           "32-line requests served by the L2: the SM's miss path per line", lo=0.1, hi=10, step=0.1),
+    number("memory.l2.latency", [("micro_l2_chase", 2)], "one thread chasing a 4 MB ring in the L2"),
+    number("memory.dram.latency", [("micro_dram_chase", 2)], "one thread chasing a 64 MB ring in DRAM"),
+    choice("memory.l2.fetch_bytes", [("micro_scattered_read", 3), ("micro_scattered_read", 5)],
+           "the same 32-byte sectors in 8 and in 32 lines from DRAM: DRAM's access granularity", ["32", "64", "128"]),
+    choice("memory.l2.partial_write_reads", [("micro_scattered_write", k) for k in (3, 4, 5, 6)],
+           "4-byte stores, one per sector, into 8 and 32 lines: does a partial sector read DRAM first", ["false", "true"]),
+    number("memory.l2.slices", [("micro_l2_read_bandwidth", 2), ("micro_l2_read_bandwidth", 4)],
+           "every SM reading an L2-resident array past the L1: the L2's sector rate"),
+    number("memory.l2.partial_write_cycles", [("micro_l2_partial_stores", 3), ("micro_l2_partial_stores", 4)],
+           "4 bytes into each of 32 sectors per store, L2-resident: a partial sector's merge", lo=0.25, hi=4, step=0.1),
+    number("memory.dram.bandwidth_gbs", [("micro_dram_bandwidth", 1)], "a 64 MB copy by every SM: DRAM's sustained rate"),
+    number("memory.l2.atomic_cycles", [("micro_atomics_global", 1)], "u32 atomicAdd by every thread on one word",
+           lo=0.1, hi=10, step=0.01),
+    number("memory.l2.atomic_float_cycles", [("micro_atomics_global", 2)], "f32 atomicAdd by every thread on one word",
+           lo=0.1, hi=10, step=0.01),
+]
+
+# Launches that no fit uses but the report shows, so the written file is checked on them too.
+CHECKS = [("micro_sync_256", 1), ("micro_dram_read", 1), ("micro_block_sizes", 3), ("micro_l2_copy", 1),
+          ("micro_l1_lines", 3), ("micro_shared_bandwidth", 4), ("micro_shared_store_conflicts", 4)]
+
+
+def workloads_needed(fits):
+    """The microbenchmark workloads the fits and the checks measure, plus block placement."""
+    names = {w for f in fits for w, _ in f.targets} | {w for w, _ in CHECKS} | {"micro_block_placement"}
+    return sorted(names)
