@@ -4,6 +4,7 @@ microbenchmark launches, and return the values with the evidence for each."""
 import csv
 import math
 import os
+import time
 
 from . import fits as fit_table
 from . import model as model_mod
@@ -101,6 +102,8 @@ def sm_order(smids, sm_count):
 
 def as_number(text):
     """A parameter's value as `gpusim params` prints it, as a number; None if it is not one."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return text
     for kind in (int, float):
         try:
             return kind(text)
@@ -144,12 +147,14 @@ class Fitter:
         current value only (a later pass, after the parameters fitted after it have moved),
         falling back to the whole range when the best lies on an end."""
         if narrow and fit.kind != "choice" and fit.param in self.fitted:
-            result = self.search(fit._replace(lo=0.8, hi=1.25))
+            result = self.search(fit._replace(lo=0.9, hi=1.12))
             if result["fitted"] or "at an end" not in result.get("why", ""):
                 return self.finish(result)
         return self.finish(self.search(fit))
 
     def search(self, fit):
+        if fit.kind == "float" and self.base[fit.param].get("type") == "integer":
+            fit = fit._replace(kind="int", step=1)  # the declaration decides what --set accepts
         base_value = self.fitted.get(fit.param, self.base[fit.param]["value"])  # the search's centre
         missing = [t for t in fit.targets if t not in self.measured]
         result = {"fit": fit, "base": self.base[fit.param]["value"], "value": base_value, "fitted": False}
@@ -212,5 +217,7 @@ class Fitter:
             if n:
                 self.log(f"pass {n + 1}: every parameter again, near its value")
             for fit in fits:
-                self.run(fit, narrow=n > 0)
+                started = time.time()
+                result = self.run(fit, narrow=n > 0)
+                result["seconds"] = result.get("seconds", 0) + time.time() - started
         return self.results

@@ -42,7 +42,7 @@ FITS = [
     choice("shared_memory.atomics_serialise_same_word", [("micro_atomics_shared", k) for k in (1, 2, 3)],
            "shared atomics: 32 lanes on one word, on 32 words in 32 banks, on 32 words in one bank", ["false", "true"]),
     number("memory.l1.miss_line_cycles", [("micro_scattered_l2", 1), ("micro_scattered_l2", 2)],
-           "32-line requests served by the L2: the SM's miss path per line", lo=0.1, hi=10, step=0.1),
+           "32-line requests served by the L2: the SM's miss path per line", lo=0.1, hi=10),
     number("memory.l2.latency", [("micro_l2_chase", 2)], "one thread chasing a 4 MB ring in the L2"),
     number("memory.dram.latency", [("micro_dram_chase", 2)], "one thread chasing a 64 MB ring in DRAM"),
     choice("memory.l2.fetch_bytes", [("micro_scattered_read", 3), ("micro_scattered_read", 5)],

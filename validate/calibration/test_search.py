@@ -5,7 +5,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from calibration import search  # noqa: E402
+from calibration import fit, search  # noqa: E402
 
 
 def batch(f):
@@ -57,6 +57,25 @@ class Objective(unittest.TestCase):
         value, score, scores = search.choose(lambda cs: [abs(int(c) - 64) for c in cs], ["32", "64", "128"])
         self.assertEqual((value, score), ("64", 0))
         self.assertEqual(scores, {"32": 32, "64": 0, "128": 64})
+
+
+class Values(unittest.TestCase):
+    def test_a_number_already_parsed_keeps_its_fraction(self):
+        self.assertEqual(fit.as_number(0.8), 0.8)  # int(0.8) would give 0
+        self.assertEqual(fit.as_number("0.8"), 0.8)
+        self.assertEqual(fit.as_number("114"), 114)
+        self.assertIsNone(fit.as_number("hashed"))
+
+    def test_the_base_file_follows_the_compute_capability(self):
+        self.assertEqual(fit.base_for("9.0"), "hopper.yaml")
+        self.assertEqual(fit.base_for("8.9"), "ampere.yaml")
+        self.assertEqual(fit.base_for("7.5"), "turing.yaml")
+        self.assertEqual(fit.base_for("3.5"), "kepler.yaml")
+        self.assertEqual(fit.base_for("1.0"), "g80.yaml")
+
+    def test_the_sm_order_is_the_order_of_first_use_and_needs_every_sm(self):
+        self.assertEqual(fit.sm_order([2, 2, 0, 1, 0], 3), [2, 0, 1])
+        self.assertIsNone(fit.sm_order([2, 0, 2], 3))
 
 
 if __name__ == "__main__":

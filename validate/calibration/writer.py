@@ -71,7 +71,7 @@ def report(path, q, stated, results, check_rows, model_runs, seconds):
         launches = "<br>".join(f"{w} #{k}: {m} / {s} ({100 * (s / m - 1):+.1f}%)" if s else f"{w} #{k}: {m} / failed"
                                for (w, k), m, s in zip(fit.targets, r.get("measured", []), r.get("simulated", [])))
         note = "" if r["fitted"] else "NOT FITTED, base kept: " + r["why"]
-        out.append(f"| `{fit.param}` | {r['base']} | {r['value']} | {launches or '-'} | {r.get('tried', '-')} | {note} |")
+        out.append(f"| `{fit.param}` | {r['base']} | {r['value']} | {launches or '-'} | {r.get('tried', '-')} | {r.get('seconds', 0):.0f} | {note} |")
     out += ["", "## Stated by the device", "", "| parameter | value | source |", "| --- | --- | --- |"]
     for name, (v, src) in stated.items():
         shown = v if not isinstance(v, list) or len(v) < 8 else f"[{len(v)} values]"
