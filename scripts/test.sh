@@ -15,7 +15,7 @@ echo "== ASan + UBSan build, all tests but the H100 comparison (it ran above, in
 scripts/build.sh build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_BUILD_TESTS=ON -DGPUSIM_WERROR=ON \
   -DGPUSIM_SANITIZE=ON
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -E "validation_(against|corpus)_h100|calibration_fits_synthetic"
+  ctest --test-dir build-sanitize --output-on-failure -j "$(nproc)" -E "validation_(against|corpus)_h(100|200)|calibration_fits_synthetic"
 
 echo "== Fuzzing: committed regressions, then 30 s per input parser"
 scripts/fuzz.sh 30
