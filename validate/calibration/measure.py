@@ -21,7 +21,7 @@ from . import model  # noqa: E402
 ATTR_CLOCK_KHZ, ATTR_MEMORY_CLOCK_KHZ, ATTR_BUS_WIDTH = 13, 36, 37
 
 COLUMNS = ["workload", "params", "launch", "entry", "grid", "block", "median_us", "p10_us", "p90_us", "outliers",
-           "repeats", "sm_clock_mhz", "cycles"]
+           "repeats", "sm_clock_mhz", "cycles", "gpu", "driver", "date"]
 
 
 def smi(fields):
@@ -82,7 +82,8 @@ def measure(out_dir, gpusim, workloads, repeats, host_copies=True, log=print):
             log(f"{name}: FAILED: {failed[name]}")
             continue
         for r in measured:
-            r.update(sm_clock_mhz=round(mhz, 1), cycles=round(r["median_us"] * mhz))
+            r.update(sm_clock_mhz=round(mhz, 1), cycles=round(r["median_us"] * mhz), gpu=q["name"],
+                     driver=q.get("driver", ""), date=q["date"])
             rows.append(r)
             log(f"{name:30s} #{r['launch']:<2d} {r['median_us']:10.2f} us {r['cycles']:10d} cycles"
                 + (f"  ({r['outliers']} outlier repeats)" if r["outliers"] else ""))
