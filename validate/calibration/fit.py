@@ -14,6 +14,17 @@ from . import search
 # a GPU of that generation shares; calibrate overrides what it measures.
 BASES = [((9, 0), "hopper.yaml"), ((8, 0), "ampere.yaml"), ((7, 5), "turing.yaml"), ((7, 0), "volta.yaml"),
          ((6, 0), "pascal.yaml"), ((5, 0), "maxwell.yaml"), ((3, 0), "kepler.yaml"), ((2, 0), "fermi.yaml")]
+# Parameters the device states, and the cudaDeviceProp field each comes from.
+DEVICE_FIELDS = [("limits.max_threads_per_sm", "maxThreadsPerMultiProcessor"),
+                 ("limits.max_blocks_per_sm", "maxBlocksPerMultiProcessor"),
+                 ("limits.max_threads_per_block", "maxThreadsPerBlock"), ("limits.max_block_dims", "maxThreadsDim"),
+                 ("limits.max_grid_dims", "maxGridSize"), ("registers.per_sm", "regsPerMultiprocessor"),
+                 ("registers.max_per_block", "regsPerBlock"), ("shared_memory.per_sm", "sharedMemPerMultiprocessor"),
+                 ("shared_memory.max_per_block", "sharedMemPerBlock"),
+                 ("shared_memory.max_per_block_optin", "sharedMemPerBlockOptin"),
+                 ("shared_memory.reserved_per_block", "reservedSharedMemPerBlock"),
+                 ("memory.l2.size_bytes", "l2CacheSize"), ("memory.dram.size_bytes", "totalGlobalMem"),
+                 ("host_link.copy_engines", "asyncEngineCount")]
 TOLERATED_ERROR = 0.25  # a fit that leaves more than this on its own launches is refused
 
 
@@ -48,23 +59,11 @@ def stated(q):
         put("gpu.core_clock_mhz", round(clocks[len(clocks) // 2]),
             f"SM clock measured before each microbenchmark (clock64 against %globaltimer): median of "
             f"{len(clocks)}, {clocks[0]:.0f}-{clocks[-1]:.0f} MHz")
-    put("limits.max_threads_per_sm", q.get("maxThreadsPerMultiProcessor"), "maxThreadsPerMultiProcessor")
-    put("limits.max_blocks_per_sm", q.get("maxBlocksPerMultiProcessor"), "maxBlocksPerMultiProcessor")
-    put("limits.max_threads_per_block", q.get("maxThreadsPerBlock"), "maxThreadsPerBlock")
-    put("limits.max_block_dims", q.get("maxThreadsDim"), "maxThreadsDim")
-    put("limits.max_grid_dims", q.get("maxGridSize"), "maxGridSize")
-    put("registers.per_sm", q.get("regsPerMultiprocessor"), "regsPerMultiprocessor")
-    put("registers.max_per_block", q.get("regsPerBlock"), "regsPerBlock")
-    put("shared_memory.per_sm", q.get("sharedMemPerMultiprocessor"), "sharedMemPerMultiprocessor")
-    put("shared_memory.max_per_block", q.get("sharedMemPerBlock"), "sharedMemPerBlock")
-    put("shared_memory.max_per_block_optin", q.get("sharedMemPerBlockOptin"), "sharedMemPerBlockOptin")
-    put("shared_memory.reserved_per_block", q.get("reservedSharedMemPerBlock"), "reservedSharedMemPerBlock")
-    put("memory.l2.size_bytes", q.get("l2CacheSize"), "l2CacheSize")
-    put("memory.dram.size_bytes", q.get("totalGlobalMem"), "totalGlobalMem")
+    for name, key in DEVICE_FIELDS:
+        put(name, q.get(key), key)
     if q.get("memoryBusWidth_bits"):
         put("memory.dram.channels", q["memoryBusWidth_bits"] // 64,
             f"memoryBusWidth {q['memoryBusWidth_bits']} bits / 64 bits per channel")
-    put("host_link.copy_engines", q.get("asyncEngineCount"), "asyncEngineCount")
     if q.get("pcie_gen") and q.get("pcie_width"):
         put("host_link.name", f"PCIe {q['pcie_gen']}.0 x{q['pcie_width']}", "nvidia-smi pcie.link.gen.max, width.max")
     order = sm_order(q.get("block_placement_smid"), q.get("multiProcessorCount"))
