@@ -212,11 +212,13 @@ class Fitter:
     def run_all(self, fits, passes=2):
         """Every fit in order, then again near the values found: an early fit (the launch
         cost) absorbs what later ones (the empty kernel's instruction latencies) set."""
+        spent = {}  # seconds per parameter over every pass
         for n in range(passes):
             if n:
                 self.log(f"pass {n + 1}: every parameter again, near its value")
             for fit in fits:
                 started = time.time()
                 result = self.run(fit, narrow=n > 0)
-                result["seconds"] = result.get("seconds", 0) + time.time() - started
+                spent[fit.param] = spent.get(fit.param, 0) + time.time() - started
+                result["seconds"] = spent[fit.param]
         return self.results
