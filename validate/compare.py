@@ -21,6 +21,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from calibration.model import workload_path  # noqa: E402
 
 
 def mape(measured, simulated):
@@ -120,11 +122,7 @@ def corpus_report(rows, split):
 
 def simulate(args, name, params):
     """gpusim's JSON report for one workload at the given NAME=VALUE parameters, or None."""
-    for folder in ("", "micro", "corpus"):
-        path = os.path.join(ROOT, "workloads", folder, name + ".yaml")
-        if os.path.exists(path):
-            break
-    command = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
+    command = [args.gpusim, "--arch", args.arch, "--workload", workload_path(name), "--format", "json"]
     for p in params:
         command += ["--set", p]
     out = subprocess.run(command, capture_output=True, text=True)

@@ -142,14 +142,14 @@ def global_of(module, name):
 
 
 def spread(times):
-    """The repeats' 10th and 90th percentiles, and which repeats are outliers: further from
-    the median than 5 median absolute deviations and 2% of the median (a shared or
-    throttling GPU shows as outliers, not as a shifted median)."""
+    """The repeats' 10th and 90th percentiles, and how many are outliers: further from the
+    median than 5 median absolute deviations and 2% of the median (a shared or throttling
+    GPU shows as outliers, not as a shifted median)."""
     t = np.asarray(times)
     median = np.median(t)
     mad = np.median(np.abs(t - median))
     far = np.abs(t - median) > max(5 * mad, 0.02 * median)
-    return float(np.percentile(t, 10)), float(np.percentile(t, 90)), [i for i in np.flatnonzero(far)]
+    return float(np.percentile(t, 10)), float(np.percentile(t, 90)), int(far.sum())
 
 
 def run_workload(gpusim, path, repeats, arch, size, save_outputs=None, overrides=(), final_buffers=None):
@@ -263,7 +263,7 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None, overrides
                          "grid": "x".join(map(str, call.grid)), "block": "x".join(map(str, call.block)),
                          "shared_bytes": call.shared, "median_us": float(np.median(times)),
                          "min_us": float(np.min(times)), "p10_us": p10, "p90_us": p90,
-                         "outliers": len(outliers), "repeats": repeats})
+                         "outliers": outliers, "repeats": repeats})
         replay(len(steps))  # leave the state one run produces
         cp.cuda.Device().synchronize()
         if final_buffers is not None:
@@ -279,8 +279,10 @@ def run_workload(gpusim, path, repeats, arch, size, save_outputs=None, overrides
     return rows
 
 
-def host_copies(path, header_fields):
-    """Time cudaMemcpy for each direction and host memory kind; fit t = latency + bytes / bandwidth."""
+def time_host_copies():
+    """Time cudaMemcpy for each direction and host memory kind; fit t = latency + bytes / bandwidth.
+    Returns the timings (direction, host memory, bytes, us) and the fits (direction, host memory,
+    latency us, GB/s)."""
     sizes = [4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20]
     dev = cp.empty(sizes[-1], dtype=cp.uint8)
     pinned_mem = cp.cuda.alloc_pinned_memory(sizes[-1])
@@ -317,8 +319,12 @@ def host_copies(path, header_fields):
             (b1, t1), (b2, t2) = points[-2], points[-1]
             gbs = (b2 - b1) / (t2 - t1) / 1e3
             fits.append((direction, kind, points[0][1] - points[0][0] / gbs / 1e3, gbs))
-    if path is None:
-        return rows, fits
+    return rows, fits
+
+
+def host_copies(path, header_fields):
+    """time_host_copies() written to `path` as CSV, each row with the GPU, driver, date and command."""
+    rows, fits = time_host_copies()
     with open(path, "w") as f:
         f.write("direction,host_memory,bytes,median_us,gpu,driver,date,command\n")
         for r in rows:
@@ -326,7 +332,6 @@ def host_copies(path, header_fields):
         for direction, kind, latency, gbs in fits:
             f.write(f"# fit {direction} {kind}: latency {latency:.2f} us, bandwidth {gbs:.2f} GB/s\n")
             print(f"fit {direction} {kind}: latency {latency:.2f} us, bandwidth {gbs:.2f} GB/s")
-    return rows, fits
 
 
 def main():

@@ -111,12 +111,8 @@ def as_number(text):
     return None
 
 
-def fmt(value, kind):
-    if kind == "int":
-        return int(round(value))
-    if kind == "float":
-        return float(f"{value:.4g}")
-    return value
+def fmt(value, integer):
+    return int(round(value)) if integer else float(f"{value:.4g}")
 
 
 class Fitter:
@@ -135,7 +131,7 @@ class Fitter:
         sims = []
         for i in range(len(overrides_list)):
             by_name = dict(zip(workloads, runs[i * len(workloads):(i + 1) * len(workloads)]))
-            sims.append([by_name[w][k - 1] if by_name[w] and len(by_name[w]) >= k else None for w, k in targets])
+            sims.append([model_mod.launch(by_name[w], k) for w, k in targets])
         return sims
 
     def simulate(self, targets, overrides):
@@ -147,16 +143,17 @@ class Fitter:
         falling back to the whole range when the best lies on an end."""
         if narrow and fit.kind != "choice" and fit.param in self.fitted:
             result = self.search(fit._replace(lo=0.9, hi=1.12))
-            if result["fitted"] or "at an end" not in result.get("why", ""):
+            if not result["at_edge"]:
                 return self.finish(result)
         return self.finish(self.search(fit))
 
     def search(self, fit):
-        if fit.kind == "float" and self.base[fit.param].get("type") == "integer":
-            fit = fit._replace(kind="int", step=1)  # the declaration decides what --set accepts
+        integer = self.base[fit.param].get("type") == "integer"  # what --set accepts
+        step = 1 if integer else fit.step
         base_value = self.fitted.get(fit.param, self.base[fit.param]["value"])  # the search's centre
         missing = [t for t in fit.targets if t not in self.measured]
-        result = {"fit": fit, "base": self.base[fit.param]["value"], "value": base_value, "fitted": False}
+        result = {"fit": fit, "base": self.base[fit.param]["value"], "value": base_value, "fitted": False,
+                  "at_edge": False}
         if missing:
             result["why"] = "not measured: " + ", ".join(f"{w} #{k}" for w, k in missing)
             return result
@@ -175,14 +172,14 @@ class Fitter:
                 result["why"] = f"base value {base_value!r} is not a number"
                 return result
             lo, hi = fit.lo * base_number, fit.hi * base_number
-            lo, hi = search.snap(lo, fit.step, 0, math.inf), search.snap(hi, fit.step, 0, math.inf)
-            if fit.kind == "int":
+            lo, hi = search.snap(lo, step, 0, math.inf), search.snap(hi, step, 0, math.inf)
+            if integer:
                 lo = max(lo, 1)
-            value, score, tried, at_edge = search.minimise(evaluate, lo, max(hi, lo + fit.step), fit.step,
+            value, score, tried, at_edge = search.minimise(evaluate, lo, max(hi, lo + step), step,
                                                            points=max(8, self.jobs))
-            value = fmt(value, fit.kind)
+            value = fmt(value, integer)
         sims = self.simulate(fit.targets, dict(self.fitted, **{fit.param: value}))
-        result.update(measured=measured, simulated=sims, tried=len(tried))
+        result.update(measured=measured, simulated=sims, tried=len(tried), at_edge=at_edge)
         errors = [abs(s / m - 1) if s else math.inf for m, s in zip(measured, sims)]
         if at_edge:
             result["why"] = (f"the best value ({value}) is at an end of the range searched "

@@ -2,11 +2,10 @@
 
 Each fit names one parameter, the launches whose measured cycles it must reproduce, what
 those launches isolate, and its search: a range (as multiples of the base file's value) and
-resolution for a number, or the candidates for a structural choice. Fits run in this order
-because later microbenchmarks include what earlier ones measured (every launch pays the
-launch cost; a DRAM chase pays the L2's latency on its way). A parameter listed twice is
-refined again once the parameters it is coupled with have moved (the barrier's fixed and
-per-warp costs).
+resolution for a number (1 wherever the parameter is declared an integer), or the candidates,
+as YAML text, for a structural choice. Fits run in this order because later microbenchmarks
+include what earlier ones measured (every launch pays the launch cost; a DRAM chase pays the
+L2's latency on its way); the second pass (fit.py) refits each once the others have moved.
 """
 import collections
 
@@ -14,7 +13,7 @@ Fit = collections.namedtuple("Fit", "param targets measures kind lo hi step choi
 
 
 def number(param, targets, measures, lo=0.25, hi=4.0, step=1):
-    return Fit(param, targets, measures, "int" if step == 1 else "float", lo, hi, step, None)
+    return Fit(param, targets, measures, "number", lo, hi, step, None)
 
 
 def choice(param, targets, measures, choices):
@@ -33,7 +32,6 @@ FITS = [
     number("latencies.barrier", [("micro_sync_32", 1)], "1000 __syncthreads of one warp"),
     number("latencies.barrier_per_warp", [("micro_sync_1024", 1)], "1000 __syncthreads of 32 warps",
            lo=0.0, hi=8, step=0.05),
-    number("latencies.barrier", [("micro_sync_32", 1)], "1000 __syncthreads of one warp (again, with the per-warp cost fitted)"),
     number("latencies.int_divide", [("micro_int_rem", 1)], "one warp, dependent 32-bit remainders by a run-time divisor"),
     number("latencies.int_divide_slots", [("micro_int_rem", 3)], "64 warps per SM of 32-bit remainders: their issue cost"),
     number("shared_memory.latency", [("micro_shared_chase", 1)], "one thread chasing indices through shared memory"),

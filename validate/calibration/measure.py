@@ -96,7 +96,7 @@ def measure(out_dir, gpusim, workloads, repeats, host_copies=True, log=print):
         w.writeheader()
         w.writerows(rows)
     if host_copies:
-        copy_rows, fits = run_gpu.host_copies(None, "")
+        copy_rows, fits = run_gpu.time_host_copies()
         q["host_copies"] = {f"{d} {k}": {"latency_us": lat, "bandwidth_gbs": gbs} for d, k, lat, gbs in fits}
         with open(os.path.join(out_dir, "host_copies.csv"), "w") as f:
             f.write("direction,host_memory,bytes,median_us\n")

@@ -18,6 +18,11 @@ def workload_path(name):
     raise FileNotFoundError(f"no workload named {name} under workloads/")
 
 
+def launch(runs, k):
+    """Launch k's (1-based) cycles from cycles() of a workload; None if the run failed."""
+    return runs[k - 1] if runs and len(runs) >= k else None
+
+
 def parameters(gpusim, arch, overrides=()):
     """Every parameter of an architecture file, by name: value, origin."""
     command = [gpusim, "params", "--arch", arch, "--format", "json"]

@@ -5,14 +5,12 @@ import json
 import os
 
 
-def yaml_value(value, kind=None):
+def yaml_value(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(yaml_value(v) for v in value) + "]"
     if isinstance(value, str):
-        if value in ("true", "false") or kind == "choice" and value.isdigit():
-            return value
         return json.dumps(value)  # a quoted YAML scalar: "9.0" stays a string
     return repr(value) if isinstance(value, float) else str(value)
 
@@ -45,7 +43,8 @@ def config(path, base_path, q, stated, results, order):
             fit = r["fit"]
             launches = "; ".join(f"{w} #{k} {m} cycles (model {s}, {100 * (s / m - 1):+.1f}%)"
                                  for (w, k), m, s in zip(fit.targets, r["measured"], r["simulated"]))
-            entries.append((fit.param, yaml_value(r["value"], fit.kind), f"[calibrate] {fit.measures}: {launches} ({stamp})"))
+            text = r["value"] if fit.kind == "choice" else yaml_value(r["value"])  # choices are YAML text
+            entries.append((fit.param, text, f"[calibrate] {fit.measures}: {launches} ({stamp})"))
     header = [f"# {q['name']} (compute capability {q['compute_capability']}): written by validate/calibrate, not by hand.",
               f"# Measured {where}, SM clock {stated['gpu.core_clock_mhz'][0] if 'gpu.core_clock_mhz' in stated else '?'} MHz;",
               f"# command: {q.get('command', 'validate/calibrate')}",
