@@ -6,9 +6,11 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev libboost-dev libboost-program-options-dev libboost-graph-dev nlohmann-json3-dev
+  libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-dev
   python3-matplotlib python3-numpy
+  slurm-wlm munge
 )
 
 missing=()

@@ -18,6 +18,8 @@ constexpr const char* kUsage =
     "       gpusim workload --arch ARCH.yaml --workload W.yaml [--size S] --dump-inputs DIR\n"
     "       gpusim digest --type f32 FILE\n"
     "       gpusim kernels --ptx FILE.ptx\n"
+    "       gpusim sweep STUDY.yaml [--db FILE] [-j N] [--resume] [--slurm]\n"
+    "       gpusim results DB [--format text|csv|jsonl|json] [--metric NAME]...\n"
     "\n"
     "Subcommands:\n"
     "  run         simulate a workload on an architecture (the default)\n"
@@ -26,6 +28,8 @@ constexpr const char* kUsage =
     "  workload    write a workload's resolved launches and initial buffers (--dump-inputs DIR)\n"
     "  digest      the CRC-32 and samples of a raw output buffer, as reports give them\n"
     "  kernels     every kernel of a PTX file and whether gpusim runs it, or why not\n"
+    "  sweep       run a study (parameters x workloads x architectures) into a results database\n"
+    "  results     a study database's what-matters tables, rows (CSV, JSON Lines) and analysis (JSON)\n"
     "\n"
     "Run `gpusim SUBCOMMAND --help` for its options.\n";
 
@@ -41,12 +45,12 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
-    out << "gpusim 0.1.0\n";
+    out << "gpusim " GPUSIM_VERSION "\n";
     return 0;
   }
   const std::string& first = args[0];
   const bool named = first == "occupancy" || first == "run" || first == "params" || first == "workload" ||
-                     first == "digest" || first == "kernels";
+                     first == "digest" || first == "kernels" || first == "sweep" || first == "results";
   if (!named && first.rfind("--", 0) != 0) {
     err << "gpusim: unknown subcommand '" << util::clipped(first) << "' (see gpusim --help)\n";
     return 2;
@@ -59,7 +63,9 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
     if (name == "workload") return workload_command(rest, out);
     if (name == "digest") return digest_command(rest, out);
     if (name == "kernels") return kernels_command(rest, out);
-    return run_command(rest, out);
+    if (name == "sweep") return sweep_command(rest, out, err);
+    if (name == "results") return results_command(rest, out);
+    return run_command(rest, out, err);
   } catch (const exec::ExecError& e) {
     err << "gpusim " << name << ": error: " << e.what() << '\n';
   } catch (const util::InputError& e) {

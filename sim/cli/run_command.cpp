@@ -17,6 +17,7 @@
 #include "stats/json_output.hpp"
 #include "stats/timing_report.hpp"
 #include "stats/trace_writer.hpp"
+#include "study/value_spec.hpp"
 #include "util/yaml_reader.hpp"
 #include "workload/workload.hpp"
 
@@ -94,7 +95,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const dri
 
 }  // namespace
 
-int run_command(const std::vector<std::string>& args, std::ostream& out) {
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
   std::string out_of_bounds = "error";
@@ -105,7 +106,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
       ("workload", po::value(&workload_file)->required(), "workload file (workloads/*.yaml)")
       ("set", po::value(&sets)->composing(),
        "NAME=VALUE overrides a workload parameter; SECTION.KEY=VALUE an architecture value "
-       "(e.g. scheduling.policy=lrr, memory.dram.latency=400); repeatable")
+       "(e.g. scheduling.policy=lrr, memory.dram.latency=400); repeatable. Several values "
+       "(300:800:100, 1024:65536:*2 or lrr,gto) run each combination and print a table")
       ("size", po::value(&size), "use the workload's named parameter set (its `sizes`, e.g. h100) for the defaults")
       ("regs", po::value(&regs_text), "registers per thread, overriding the workload and ptxas")
       ("functional", "only execute and check the kernels, without timing")
@@ -137,6 +139,20 @@ int run_command(const std::vector<std::string>& args, std::ostream& out) {
     throw util::InputError("--out-of-bounds '" + util::clipped(out_of_bounds) + "': expected error or continue");
   limits.continue_out_of_bounds = out_of_bounds == "continue";
 
+  const bool ranged = std::any_of(sets.begin(), sets.end(), [](const std::string& s) {
+    const auto eq = s.find('=');
+    return eq != std::string::npos && study::is_multi_value(s.substr(eq + 1));
+  });
+  if (ranged) {
+    for (const char* single : {"functional", "per-sm", "trace", "trace-warps", "dump", "regs"})
+      if (vm.count(single))
+        throw util::InputError(std::string("--") + single + " runs one point; it cannot be used with a --set of several values");
+    QuickSweep q{arch_file, workload_file, size, sets, {}, 0, "", format};
+    if (vm.count("max-instructions")) q.passthrough.insert(q.passthrough.end(), {"--max-instructions", max_instructions_text});
+    if (vm.count("timeout")) q.passthrough.insert(q.passthrough.end(), {"--timeout", timeout_text});
+    q.passthrough.insert(q.passthrough.end(), {"--out-of-bounds", out_of_bounds});
+    return quick_sweep(q, out, err);
+  }
   std::vector<std::string> arch_sets, workload_sets;
   for (const std::string& s : sets) {
     const auto eq = s.find('=');

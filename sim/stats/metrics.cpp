@@ -1,6 +1,7 @@
 #include "stats/metrics.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 namespace gpusim::stats {
@@ -26,15 +27,17 @@ uint64_t blocks_per_wave(const LaunchView& v) {
 std::vector<LaunchMetric> build_launch_metrics() {
   using V = const LaunchView&;
   std::vector<LaunchMetric> m;
+  // Whole numbers are counts and add up over launches unless `combine` says otherwise.
   const auto add = [&](std::string key, std::string group, std::string label, std::string unit, std::string description,
-                       Style style, std::function<Value(V)> value) {
+                       Style style, std::function<Value(V)> value, std::optional<Combine> combine = std::nullopt) {
+    const Combine c = combine.value_or(style == Style::Integer ? Combine::Sum : Combine::CycleWeighted);
     m.push_back({std::move(key), std::move(group), std::move(label), std::move(unit), std::move(description), style,
-                 std::move(value)});
+                 std::move(value), c});
   };
   add("cycles", "", "Cycles", "cycles", "from the launch to the last block's end and the last write landing",
       Style::Integer, [](V v) { return i(v.launch.cycles); });
   add("time_us", "", "Time", "us", "cycles at the core clock", Style::Fixed2,
-      [](V v) { return d(v.launch.cycles) / v.arch.gpu.core_clock_mhz; });
+      [](V v) { return d(v.launch.cycles) / v.arch.gpu.core_clock_mhz; }, Combine::Sum);
   for (const auto& c : core::SmStats::counters()) {
     if (c.group != "") continue;
     const auto member = c.member;
@@ -61,16 +64,16 @@ std::vector<LaunchMetric> build_launch_metrics() {
         return ratio(d(v.total.thread_instructions), v.arch.warp_size * d(v.total.warp_instructions));
       });
   add("blocks_per_sm", "", "Blocks per SM", "blocks", "resident blocks per SM, from the occupancy calculator",
-      Style::Integer, [](V v) { return int64_t{v.launch.blocks_per_sm}; });
+      Style::Integer, [](V v) { return int64_t{v.launch.blocks_per_sm}; }, Combine::CycleWeighted);
   add("blocks_per_wave", "", "Blocks per wave", "blocks", "blocks per SM x SMs", Style::Integer,
-      [](V v) { return i(blocks_per_wave(v)); });
+      [](V v) { return i(blocks_per_wave(v)); }, Combine::CycleWeighted);
   add("waves", "", "Waves", "waves", "blocks / blocks per wave", Style::Fixed2,
       [](V v) { return ratio(d(v.total.blocks), d(blocks_per_wave(v))); });
   add("shared_carveout", "", "Shared carve-out", "bytes",
       "shared memory the driver configures per SM for the kernel (the smallest that holds its resident blocks)",
-      Style::Integer, [](V v) { return i(v.launch.shared_carveout_bytes); });
+      Style::Integer, [](V v) { return i(v.launch.shared_carveout_bytes); }, Combine::CycleWeighted);
   add("l1_size", "", "L1 size", "bytes", "L1 data capacity per SM for the kernel (a unified array less the carve-out)",
-      Style::Integer, [](V v) { return i(v.launch.l1_bytes); });
+      Style::Integer, [](V v) { return i(v.launch.l1_bytes); }, Combine::CycleWeighted);
   add("tail_cycles", "", "Tail", "cycles", "from the first SM running out of work to the end", Style::Integer,
       [](V v) { return i(v.launch.tail_cycles); });
   add("scheduler_cycles", "", "Scheduler cycles", "scheduler cycles", "SMs x schedulers x cycles", Style::Integer,

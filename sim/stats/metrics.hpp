@@ -32,6 +32,10 @@ using Value = std::variant<int64_t, double>;
 // How the text report prints a value.
 enum class Style { Integer, Fixed2, Fixed3, Percent };
 
+// How a launch metric combines over several launches (a sweep point's whole run): counts
+// and times add up; rates, ratios and per-SM settings are averaged weighted by cycles.
+enum class Combine { Sum, CycleWeighted };
+
 template <typename View>
 struct Metric {
   std::string key;    // JSON key and CSV column
@@ -41,6 +45,7 @@ struct Metric {
   std::string description;
   Style style = Style::Integer;
   std::function<Value(const View&)> value;
+  Combine combine = Combine::Sum;
 };
 
 using LaunchMetric = Metric<LaunchView>;
