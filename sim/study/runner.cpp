@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "util/params.hpp"
 #include "util/process.hpp"
 #include "util/yaml_reader.hpp"
 
@@ -115,7 +116,7 @@ RunnerSummary run_jobs(std::vector<Job> jobs, ResultsDb& db, const RunnerOptions
     std::vector<std::string> args = {options.program, "run"};
     args.insert(args.end(), jobs[j].run_args.begin(), jobs[j].run_args.end());
     args.insert(args.end(), {"--format", "json"});
-    if (options.point_timeout > 0) args.insert(args.end(), {"--timeout", std::to_string(options.point_timeout)});
+    if (options.point_timeout > 0) args.insert(args.end(), {"--timeout", params::format_number(options.point_timeout)});
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

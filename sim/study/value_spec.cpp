@@ -1,5 +1,6 @@
 #include "study/value_spec.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -81,10 +82,10 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
   }
   const auto parts = split(text, ':');
   if (!is_multi_value(text)) {
-    if (parts.size() > 1 && text.find(':') != std::string::npos) {
-      double ignored = 0;
-      if (as_number(parts[0], ignored) || parts.size() > 3)
-        bad(what, text, "expected START:STOP[:STEP] or START:STOP:*FACTOR");
+    double ignored = 0;
+    if (parts.size() > 1 && as_number(parts[0], ignored)) {  // meant as a range: say what is wrong with it
+      if (parts.size() > 3) bad(what, text, "expected START:STOP[:STEP] or START:STOP:*FACTOR");
+      range_number(what, text, parts[1]);
     }
     const std::string v = trim(text);
     if (v.empty()) bad(what, text, "empty value");
@@ -111,7 +112,17 @@ std::vector<std::string> expand_values(const std::string& what, const std::strin
   if (!(step > 0)) bad(what, text, "STEP must be more than 0");
   const double count = std::floor((stop - start) / step + 1e-9) + 1;
   if (count > static_cast<double>(max_values)) bad(what, text, "more than " + std::to_string(max_values) + " values");
-  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) out.push_back(number_text(start + static_cast<double>(i) * step));
+  // Values keep the decimals the range was written with: 0.1:0.5:0.1 gives 0.3, not
+  // 0.30000000000000004.
+  int decimals = 0;
+  for (const std::string& part : {parts[0], step_text})
+    if (const auto dot = part.find('.'); dot != std::string::npos && part.find_first_of("eE") == std::string::npos)
+      decimals = std::max(decimals, static_cast<int>(trim(part).size() - dot - 1));
+  for (int64_t i = 0; i < static_cast<int64_t>(count); ++i) {
+    const double v = start + static_cast<double>(i) * step;
+    const double scale = std::pow(10.0, decimals);
+    out.push_back(number_text(decimals ? std::round(v * scale) / scale : v));
+  }
   return out;
 }
 
