@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Plots a study's results: for every architecture x workload context and metric, the
-normalised response to each factor (line plots), a tornado chart of the factors' swings
-with their elasticities, and a heatmap for each pair of factors varied as a grid. The
-numbers come from `gpusim results DB --format json`, so the plots show exactly what the
-"what matters" tables say. Writes PNG and SVG.
+"""Plots a study's results, for each metric: the normalised response to each factor with
+one line (or bar group) per architecture x workload context; per context with two or more
+factors, a tornado chart of the factors' swings with their elasticities and a heatmap for
+each pair of factors varied as a grid. The numbers come from `gpusim results DB --format
+json`, so the plots show exactly what the "what matters" tables say. Writes PNG and SVG.
 
     scripts/plot_study.py latency_hiding.db --out docs/studies [--metric cycles] [--gpusim build/gpusim]
 """
@@ -25,8 +25,11 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower()
 
 
+FORMATS = ("png", "svg")
+
+
 def save(fig, out_dir, name, written):
-    for ext in ("png", "svg"):
+    for ext in FORMATS:
         path = os.path.join(out_dir, f"{name}.{ext}")
         fig.savefig(path, dpi=110, bbox_inches="tight")
         written.append(path)
@@ -38,38 +41,59 @@ def is_geometric(numbers):
     return len(positive) == len(numbers) and len(positive) >= 3 and max(positive) / min(positive) >= 8
 
 
-def plot_factors(ctx, metric, m, out_dir, name, written):
-    effects = [e for e in m["effects"] if e["response"]]
-    if not effects:
+def context_label(ctx):
+    arch = os.path.splitext(os.path.basename(ctx["arch_file"]))[0]
+    return f"{ctx['workload']} on {arch}"
+
+
+def plot_factor(study, metric, factor, contexts, out_dir, written):
+    """One factor's normalised response, a line (or bar group) per context."""
+    series = []
+    for ctx in contexts:
+        for e in ctx["metrics"][metric]["effects"]:
+            if e["factor"] == factor and len(e["response"]) >= 2:
+                series.append((ctx, e))
+    if not series:
         return
-    cols = min(3, len(effects))
-    rows = (len(effects) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
-    for ax, e in zip(axes.flat, effects):
-        ys = [r["normalised"] for r in e["response"]]
-        if e["numeric"]:
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    numeric = all(e["numeric"] for _, e in series)
+    if numeric:
+        for ctx, e in series:
             xs = [r["number"] for r in e["response"]]
-            ax.plot(xs, ys, marker="o")
+            label = context_label(ctx)
+            if e["elasticity"] is not None:
+                label += f" (e={e['elasticity']:+.2f})"
+            ax.plot(xs, [r["normalised"] for r in e["response"]], marker="o", label=label)
             if is_geometric(xs):
                 ax.set_xscale("log", base=2)
-            base = [r["number"] for r in e["response"] if r["value"] == e["baseline"]]
-            if base:
-                ax.axvline(base[0], color="grey", linestyle=":", linewidth=1)
-        else:
-            ax.bar(range(len(ys)), ys, color="tab:blue")
-            ax.set_xticks(range(len(ys)), [r["value"] for r in e["response"]], rotation=30)
-        ax.axhline(1.0, color="grey", linewidth=0.8)
-        title = e["factor"]
-        if e["elasticity"] is not None:
-            title += f"\nelasticity {e['elasticity']:+.2f}"
-        ax.set_title(title, fontsize=9)
-        ax.set_ylabel(f"{metric} / baseline", fontsize=8)
-        ax.grid(alpha=0.3)
-    for ax in list(axes.flat)[len(effects):]:
-        ax.axis("off")
-    fig.suptitle(f"{ctx['study']}: {ctx['workload']} on {ctx['arch']} ({metric})", fontsize=10)
+        ax.set_xlabel(factor)
+    else:
+        values = []
+        for _, e in series:
+            for r in e["response"]:
+                if r["value"] not in values:
+                    values.append(r["value"])
+        width = 0.8 / len(values)
+        for i, value in enumerate(values):
+            ys = []
+            for _, e in series:
+                match = [r["normalised"] for r in e["response"] if r["value"] == value]
+                ys.append(match[0] if match else np.nan)
+            ax.bar(np.arange(len(series)) + (i - (len(values) - 1) / 2) * width, ys, width, label=value)
+        ax.set_xticks(range(len(series)), [context_label(c) for c, _ in series], rotation=30, ha="right", fontsize=8)
+        finite = [r["normalised"] for _, e in series for r in e["response"] if r["normalised"] is not None]
+        if finite:  # small differences stay visible: the axis spans the data, not 0..max
+            lo, hi = min(finite), max(finite)
+            pad = max(0.02, 0.1 * (hi - lo))
+            ax.set_ylim(max(0.0, lo - pad), hi + pad)
+        ax.set_xlabel(factor)
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_ylabel(f"{metric} / baseline")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    ax.set_title(f"{study}: {metric} against {factor}", fontsize=10)
     fig.tight_layout()
-    save(fig, out_dir, f"{name}-factors", written)
+    save(fig, out_dir, slug(f"{study}-{metric}-{factor}"), written)
 
 
 def plot_tornado(ctx, metric, m, out_dir, name, written):
@@ -119,8 +143,11 @@ def main():
     ap.add_argument("--out", default=".", help="folder for the PNG and SVG files")
     ap.add_argument("--metric", action="append", help="metric to plot (default: the study's metrics)")
     ap.add_argument("--study", help="only this study's points")
+    ap.add_argument("--formats", default="png,svg", help="image formats to write (default png,svg)")
     ap.add_argument("--gpusim", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "gpusim"))
     args = ap.parse_args()
+    global FORMATS
+    FORMATS = tuple(f for f in args.formats.split(",") if f)
     cmd = [args.gpusim, "results", args.db, "--format", "json"]
     for m in args.metric or []:
         cmd += ["--metric", m]
@@ -135,13 +162,21 @@ def main():
     analysis = json.loads(done.stdout)
     os.makedirs(args.out, exist_ok=True)
     written = []
+    studies = {}
     for ctx in analysis["contexts"]:
-        arch = os.path.splitext(os.path.basename(ctx["arch_file"]))[0]
-        for metric, m in ctx["metrics"].items():
-            name = slug(f"{ctx['study']}-{ctx['workload']}-{arch}-{metric}")
-            plot_factors(ctx, metric, m, args.out, name, written)
-            plot_tornado(ctx, metric, m, args.out, name, written)
-            plot_pairs(ctx, metric, m, args.out, name, written)
+        studies.setdefault(ctx["study"], []).append(ctx)
+    for study, contexts in studies.items():
+        for metric in contexts[0]["metrics"]:
+            for factor in contexts[0]["factors"]:
+                plot_factor(study, metric, factor, contexts, args.out, written)
+            for ctx in contexts:
+                m = ctx["metrics"][metric]
+                if len(ctx["factors"]) < 2:
+                    continue
+                arch = os.path.splitext(os.path.basename(ctx["arch_file"]))[0]
+                name = slug(f"{study}-{ctx['workload']}-{arch}-{metric}")
+                plot_tornado(ctx, metric, m, args.out, name, written)
+                plot_pairs(ctx, metric, m, args.out, name, written)
     for path in written:
         print(path)
     if not written:

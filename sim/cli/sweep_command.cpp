@@ -106,13 +106,14 @@ std::vector<const Point*> chunk_of(const Plan& plan, const std::string& file, si
   return out;
 }
 
-void describe(const study::Study& s, const Selection& sel, bool rerun_failed, int jobs, std::ostream& err) {
+void describe(const study::Study& s, const Selection& sel, bool rerun_failed, int jobs, bool dry_run, std::ostream& err) {
   err << "sweep " << s.name << ": " << sel.planned << " points (" << study::design_name(s.design) << ", "
       << s.factors.size() << " factors, " << s.archs.size() * s.workloads.size() << " architecture x workload contexts)";
   if (sel.done) err << "; " << sel.done << " already in the database";
   if (sel.failed_before)
     err << "; " << sel.failed_before << " failed before" << (rerun_failed ? " (running them again)" : " (--resume runs them again)");
-  err << "; running " << sel.jobs.size() << " with " << jobs << " workers\n";
+  if (dry_run) err << "; " << sel.jobs.size() << " to run (listed below)\n";
+  else err << "; running " << sel.jobs.size() << " with " << jobs << " workers\n";
 }
 
 }  // namespace
@@ -174,7 +175,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   const bool rerun_failed = vm.count("resume") > 0;
   Selection sel = select(s, plan, points, db, rerun_failed || task);
   db.set_meta("metrics:" + s.name, nlohmann::json(s.metrics).dump());
-  if (!task) describe(s, sel, rerun_failed, jobs, err);
+  if (!task) describe(s, sel, rerun_failed, jobs, vm.count("dry-run") > 0, err);
 
   if (vm.count("dry-run")) {
     for (const auto& j : sel.jobs) out << j.record.key << '\n';

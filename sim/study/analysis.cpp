@@ -141,7 +141,18 @@ Analysis analyse(const std::vector<std::string>& names, const std::vector<Observ
       const auto it = std::find(regressors.begin(), regressors.end(), f);
       if (fit && it != regressors.end()) e.elasticity = (*fit)[static_cast<size_t>(it - regressors.begin()) + 1];
     }
-    if (!e.response.empty()) {
+    if (e.method == "regression" && e.elasticity && e.response.size() >= 2) {
+      // Marginal means mix in the other factors; the fit's prediction at the lowest and
+      // highest value (the others at their baselines) is the factor's own effect.
+      double base = 0;
+      for (const Observation& o : obs)
+        if (o.baseline[f]) base = *o.numbers[f];
+      const double lo = std::pow(*e.response.front().number / base, *e.elasticity);
+      const double hi = std::pow(*e.response.back().number / base, *e.elasticity);
+      e.low = std::min(lo, hi);
+      e.high = std::max(lo, hi);
+      e.swing = e.high / e.low;
+    } else if (!e.response.empty()) {
       e.low = e.high = e.response.front().normalised;
       for (const ResponsePoint& r : e.response) {
         e.low = std::min(e.low, r.normalised);

@@ -38,7 +38,8 @@ struct FactorEffect {
   std::vector<ResponsePoint> response;  // by value (numeric: ascending)
   std::optional<double> elasticity;     // numeric factors with positive values only
   double swing = 1;                     // max / min normalised response (1: no effect seen)
-  double low = 1, high = 1;             // min and max normalised response
+  double low = 1, high = 1;             // min and max normalised response; from a regression,
+                                        // the fit's prediction at the lowest and highest value
   std::string method;                   // "slice" or "regression"; "" when not enough points
 };
 

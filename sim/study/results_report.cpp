@@ -25,6 +25,12 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+std::string significant(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 std::string context_where(const std::string& alias) {
   return alias + ".study = ? AND " + alias + ".arch_file = ? AND " + alias + ".workload_file = ? AND " + alias +
          ".size = ?";
@@ -178,16 +184,19 @@ void write_summary(const ResultsDb& db, const std::string& study, const std::vec
       const Analysis a = analyse(c.factors, observations(db, c, metric));
       if (a.factors.empty()) continue;
       out << "  what matters for " << metric << " ("
-          << (a.baseline_metric ? "normalised to the baseline point, " + fixed(*a.baseline_metric, 4)
-                                : "no baseline point: normalised to the geometric mean, " + fixed(a.reference, 4))
+          << (a.baseline_metric ? "normalised to the baseline point, " + significant(*a.baseline_metric)
+                                : "no baseline point: normalised to the geometric mean, " + significant(a.reference))
           << ")\n";
       out << "    " << pad("factor", 34) << pad("baseline", 12) << pad("low", 8) << pad("high", 8) << pad("swing", 9)
           << "elasticity\n";
       for (const FactorEffect& e : a.factors) {
         const bool seen = !e.method.empty();
         std::string elasticity = "-";
-        if (e.elasticity) elasticity = fixed(*e.elasticity, 3);
-        if (e.elasticity && *e.elasticity >= 0) elasticity.insert(0, 1, '+');
+        if (e.elasticity) {  // three decimals, and no "-0.000"
+          const double v = std::fabs(*e.elasticity) < 5e-4 ? 0.0 : *e.elasticity;
+          elasticity = fixed(v, 3);
+          if (v > 0) elasticity.insert(0, 1, '+');
+        }
         out << "    " << pad(e.name, 34) << pad(e.baseline_value, 12) << pad(seen ? fixed(e.low, 3) : "-", 8)
             << pad(seen ? fixed(e.high, 3) : "-", 8) << pad(seen ? fixed(e.swing, 2) + "x" : "-", 9) << elasticity
             << (e.method == "regression" ? "  (fit over all points)" : "") << '\n';

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "study/points.hpp"
 
@@ -95,6 +96,15 @@ TEST(Analysis, LatinHypercubeRegressionRecoversTheElasticities) {
   EXPECT_EQ(effect(an, "a").method, "regression");
   EXPECT_NEAR(*effect(an, "a").elasticity, 0.5, 1e-9);
   EXPECT_NEAR(*effect(an, "b").elasticity, -1.0, 1e-9);
+  // The swing is the fit's own: a from 1 to 16 is sqrt(16) = 4x, whatever b did meanwhile.
+  const std::set<size_t> a_levels = [&] {
+    std::set<size_t> l;
+    for (const auto& o : obs) l.insert(static_cast<size_t>(std::lround(std::log2(*o.numbers[0]))));
+    return l;
+  }();
+  const double a_range = std::pow(2.0, static_cast<double>(*a_levels.rbegin() - *a_levels.begin()));
+  EXPECT_NEAR(effect(an, "a").swing, std::sqrt(a_range), 1e-9);
+  EXPECT_NEAR(effect(an, "a").low, std::sqrt(std::pow(2.0, static_cast<double>(*a_levels.begin())) / 4), 1e-9);
 }
 
 TEST(Analysis, WithoutABaselinePointNormalisesToTheGeometricMean) {
