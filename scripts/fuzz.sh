@@ -4,7 +4,7 @@
 # and a working corpus kept in build-fuzz/corpus. Any input that crashes, hangs (10 s), leaks
 # or takes more than 2 GB lands in build-fuzz/artifacts/TARGET: copy it to
 # tests/fuzz/regressions/TARGET/ once fixed, so that CI replays it.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: arch workload ptx expression)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: arch workload ptx expression study)
 #        scripts/fuzz.sh --replay                 (only replay tests/fuzz/regressions)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ seconds=60
 replay_only=0
 if [ "${1:-}" = "--replay" ]; then replay_only=1; shift; elif [ -n "${1:-}" ]; then seconds=$1; shift; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(arch workload ptx expression)
+[ ${#targets[@]} -gt 0 ] || targets=(arch workload ptx expression study)
 
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_FUZZ=ON \
   -DGPUSIM_BUILD_TESTS=OFF -DGPUSIM_BUILD_BENCH=OFF -DCUDA_HOME="${CUDA_HOME:-/usr/local/cuda}" >/dev/null
@@ -24,6 +24,7 @@ seeds_of() {
     workload) echo "workloads workloads/micro" ;;
     ptx) echo "$(ls -d validate/kernels)" ;;
     expression) echo tests/fuzz/seeds/expression ;;
+    study) echo studies ;;
   esac
 }
 

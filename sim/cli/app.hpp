@@ -22,14 +22,13 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
 int results_command(const std::vector<std::string>& args, std::ostream& out);
 
 // `gpusim run` with a --set that takes several values (a list or a range): each
-// combination is a point of a one-off study, run in parallel; a table of the points.
+// combination is a point of a one-off study, run in parallel on every core (results in
+// memory); a table of the points.
 struct QuickSweep {
   std::string arch_file, workload_file, size;
   std::vector<std::string> sets;  // as given, some with several values
   std::vector<std::string> passthrough;  // other gpusim run options for every point
-  int jobs = 0;                   // 0: the core count
-  std::string db;                 // empty: kept in memory
-  std::string format;             // text, csv (rows) or json (the analysis)
+  std::string format;                    // text, csv (rows) or json (the analysis)
 };
 int quick_sweep(const QuickSweep& q, std::ostream& out, std::ostream& err);
 

@@ -147,7 +147,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     for (const char* single : {"functional", "per-sm", "trace", "trace-warps", "dump", "regs"})
       if (vm.count(single))
         throw util::InputError(std::string("--") + single + " runs one point; it cannot be used with a --set of several values");
-    QuickSweep q{arch_file, workload_file, size, sets, {}, 0, "", format};
+    QuickSweep q{arch_file, workload_file, size, sets, {}, format};
     if (vm.count("max-instructions")) q.passthrough.insert(q.passthrough.end(), {"--max-instructions", max_instructions_text});
     if (vm.count("timeout")) q.passthrough.insert(q.passthrough.end(), {"--timeout", timeout_text});
     q.passthrough.insert(q.passthrough.end(), {"--out-of-bounds", out_of_bounds});

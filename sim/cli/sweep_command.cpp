@@ -61,19 +61,26 @@ std::vector<std::string> run_args(const study::Study& s, const Point& p) {
   return args;
 }
 
-// Points to run: checked (all of them, before anything runs), less those already done.
+// Every point checked before anything runs (and before the database is made).
+std::vector<study::PointRecord> check_all(const study::Study& s, const Plan& plan, const std::vector<const Point*>& points) {
+  std::vector<study::PointRecord> out;
+  for (const Point* p : points) out.push_back(study::check_point(s, plan, *p));
+  return out;
+}
+
+// The points to run: those without a result (and, with rerun_failed, the failed ones).
 struct Selection {
   std::vector<study::Job> jobs;
   size_t planned = 0, done = 0, failed_before = 0;
 };
 
-Selection select(const study::Study& s, const Plan& plan, const std::vector<const Point*>& points,
-                 const study::ResultsDb& db, bool rerun_failed) {
+Selection select(const study::Study& s, const std::vector<const Point*>& points,
+                 std::vector<study::PointRecord> records, const study::ResultsDb& db, bool rerun_failed) {
   Selection sel;
   sel.planned = points.size();
   const std::set<std::string> done = db.keys(true), failed = db.keys(false);
-  for (const Point* p : points) {
-    study::PointRecord record = study::check_point(s, plan, *p);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const Point* p = points[i];
     if (done.count(p->key)) {
       ++sel.done;
       continue;
@@ -82,7 +89,7 @@ Selection select(const study::Study& s, const Plan& plan, const std::vector<cons
       ++sel.failed_before;
       if (!rerun_failed) continue;
     }
-    sel.jobs.push_back({std::move(record), run_args(s, *p)});
+    sel.jobs.push_back({std::move(records[i]), run_args(s, *p)});
   }
   return sel;
 }
@@ -155,9 +162,8 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   const int jobs = vm.count("jobs") ? parse_jobs(jobs_text) : default_jobs();
   const study::Study s = study::load_study(study_file);
   if (db_path.empty()) db_path = s.name + ".db";
-  study::ResultsDb db(db_path);
-
   if (vm.count("collect")) {
+    study::ResultsDb db(db_path);
     study::collect_slurm(db, err);
     study::write_summary(db, s.name, study::study_metrics(db, s.name), out);
     return 0;
@@ -173,7 +179,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     for (const Point& p : plan.points) points.push_back(&p);
   }
   const bool rerun_failed = vm.count("resume") > 0;
-  Selection sel = select(s, plan, points, db, rerun_failed || task);
+  std::vector<study::PointRecord> records = check_all(s, plan, points);  // a bad study leaves no file behind
+  study::ResultsDb db(db_path);
+  Selection sel = select(s, points, std::move(records), db, rerun_failed || task);
   db.set_meta("metrics:" + s.name, nlohmann::json(s.metrics).dump());
   if (!task) describe(s, sel, rerun_failed, jobs, vm.count("dry-run") > 0, err);
 
@@ -217,10 +225,12 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     if (task) return r.failed ? 4 : 0;
   }
   study::write_summary(db, s.name, study::study_metrics(db, s.name), out);
-  const size_t failed = db.keys(false).size();
-  size_t missing = 0;
-  const std::set<std::string> ok = db.keys(true);
-  for (const Point& p : plan.points) missing += !ok.count(p.key);
+  size_t missing = 0, failed = 0;
+  const std::set<std::string> ok = db.keys(true), bad = db.keys(false);
+  for (const Point& p : plan.points) {
+    missing += !ok.count(p.key);
+    failed += bad.count(p.key);
+  }
   if (missing) {
     err << "sweep: " << missing << " of " << plan.points.size() << " points have no result"
         << (failed ? " (" + std::to_string(failed) + " failed; --resume runs them again)" : "") << "\n";
@@ -258,11 +268,12 @@ int quick_sweep(const QuickSweep& q, std::ostream& out, std::ostream& err) {
   const Plan plan = study::make_plan(s);
   std::vector<const Point*> points;
   for (const Point& p : plan.points) points.push_back(&p);
-  study::ResultsDb db(q.db.empty() ? ":memory:" : q.db);
-  Selection sel = select(s, plan, points, db, true);
+  std::vector<study::PointRecord> records = check_all(s, plan, points);
+  study::ResultsDb db(":memory:");
+  Selection sel = select(s, points, std::move(records), db, true);
   for (study::Job& j : sel.jobs) j.run_args.insert(j.run_args.end(), q.passthrough.begin(), q.passthrough.end());
   study::RunnerOptions o;
-  o.jobs = q.jobs ? q.jobs : default_jobs();
+  o.jobs = default_jobs();
   o.program = study::self_program();
   err << "gpusim run: " << sel.jobs.size() << " points (" << s.factors.size() << " parameters with several values), "
       << o.jobs << " at a time\n";

@@ -13,6 +13,8 @@
 namespace gpusim::study {
 namespace {
 
+constexpr size_t kMaxPoints = 1'000'000;
+
 // Values compare as numbers when both are numbers ("500" and "500.0" are one value).
 bool same_value(const std::string& a, const std::string& b) {
   double x = 0, y = 0;
@@ -92,6 +94,18 @@ Plan make_plan(const Study& s) {
   Plan plan;
   std::vector<size_t> levels;
   for (const Factor& f : s.factors) levels.push_back(f.levels());
+  {  // refuse a design too large to list before building it
+    double per_context = s.design == Design::LatinHypercube ? static_cast<double>(s.samples) + 1 : 1;
+    for (const size_t l : levels)
+      per_context = s.design == Design::Grid ? per_context * static_cast<double>(l)
+                    : s.design == Design::OneAtATime ? per_context + static_cast<double>(l) - 1
+                                                      : per_context;
+    const double total = per_context * static_cast<double>(s.archs.size() * s.workloads.size());
+    if (total > static_cast<double>(kMaxPoints))
+      throw util::InputError(s.file + ": the " + design_name(s.design) + " design has " + params::format_number(total) +
+                             " points, more than " + std::to_string(kMaxPoints) +
+                             " (a Latin hypercube samples many factors in fewer points)");
+  }
   for (size_t a = 0; a < s.archs.size(); ++a)
     for (size_t w = 0; w < s.workloads.size(); ++w) {
       std::vector<size_t> base;

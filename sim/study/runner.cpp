@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -102,9 +103,10 @@ std::string self_program() {
 RunnerSummary run_jobs(std::vector<Job> jobs, ResultsDb& db, const RunnerOptions& options, std::ostream& log) {
   RunnerSummary summary;
   if (jobs.empty()) return summary;
-  char tmpl[] = "/tmp/gpusim-sweep-XXXXXX";
-  if (!mkdtemp(tmpl)) throw util::InputError(std::string("cannot make a scratch folder in /tmp: ") + std::strerror(errno));
-  const std::string scratch = tmpl;
+  // Each worker's report and complaints go to files here until the point is recorded.
+  std::string scratch = (std::filesystem::temp_directory_path() / "gpusim-sweep-XXXXXX").string();
+  if (!mkdtemp(scratch.data()))
+    throw util::InputError("cannot make a scratch folder (" + scratch + "): " + std::strerror(errno));
   const auto started = Clock::now();
   Progress progress(jobs.size(), options.progress, log);
   std::map<pid_t, Running> running;

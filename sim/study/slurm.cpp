@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "study/runner.hpp"
 #include "util/process.hpp"
@@ -23,10 +24,12 @@ std::string sbatch(const std::vector<std::string>& args) {
     throw util::InputError("--slurm: sbatch not found (a Slurm client and a cluster are needed; "
                            "scripts/slurm-local.sh starts a one-node cluster on this machine)");
   if (rc != 0) throw util::InputError("--slurm: sbatch refused the job: " + util::one_line(out, 400));
-  // --parsable prints "JOBID" or "JOBID;CLUSTER" (after any warnings, on the last line).
-  std::string id = util::one_line(out);
-  if (const auto semi = id.rfind(';'); semi != std::string::npos && id.find(';') == semi) id = id.substr(0, semi);
-  if (const auto last = id.rfind(';'); last != std::string::npos) id = id.substr(last + 1);
+  // --parsable prints "JOBID" or "JOBID;CLUSTER" on the last line, after any warnings.
+  std::string id;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) id = line;
+  id = id.substr(0, id.find(';'));
   if (id.empty() || !std::all_of(id.begin(), id.end(), ::isdigit))
     throw util::InputError("--slurm: sbatch printed no job id: " + util::one_line(out, 200));
   return id;
