@@ -1,5 +1,5 @@
-// Command-line numbers that may be a single value, a range START:STOP[:STEP]
-// (inclusive) or a comma list, as in `--threads 32:1024:32`.
+// Command-line numbers that may be a single value, a range START:STOP[:STEP] or
+// START:STOP:*FACTOR (inclusive) or a comma list, as in `--threads 32:1024:32`.
 #pragma once
 
 #include <cstdint>
