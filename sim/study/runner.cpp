@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "util/params.hpp"
 #include "util/process.hpp"
@@ -33,6 +35,7 @@ struct Running {
   size_t job = 0;
   std::string out_file, err_file;
   Clock::time_point start;
+  bool killed = false;  // past its time: the runner ended it
 };
 
 // The last line a failed run printed that says what went wrong.
@@ -138,7 +141,22 @@ RunnerSummary run_jobs(std::vector<Job> jobs, ResultsDb& db, const RunnerOptions
     while (done < jobs.size()) {
       while (next < jobs.size() && static_cast<int>(running.size()) < options.jobs) start_one();
       int status = 0;
-      const pid_t pid = waitpid(-1, &status, 0);
+      pid_t pid = 0;
+      if (options.point_timeout > 0) {
+        // gpusim run's --timeout ends a long simulation with its own message; a point stuck
+        // anywhere else is killed once half as long again (and 2 s) has passed.
+        const auto limit = std::chrono::duration<double>(options.point_timeout * 1.5 + 2);
+        while ((pid = waitpid(-1, &status, WNOHANG)) == 0) {
+          for (auto& [p, r] : running)
+            if (!r.killed && Clock::now() - r.start > limit) {
+              kill(p, SIGKILL);
+              r.killed = true;
+            }
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      } else {
+        pid = waitpid(-1, &status, 0);
+      }
       if (pid < 0) {
         if (errno == EINTR) continue;
         throw util::InputError(std::string("waiting for workers: ") + std::strerror(errno));
@@ -157,7 +175,11 @@ RunnerSummary run_jobs(std::vector<Job> jobs, ResultsDb& db, const RunnerOptions
       if (!out.empty()) rec.report = nlohmann::json::parse(out, nullptr, false);
       if (rec.report.is_discarded()) rec.report = nullptr;
       rec.ok = rec.exit_code == 0 && rec.report.is_object();
-      if (!rec.ok) {
+      if (r.killed) {
+        rec.ok = false;
+        rec.error = "killed: no result " + duration_text(rec.seconds) + " after it started (--point-timeout " +
+                    params::format_number(options.point_timeout) + ")";
+      } else if (!rec.ok) {
         rec.error = rec.exit_code == 3 && rec.report.is_object() && rec.report.contains("check")
                         ? "check FAILED: " + rec.report["check"].value("detail", std::string())
                         : failure_text(err, status);

@@ -172,6 +172,25 @@ TEST_F(SweepCli, FailedPointsAreRowsAndResumeRunsThemAgain) {
   for (const auto& [key, row] : rows()) EXPECT_EQ(std::get<2>(row), "ok") << key;
 }
 
+TEST_F(SweepCli, APointPastItsTimeIsAFailureRow) {
+  // An endless kernel: --point-timeout ends each point after 1 s, with gpusim's own words.
+  std::ofstream(dir_ / "spin.ptx") << ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry spin()\n{\n"
+                                      ".reg .b32 %r<4>;\nmov.u32 %r1, 0;\n$L_top:\nadd.s32 %r1, %r1, 1;\nbra.uni $L_top;\n}\n";
+  std::ofstream(dir_ / "spin.yaml") << "name: spin\nkernel: {ptx: spin.ptx, entry: spin, regs_per_thread: 8}\nbuffers: []\n"
+                                       "steps:\n  - launch: {grid: 264, block: 256, args: []}\n";
+  std::ofstream(dir_ / "study.yaml") << "name: spin\narch: " << repo_path("configs/hopper.yaml")
+                                     << "\nworkloads: [spin.yaml]\n"
+                                        "factors:\n  - {param: memory.dram.latency, values: [600, 700]}\n";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(run({"sweep", (dir_ / "study.yaml").string(), "--db", db_, "-j", "2", "--point-timeout", "1"}), 4) << err_;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  ASSERT_EQ(rows().size(), 2u);
+  ASSERT_EQ(run({"results", db_}), 0);
+  size_t at = 0, n = 0;
+  while ((at = out_.find("still running after --timeout 1 s", at)) != std::string::npos) ++n, ++at;
+  EXPECT_EQ(n, 2u) << out_;
+}
+
 TEST_F(SweepCli, RunSetWithRangesIsAOneFactorStudy) {
   ASSERT_EQ(run({"run", "--arch", repo_path("configs/volta.yaml"), "--workload", repo_path("workloads/vecadd.yaml"),
                  "--set", "n=65536", "--set", "memory.dram.latency=300:500:100"}),
