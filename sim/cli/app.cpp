@@ -6,6 +6,7 @@
 #include <new>
 
 #include "exec/exec_error.hpp"
+#include "gpusim_version.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::cli {

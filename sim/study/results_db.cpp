@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 
+#include "gpusim_version.hpp"
 #include "study/metric_columns.hpp"
 #include "util/yaml_reader.hpp"
 

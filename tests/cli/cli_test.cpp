@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
 #include <sstream>
 
 #include "cli/app.hpp"
@@ -25,6 +26,17 @@ CliRun gpusim(std::vector<std::string> args) {
 std::string cfg(const char* name) { return test::config_path(name); }
 
 int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+// The version names the commit where the source is a git checkout, so a results
+// database's rows say which simulator made them.
+TEST(Cli, VersionNamesTheCommit) {
+  const CliRun r = gpusim({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(std::regex_match(r.out, std::regex("gpusim 0\\.1\\.0(\\+g[0-9a-f]{7,}(-dirty)?)?\n"))) << r.out;
+  if (std::filesystem::exists(std::string(GPUSIM_SOURCE_DIR) + "/.git")) {
+    EXPECT_NE(r.out.find("+g"), std::string::npos) << r.out;
+  }
+}
 
 TEST(Cli, OccupancyJsonHasTheDocumentedKeys) {
   const CliRun r = gpusim({"occupancy", "--arch", cfg("pascal"), "--threads", "512", "--regs", "64", "--smem", "0",
