@@ -71,13 +71,12 @@ std::vector<study::PointRecord> check_all(const study::Study& s, const Plan& pla
 // The points to run: those without a result (and, with rerun_failed, the failed ones).
 struct Selection {
   std::vector<study::Job> jobs;
-  size_t planned = 0, done = 0, failed_before = 0;
+  size_t done = 0, failed_before = 0;
 };
 
 Selection select(const study::Study& s, const std::vector<const Point*>& points,
                  std::vector<study::PointRecord> records, const study::ResultsDb& db, bool rerun_failed) {
   Selection sel;
-  sel.planned = points.size();
   const std::set<std::string> done = db.keys(true), failed = db.keys(false);
   for (size_t i = 0; i < points.size(); ++i) {
     const Point* p = points[i];
@@ -113,8 +112,9 @@ std::vector<const Point*> chunk_of(const Plan& plan, const std::string& file, si
   return out;
 }
 
-void describe(const study::Study& s, const Selection& sel, bool rerun_failed, int jobs, bool dry_run, std::ostream& err) {
-  err << "sweep " << s.name << ": " << sel.planned << " points (" << study::design_name(s.design) << ", "
+void describe(const study::Study& s, size_t points, const Selection& sel, bool rerun_failed, int jobs, bool dry_run,
+              std::ostream& err) {
+  err << "sweep " << s.name << ": " << points << " points (" << study::design_name(s.design) << ", "
       << s.factors.size() << " factors, " << s.archs.size() * s.workloads.size() << " architecture x workload contexts)";
   if (sel.done) err << "; " << sel.done << " already in the database";
   if (sel.failed_before)
@@ -183,7 +183,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   study::ResultsDb db(db_path);
   Selection sel = select(s, points, std::move(records), db, rerun_failed || task);
   db.set_meta("metrics:" + s.name, nlohmann::json(s.metrics).dump());
-  if (!task) describe(s, sel, rerun_failed, jobs, vm.count("dry-run") > 0, err);
+  if (!task) describe(s, points.size(), sel, rerun_failed, jobs, vm.count("dry-run") > 0, err);
 
   if (vm.count("dry-run")) {
     for (const auto& j : sel.jobs) out << j.record.key << '\n';

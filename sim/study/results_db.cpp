@@ -231,8 +231,10 @@ void ResultsDb::record(const PointRecord& p) {
           else if (v.is_string()) l.bind(col++, v.get<std::string>());
           else l.bind_null(col++);
         };
-        for (const auto& [name, integer] : launch_identity())
-          bind_json(k.contains(name) ? k[name] : k.contains("name") && name == "kernel" ? k["name"] : nlohmann::json());
+        for (const auto& [name, integer] : launch_identity()) {
+          const char* key = name == "kernel" ? "name" : name.c_str();  // the report calls the kernel "name"
+          bind_json(k.contains(key) ? k[key] : nlohmann::json());
+        }
         for (const Column& c : launch_columns()) {
           const nlohmann::json& scope = c.json_group.empty() ? k : (k.contains(c.json_group) ? k[c.json_group] : k);
           bind_json(scope.contains(c.json_key) ? scope[c.json_key] : nlohmann::json());

@@ -153,8 +153,7 @@ Study load_study(const std::string& path) {
 }
 
 Study load_study_text(const std::string& text, const std::string& path) {
-  const YAML::Node root = util::load_yaml_text(text, path);
-  if (!root.IsMap()) throw InputError(path + ": expected a mapping with name, arch, workloads and factors");
+  const YAML::Node root = util::load_yaml_text(text, path);  // refuses anything but a mapping
   MapReader r(root, path);
   Study s;
   s.file = path;
