@@ -2,12 +2,15 @@
 # Regenerates the checked-in PTX (validate/kernels/*.ptx, target compute_75, as gpusim
 # compiles) and register tables (*.regs: "sm_XX ENTRY REGISTERS" from ptxas) that let a
 # machine without the CUDA toolkit simulate the bundled kernels. Run after editing a .cu.
+# -lineinfo keeps the .cu line of each instruction (the source view); the code is the same.
+# The .file path is cut to the file's name: gpusim finds it beside the PTX.
 set -euo pipefail
 cd "$(dirname "$0")/../validate/kernels"
 CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 for cu in *.cu; do
   ptx="${cu%.cu}.ptx"
-  "$CUDA_HOME/bin/nvcc" -ptx -O3 -arch=compute_75 "$cu" -o "$ptx"
+  "$CUDA_HOME/bin/nvcc" -ptx -O3 -lineinfo -arch=compute_75 "$cu" -o "$ptx"
+  sed -i -E 's|^([[:space:]]*\.file[[:space:]]+[0-9]+[[:space:]]+")[^"]*/([^"/]*")|\1\2|' "$ptx"
   regs="${cu%.cu}.regs"
   : > "$regs"
   for sm in 75 80 90; do

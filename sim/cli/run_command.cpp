@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "arch/arch_loader.hpp"
@@ -98,7 +99,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const dri
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
-  std::string out_of_bounds = "error";
+  std::string out_of_bounds = "error", source_top_text = "10";
   std::vector<std::string> sets, dumps;
   opts.add_options()
       ("help,h", "show this help")
@@ -114,6 +115,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ("per-sm", "also report per-SM figures")
       ("trace", po::value(&trace_file), "write a Chrome/Perfetto trace (JSON) of blocks on SMs")
       ("trace-warps", "add one track per warp slot to the trace")
+      ("source", "count every instruction (slower): print the kernel's source annotated, hottest lines first, "
+                 "with where the warps waited (JSON: per-line and per-instruction tables)")
+      ("source-top", po::value(&source_top_text), "lines in the source view's hottest-lines table (default 10)")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
@@ -144,7 +148,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return eq != std::string::npos && study::is_multi_value(s.substr(eq + 1));
   });
   if (ranged) {
-    for (const char* single : {"functional", "per-sm", "trace", "trace-warps", "dump", "regs"})
+    for (const char* single : {"functional", "per-sm", "trace", "trace-warps", "dump", "regs", "source"})
       if (vm.count(single))
         throw util::InputError(std::string("--") + single + " runs one point; it cannot be used with a --set of several values");
     QuickSweep q{arch_file, workload_file, size, sets, {}, format};
@@ -197,6 +201,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   core::TimingOptions options;
   options.limits = limits;
   options.trace_warps = vm.count("trace-warps") > 0;
+  options.profile = vm.count("source") > 0;
+  const uint64_t source_top = parse_count("--source-top", source_top_text);
   // Other kernels the workload launches: --regs, else ptxas (or the checked-in table).
   const auto registers_of = [&](const std::string& entry) {
     if (entry == w.kernel.entry || vm.count("regs")) return regs;
@@ -212,6 +218,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   ctx.kernel_source = (w.kernel.source.empty() ? w.kernel.ptx : w.kernel.source) + ", PTX " + kernel.ptx_origin;
   ctx.registers_origin = std::to_string(regs) + " " + regs_origin;
   ctx.per_sm = vm.count("per-sm") > 0;
+  if (options.profile) {
+    std::vector<std::string> dirs;
+    if (!w.kernel.source.empty()) dirs.push_back(std::filesystem::path(w.kernel.source).parent_path().string());
+    dirs.push_back(std::filesystem::path(kernel.ptx_path).parent_path().string());
+    ctx.source_views = stats::build_source_views(run, dirs);
+    ctx.source_top = source_top;
+  }
   if (format == "json") stats::write_timing_json(out, ctx, run);
   else if (format == "csv") stats::write_timing_csv(out, ctx, run);
   else stats::write_timing_text(out, ctx, run);

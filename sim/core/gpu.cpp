@@ -43,7 +43,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   exec::Executor executor(program, memory, launch);
   executor.set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
   uint64_t instructions = 0;
-  const KernelContext kernel{program, timing, executor, options.trace_warps, &instructions, &options.limits};
+  const KernelContext kernel{program, timing, executor, options.trace_warps, options.profile, &instructions, &options.limits};
   BlockDispatcher dispatcher(arch_.block_scheduler, start, launch.block_count());
   const SmConfig sm_config = SmConfig::from(arch_);
   std::vector<std::unique_ptr<Sm>> sms;
@@ -84,6 +84,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
       b.end -= start;
       stats.blocks_trace.push_back(b);
     }
+    stats.profile.add(s->profile());
     for (WarpSlice w : s->warp_trace()) {
       w.start -= start;
       w.end -= start;

@@ -22,6 +22,7 @@ namespace gpusim::core {
 struct TimingOptions {
   bool allow_jumps = true;   // false: tick every SM with warps every cycle (for tests)
   bool trace_warps = false;  // record per-warp slices for the trace
+  bool profile = false;      // per-instruction counters for the source view (slower)
   exec::RunLimits limits;     // per-launch instruction budget, wall-clock deadline (once started)
 };
 

@@ -8,11 +8,14 @@ const char* stall_name(Stall s) {
   switch (s) {
     case Stall::Idle: return "idle";
     case Stall::BlockLaunch: return "block_launch";
-    case Stall::Dependency: return "dependency";
-    case Stall::Memory: return "memory";
+    case Stall::Wait: return "wait";
+    case Stall::LongScoreboard: return "long_scoreboard";
+    case Stall::ShortScoreboard: return "short_scoreboard";
     case Stall::Barrier: return "barrier";
-    case Stall::ExecutionUnitBusy: return "execution_unit_busy";
-    case Stall::MshrFull: return "mshr_full";
+    case Stall::MathPipeThrottle: return "math_pipe_throttle";
+    case Stall::MioThrottle: return "mio_throttle";
+    case Stall::LgThrottle: return "lg_throttle";
+    case Stall::DispatchStall: return "dispatch_stall";
     case Stall::Sleeping: return "sleeping";
     case Stall::Count: break;
   }
@@ -23,15 +26,24 @@ const char* stall_description(Stall s) {
   switch (s) {
     case Stall::Idle: return "no warp resident on the scheduler";
     case Stall::BlockLaunch: return "warps assigned, their block still launching";
-    case Stall::Dependency: return "the next instruction waits for an arithmetic result";
-    case Stall::Memory: return "the next instruction waits for a load";
-    case Stall::Barrier: return "the warp waits at a barrier";
-    case Stall::ExecutionUnitBusy: return "the instruction's unit (or the issue slot) is still busy";
-    case Stall::MshrFull: return "a global or local load waits for a free miss-status register in its L1";
+    case Stall::Wait: return "the next instruction waits for a fixed-latency (arithmetic) result";
+    case Stall::LongScoreboard: return "the next instruction waits for a global or local load";
+    case Stall::ShortScoreboard: return "the next instruction waits for shared memory or the constant cache";
+    case Stall::Barrier: return "the warp waits at a barrier or for its release";
+    case Stall::MathPipeThrottle: return "the instruction's arithmetic unit is still busy";
+    case Stall::MioThrottle: return "the load/store unit is busy (shared memory, constants)";
+    case Stall::LgThrottle: return "the load/store unit is busy with global accesses, or no L1 miss register is free";
+    case Stall::DispatchStall: return "the issue slot is held by an instruction SASS expands into several";
     case Stall::Sleeping: return "the warp sleeps (nanosleep)";
     case Stall::Count: break;
   }
   return "?";
+}
+
+const char* warp_state_name(int state) {
+  if (state == kSelected) return "selected";
+  if (state == kNotSelected) return "not_selected";
+  return stall_name(static_cast<Stall>(state));
 }
 
 std::span<const stats::Counter<SmStats>> SmStats::counters() {
@@ -42,6 +54,8 @@ std::span<const stats::Counter<SmStats>> SmStats::counters() {
         &SmStats::thread_instructions},
       C{"issue_cycles", "", "scheduler cycles", "scheduler cycles in which at least one instruction issued",
         &SmStats::issue_cycles},
+      C{"dual_issues", "", "instructions",
+        "instructions a warp issued in a cycle in which it had already issued one (dual issue)", &SmStats::dual_issues},
       C{"active_cycles", "", "cycles", "SM cycles with at least one resident warp, summed over SMs",
         &SmStats::active_cycles},
       C{"warp_cycles", "", "warp cycles", "resident warps summed over cycles and SMs", &SmStats::warp_cycles},

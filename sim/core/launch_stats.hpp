@@ -7,32 +7,19 @@
 #include <string>
 #include <vector>
 
+#include "core/instruction_profile.hpp"
+#include "core/stall.hpp"
 #include "memory/memory_stats.hpp"
 #include "stats/counter.hpp"
 
 namespace gpusim::core {
-
-// Why a scheduler did not issue in a cycle; each such cycle is charged to exactly one.
-enum class Stall : uint8_t {
-  Idle,              // no warp resident on this scheduler
-  BlockLaunch,       // warps assigned but their block is still launching
-  Dependency,        // the next instruction waits for an arithmetic result
-  Memory,            // it waits for a load
-  Barrier,           // the warp waits at bar.sync
-  ExecutionUnitBusy, // its unit is still busy with an earlier warp instruction
-  MshrFull,          // a global or local access waits for a free miss-status register in its L1
-  Sleeping,          // the warp sleeps (nanosleep)
-  Count
-};
-constexpr int kStallCount = static_cast<int>(Stall::Count);
-const char* stall_name(Stall s);
-const char* stall_description(Stall s);
 
 // Per SM; the counters are declared (name, unit, description) in launch_stats.cpp.
 struct SmStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
   uint64_t issue_cycles = 0;         // scheduler-cycles with at least one issue
+  uint64_t dual_issues = 0;          // second (or later) instructions a warp issued in the same cycle
   uint64_t active_cycles = 0;        // cycles with at least one resident warp
   uint64_t warp_cycles = 0;          // resident warps summed over cycles
   uint64_t blocks = 0;
@@ -72,6 +59,7 @@ struct LaunchStats {
   memory::MemoryStats memory;  // this launch's share of the memory system's counters
   std::vector<BlockSlice> blocks_trace;
   std::vector<WarpSlice> warps_trace;
+  InstructionProfile profile;  // with TimingOptions::profile: per instruction, summed over SMs
 
   SmStats total() const;
 };

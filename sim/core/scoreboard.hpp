@@ -24,6 +24,7 @@ class Scoreboard {
   struct Wait {
     engine::Cycle at = 0;      // when the instruction's operands are ready (kNever: a load not yet back)
     bool from_memory = false;  // what it waits for: a load, or an arithmetic result
+    bool from_load = false;    // a global or local load (not shared memory or constants)
   };
 
   void clear() { count_ = 0; }
@@ -47,10 +48,11 @@ class Scoreboard {
       if (p.at > w.at && uses(p.reg)) {
         w.at = p.at;
         w.from_memory = p.ticket != kArithmetic;
+        w.from_load = p.ticket >= kFirstLoad;
       }
     }
     // A full table takes no new write until its first entry arrives.
-    if (count_ == kEntries && t.writes[0] != kernel::kNoReg && earliest > w.at) w = {earliest, false};
+    if (count_ == kEntries && t.writes[0] != kernel::kNoReg && earliest > w.at) w = {earliest, false, false};
     return w;
   }
 

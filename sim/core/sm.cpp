@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 
 #include "arch/arch_config.hpp"
 #include "exec/exec_error.hpp"
@@ -26,7 +27,9 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
 
 bool Sm::active(uint32_t slot, engine::Cycle now) {
   TimedWarp& w = warps_[slot];
-  return w.eligible_at <= now && readiness(w, *scanning_, now).reason != Stall::Memory;
+  if (w.eligible_at > now) return false;
+  const Stall r = readiness(w, *scanning_, now).reason;
+  return r != Stall::LongScoreboard && r != Stall::ShortScoreboard;
 }
 
 bool Sm::try_offer(IssueScan& scan, size_t index) {
@@ -42,8 +45,7 @@ bool Sm::try_offer(IssueScan& scan, size_t index) {
   issued_ = try_issue(w, s, now, false);
   // An instruction ptxas folds into its user took no issue cycle: the warp goes on.
   while (last_free_ && !w.done && readiness(w, s, now).at <= now) try_issue(w, s, now, false);
-  for (int extra = 1; extra < config_.issue_width && try_issue(w, s, now, true); ++extra) {
-  }
+  for (int extra = 1; extra < config_.issue_width && try_issue(w, s, now, true); ++extra) ++stats_.dual_issues;
   s.last_issued = slot;
   s.last_pos = index;
   return true;
@@ -64,6 +66,7 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
       schedulers_(static_cast<size_t>(config.schedulers)),
       last_tick_(events.now()) {
   for (Scheduler& s : schedulers_) s.policy = SchedulerPolicyRegistry::instance().make(config.policy);
+  if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
   memory_.connect(id_, this);
 }
 
@@ -72,6 +75,7 @@ Sm::~Sm() { memory_.connect(id_, nullptr); }
 void Sm::account(engine::Cycle until) {
   if (until <= last_tick_) return;
   const uint64_t span = until - last_tick_;
+  if (!profile_.empty()) profile_states(last_tick_, span);
   for (const Scheduler& s : schedulers_) stats_.stalls[static_cast<int>(s.reason)] += span;
   stats_.warp_cycles += uint64_t{live_warps_} * span;
   if (live_warps_ > 0) stats_.active_cycles += span;
@@ -104,7 +108,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.slot = slot;
     w.age = next_age_++;
     w.eligible_at = eligible_at;
-    w.sleeping = false;
+    w.eligible_wait = Stall::BlockLaunch;
     w.start = eligible_at;
     w.done = false;
     w.at_barrier = false;
@@ -113,6 +117,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.async = {};
     w.hoist.clear();
     w.next_set_aside = false;
+    w.issued_at = kNever;
   }
   block.live_warps = per_block;
   live_warps_ += per_block;
@@ -123,14 +128,14 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
 }
 
 Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
-  if (now < w.eligible_at) return {w.eligible_at, w.sleeping ? Stall::Sleeping : Stall::BlockLaunch};
+  if (now < w.eligible_at) return {w.eligible_at, w.eligible_wait};
   if (w.at_barrier) return {kNever, Stall::Barrier};
   if (!w.next_known) choose_next(w, now);
   const Readiness known = known_readiness(w, s.units, now);
   if (known.at > now) return known;
   if (w.next->needs_mshr) {
     const engine::Cycle accepted = lsu_.accepts_at(now);
-    if (accepted > now) return {accepted, Stall::MshrFull};
+    if (accepted > now) return {accepted, Stall::LgThrottle};
   }
   return {now, Stall::Idle};
 }
@@ -139,6 +144,8 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
   Begun b{now + t.latency, Scoreboard::kArithmetic, t.occupancy};
+  std::optional<TrafficMark> before;
+  if (!profile_.empty()) before = traffic_mark();
   if (r.instruction && r.instruction->op == kernel::Opcode::Shfl) {
     b.ready = now + static_cast<engine::Cycle>(config_.shared.latency);
   } else if (t.is_memory && r.addresses) {
@@ -150,6 +157,7 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
       b.busy = std::max(b.busy, a.busy_ticks);
     }
   }
+  if (before) profile_issue(w, t, r, *before, now);
   return b;
 }
 
@@ -198,7 +206,7 @@ engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, con
   if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
   if (r.sleep_ns) {  // nanosleep: the warp waits about that long (the GPU guarantees at most twice)
     w.eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
-    w.sleeping = true;
+    w.eligible_wait = Stall::Sleeping;
   }
   return engine::Cycle{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over the lanes' values
 }
@@ -226,7 +234,7 @@ void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle 
       continue;
     other.at_barrier = false;
     other.eligible_at = std::max(other.eligible_at, at);
-    other.sleeping = false;
+    other.eligible_wait = Stall::Barrier;
     kernel_.executor.barrier_released(other.state, block);
   }
   wake_all();
@@ -302,6 +310,7 @@ engine::Cycle Sm::tick(engine::Cycle now) {
   }
   stats_.warp_cycles += live_warps_;
   if (live_warps_ > 0) ++stats_.active_cycles;
+  if (!profile_.empty()) profile_states(now, 1);
   last_tick_ = now + 1;
   if (live_warps_ == 0) return kNever;  // asleep until the block scheduler brings work
   if (issued_any) return now + 1;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/instruction_class.hpp"
+#include "core/instruction_profile.hpp"
 #include "core/launch_stats.hpp"
 #include "core/load_store_unit.hpp"
 #include "core/scheduler/issue_scan.hpp"
@@ -54,6 +55,7 @@ struct KernelContext {
   const std::vector<InstructionTiming>& timing;
   exec::Executor& executor;
   bool trace_warps = false;
+  bool profile = false;  // per-instruction counters for the source view
   uint64_t* instructions = nullptr;  // warp instructions issued by every SM so far
   const exec::RunLimits* limits = nullptr;
 };
@@ -92,6 +94,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   const SmStats& stats() const { return stats_; }
   std::vector<BlockSlice>& block_trace() { return block_trace_; }
   std::vector<WarpSlice>& warp_trace() { return warp_trace_; }
+  // Per-instruction counters (empty unless the kernel context asks for them).
+  const InstructionProfile& profile() const { return profile_; }
   // Why a block cannot make progress (for deadlock reports), or empty.
   std::string describe_stuck() const;
 
@@ -148,6 +152,22 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void retire_warp(TimedWarp& w, engine::Cycle now);
   void wake_all();
   void account(engine::Cycle until);
+  // The source view's accounting (core/sm_profile.cpp): which instruction each live warp
+  // waits to issue and in which state, charged per cycle without changing what the timing reads.
+  struct WarpState {
+    size_t index;  // instruction
+    int state;     // a Stall, kSelected or kNotSelected
+  };
+  WarpState warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now);
+  void profile_states(engine::Cycle at, uint64_t cycles);
+  // Counts an issued instruction and the memory traffic it caused since `before`.
+  struct TrafficMark {
+    memory::MemoryStats memory;
+    uint64_t shared_requests, shared_passes;
+  };
+  TrafficMark traffic_mark() const { return {memory_.stats(), stats_.shared_requests, stats_.shared_passes}; }
+  void profile_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, const TrafficMark& before,
+                     engine::Cycle now);
   void on_tick();
   // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.
   [[noreturn]] void report_runaway(const std::string& what) const;
@@ -177,6 +197,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   SmStats stats_;
   std::vector<BlockSlice> block_trace_;
   std::vector<WarpSlice> warp_trace_;
+  InstructionProfile profile_;
 };
 
 }  // namespace gpusim::core

@@ -8,10 +8,10 @@
 namespace gpusim::core {
 
 void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
-  const auto know = [&w](const InstructionTiming* t, engine::Cycle at, bool from_memory, bool set_aside) {
+  const auto know = [&w](const InstructionTiming* t, engine::Cycle at, Stall waits, bool set_aside) {
     w.next = t;
     w.operands_at = at;
-    w.operands_from_memory = from_memory;
+    w.operands_wait = waits;
     w.next_set_aside = set_aside;
     w.next_known = true;
   };
@@ -29,7 +29,7 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
         if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
           // Until the copies it waits for are in shared memory (kNever: a response is still due).
           const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
-          if (copied > wait.at) wait = {copied, true};
+          if (copied > wait.at) wait = {copied, true, true};
         }
         const bool waits_for_memory = wait.at == kNever && wait.from_memory;
         if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
@@ -38,11 +38,11 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
           continue;
         }
         const engine::Cycle head = queued ? q.front().ready_at() : kNever;
-        if (!queued || wait.at <= head) return know(&t, wait.at, wait.from_memory, false);
+        if (!queued || wait.at <= head) return know(&t, wait.at, operand_stall(wait), false);
       }
     }
-    if (!queued) return know(&kernel_.timing.back(), 0, false, false);  // every lane has exited: try_issue retires it
-    return know(q.front().timing, q.front().ready_at(), true, true);
+    if (!queued) return know(&kernel_.timing.back(), 0, Stall::Wait, false);  // every lane has exited: try_issue retires it
+    return know(q.front().timing, q.front().ready_at(), Stall::LongScoreboard, true);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/hoist_queue.hpp"
 #include "core/instruction_class.hpp"
+#include "core/launch_stats.hpp"
 #include "core/scoreboard.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/warp_state.hpp"
@@ -49,9 +50,9 @@ struct TimedWarp {
   bool done = true;
   bool at_barrier = false;
   bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
-  bool operands_from_memory = false;
-  bool sleeping = false;    // eligible_at is a nanosleep's end
   bool next_set_aside = false;  // next is the head of `hoist`, not the instruction at the PC
+  Stall operands_wait = Stall::Wait;    // what operands_at waits for: wait, long or short scoreboard
+  Stall eligible_wait = Stall::BlockLaunch;  // what eligible_at waits for: block launch, barrier or sleeping
   uint32_t slot = 0;                // warp slot on the SM: scheduler = slot % schedulers
   engine::Cycle eligible_at = 0;    // its block's launch cost; a barrier's release; a nanosleep's end
   engine::Cycle operands_at = 0;    // when the next instruction's operands are ready
@@ -60,6 +61,8 @@ struct TimedWarp {
   uint32_t block_slot = 0;          // index into the SM's resident blocks
   uint32_t barrier_id = 0;
   engine::Cycle start = 0;          // for the trace
+  engine::Cycle issued_at = engine::kNever;  // for the source view: when it last issued,
+  size_t issued_index = 0;                   // and which instruction
   Scoreboard scoreboard;
   AsyncCopies async;
   HoistQueue hoist;

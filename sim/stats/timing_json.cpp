@@ -72,6 +72,10 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
                            {"end_cycle", c.end}});
   j["total"] = {{"cycles", run.makespan}, {"time_us", static_cast<double>(run.makespan) / ctx.arch->gpu.core_clock_mhz}};
   if (run.check) j["check"] = check_json(*ctx.workload->check, *run.check);
+  if (!ctx.source_views.empty()) {
+    j["source"] = Json::array();
+    for (const SourceView& v : ctx.source_views) j["source"].push_back(source_json(v));
+  }
   write_json(out, j);
 }
 

@@ -8,6 +8,7 @@
 
 #include "arch/arch_config.hpp"
 #include "driver/timing_run.hpp"
+#include "stats/source_view.hpp"
 
 namespace gpusim::stats {
 
@@ -17,6 +18,8 @@ struct ReportContext {
   std::string kernel_source;
   std::string registers_origin;
   bool per_sm = false;
+  std::vector<SourceView> source_views;  // with --source
+  size_t source_top = 10;
 };
 
 void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver::TimingRun& run);

@@ -30,7 +30,7 @@ bool is_metric(const std::string& name) {
 }
 
 std::string metric_names_hint() {
-  return "e.g. cycles, ipc, l1_hit_rate, l2_hit_rate, dram_bandwidth_gbs, stall_share_memory; "
+  return "e.g. cycles, ipc, l1_hit_rate, l2_hit_rate, dram_bandwidth_gbs, stall_share_long_scoreboard; "
          "`gpusim results --metrics` lists them all";
 }
 

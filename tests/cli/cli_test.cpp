@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/app.hpp"
@@ -129,7 +130,7 @@ TEST(Cli, RunReportsWhereTheCyclesWent) {
   ASSERT_EQ(text.code, 0) << text.err;
   for (const char* needle : {"Launch 1: stencil5<<<8x32x1, 32x8x1, 0>>>", "Cycles", "IPC", "Issue-slot utilisation",
                              "achieved", "theoretical 100.0%", "SIMT efficiency", "Blocks                  256 in 2.29 waves of 112",
-                             "Stalls:", "dependency", "Per SM:", "Check out: PASSED"})
+                             "Stalls:", "long_scoreboard", "Per SM:", "Check out: PASSED"})
     EXPECT_NE(text.out.find(needle), std::string::npos) << needle << "\n" << text.out;
 
   const CliRun json = gpusim({"run", "--arch", cfg("hopper"), "--workload", stencil, "--set", "nx=128", "--set", "ny=128",
@@ -161,6 +162,45 @@ TEST(Cli, RunReportsWhereTheCyclesWent) {
                         "no architecture parameter 'scheduling.polcy'");
   expect_one_line_error({"--arch", cfg("kepler"), "--workload", stencil, "--set", "scheduling.policy=fastest"},
                         "'fastest' is not one of: gto, lrr, two_level");
+}
+
+// `--source`: the stencil's hottest line is its five-point update (line 13 of stencil.cu),
+// where the warps wait for its loads; JSON's lines and instructions add up to the launch.
+TEST(Cli, SourceViewRanksTheStencilsLinesAndAddsUp) {
+  const std::string stencil = test::repo_path("workloads/stencil.yaml");
+  const CliRun text = gpusim({"--arch", cfg("volta"), "--workload", stencil, "--set", "nx=256", "--set", "ny=256", "--source"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  const size_t hottest = text.out.find("Hottest lines");
+  ASSERT_NE(hottest, std::string::npos) << text.out;
+  const std::string first_row = text.out.substr(text.out.find('\n', text.out.find('\n', hottest) + 1) + 1, 200);
+  EXPECT_EQ(first_row.find("    stencil.cu:13 "), 0u) << first_row;
+  EXPECT_NE(first_row.find("long_scoreboard"), std::string::npos) << first_row;
+  EXPECT_NE(text.out.find("| out[i] = 0.2f * (in[i] + in[i - 1]"), std::string::npos);
+  EXPECT_NE(text.out.find("Annotated "), std::string::npos);
+
+  const CliRun json = gpusim({"--arch", cfg("volta"), "--workload", stencil, "--set", "nx=256", "--set", "ny=256", "--source",
+                              "--format", "json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  const nlohmann::json& launch = j["kernels"][0];
+  const nlohmann::json& view = j["source"][0];
+  EXPECT_TRUE(view["line_info"].get<bool>());
+  uint64_t line_executions = 0, instruction_executions = 0, threads = 0;
+  for (const auto& l : view["lines"]) line_executions += l["warp_executions"].get<uint64_t>();
+  for (const auto& i : view["instructions"]) {
+    instruction_executions += i["warp_executions"].get<uint64_t>();
+    threads += i["thread_executions"].get<uint64_t>();
+  }
+  EXPECT_EQ(line_executions, launch["warp_instructions"].get<uint64_t>());
+  EXPECT_EQ(instruction_executions, launch["warp_instructions"].get<uint64_t>());
+  EXPECT_EQ(threads, launch["thread_instructions"].get<uint64_t>());
+  EXPECT_EQ(view["lines"][0]["line"].get<int>(), 13);
+  // Without --source nothing is counted per instruction.
+  const CliRun plain = gpusim({"--arch", cfg("volta"), "--workload", stencil, "--set", "nx=64", "--set", "ny=64", "--format",
+                               "json"});
+  EXPECT_EQ(nlohmann::json::parse(plain.out).count("source"), 0u);
+  expect_one_line_error({"--arch", cfg("volta"), "--workload", stencil, "--source", "--source-top", "x"},
+                        "--source-top 'x': expected a whole number");
 }
 
 // `gpusim kernels --ptx F --smoke-run`: each kernel, whether it can run or why not, and how a

@@ -44,7 +44,7 @@ PointRecord point(const std::string& key, bool ok, int64_t cycles = 100) {
     return p;
   }
   p.report = {{"kernels",
-               {{{"name", "k"}, {"grid", "1x1x1"}, {"cycles", cycles}, {"ipc", 0.5}, {"stalls", {{"memory", 7}}},
+               {{{"name", "k"}, {"grid", "1x1x1"}, {"cycles", cycles}, {"ipc", 0.5}, {"stalls", {{"long_scoreboard", 7}}},
                  {"memory", {{"l2_hit_rate", 0.25}}}},
                 {{"name", "k2"}, {"grid", "2x1x1"}, {"cycles", cycles * 2}}}},
               {"total", {{"cycles", cycles * 3}, {"time_us", 1.5}}},
@@ -80,7 +80,7 @@ TEST_F(ResultsDbTest, RecordsAPointWithItsLaunchesAndReplacesIt) {
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM factors"), 1);  // the failed row's went with it
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM launches"), 2);
   EXPECT_EQ(count(db, "SELECT total_cycles FROM points"), 300);
-  EXPECT_EQ(count(db, "SELECT stall_memory FROM launches WHERE launch = 0"), 7);
+  EXPECT_EQ(count(db, "SELECT stall_long_scoreboard FROM launches WHERE launch = 0"), 7);
   EXPECT_EQ(count(db, "SELECT cycles FROM launches WHERE launch = 1"), 200);
   // Per point: cycles add up, rates are weighted by cycles.
   Statement m(db.handle(), "SELECT " + point_metric_sql("cycles") + ", " + point_metric_sql("ipc") +

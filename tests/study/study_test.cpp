@@ -36,13 +36,13 @@ TEST(Study, ReadsFactorsRangesAndLinkedParameters) {
       "  - {param: memory.dram.latency, values: 400:800:200, baseline: 600}\n"
       "  - {param: scheduling.policy, values: [lrr, gto]}\n"
       "  - linked: {memory.l1.size_bytes: [16384, 32768], memory.l1.associativity: [4, 8]}\n"
-      "metrics: [cycles, stall_share_memory]\n");
+      "metrics: [cycles, stall_share_long_scoreboard]\n");
   ASSERT_EQ(s.factors.size(), 3u);
   EXPECT_EQ(s.factors[0].params[0].values, (std::vector<std::string>{"400", "600", "800"}));
   EXPECT_EQ(*s.factors[0].baseline, "600");
   EXPECT_EQ(s.factors[2].name, "memory.l1.size_bytes+memory.l1.associativity");
   EXPECT_EQ(s.factors[2].levels(), 2u);
-  EXPECT_EQ(s.metrics, (std::vector<std::string>{"cycles", "stall_share_memory"}));
+  EXPECT_EQ(s.metrics, (std::vector<std::string>{"cycles", "stall_share_long_scoreboard"}));
   EXPECT_EQ(s.design, Design::Grid);
 }
 

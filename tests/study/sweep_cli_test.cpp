@@ -114,7 +114,7 @@ TEST_F(SweepCli, RunsEveryPointOnceInParallel) {
   EXPECT_EQ(lines, kPoints);
   EXPECT_NE(header.find("factor.memory.dram.latency,factor.scheduling.policy"), std::string::npos) << header;
   EXPECT_NE(header.find(",cycles,"), std::string::npos);
-  EXPECT_NE(header.find("stall_memory"), std::string::npos);
+  EXPECT_NE(header.find("stall_long_scoreboard"), std::string::npos);
   ASSERT_EQ(run({"results", db_, "--format", "jsonl"}), 0) << err_;
   EXPECT_EQ(std::count(out_.begin(), out_.end(), '\n'), kPoints);
 }

@@ -29,15 +29,32 @@ struct Readiness {
   engine::Cycle at = 0;  // earliest cycle it can issue (kNever: waits on another warp or a response)
   Stall reason = Stall::Idle;
 };
-inline Readiness known_readiness(const TimedWarp& w, const IssueUnits& units, engine::Cycle now) {
-  if (now < w.eligible_at) return {w.eligible_at, w.sleeping ? Stall::Sleeping : Stall::BlockLaunch};
-  if (w.at_barrier) return {engine::kNever, Stall::Barrier};
-  if (w.operands_at > now) return {w.operands_at, w.operands_from_memory ? Stall::Memory : Stall::Dependency};
-  if (units.issue_free > now) return {units.issue_free, Stall::ExecutionUnitBusy};
+// What an instruction whose operands are not ready waits for.
+inline Stall operand_stall(const Scoreboard::Wait& w) {
+  if (!w.from_memory) return Stall::Wait;
+  return w.from_load ? Stall::LongScoreboard : Stall::ShortScoreboard;
+}
+// Which throttle a busy unit is, in Nsight Compute's terms.
+inline Stall unit_throttle(const InstructionTiming& t) {
+  if (t.unit != Unit::LoadStore) return Stall::MathPipeThrottle;
+  using kernel::StateSpace;
+  return t.space == StateSpace::Shared || t.space == StateSpace::Const || t.space == StateSpace::Param
+             ? Stall::MioThrottle
+             : Stall::LgThrottle;
+}
+// Whether `t` can start on the scheduler's units at `now`; if not, when and why.
+inline Readiness units_readiness(const InstructionTiming& t, const IssueUnits& units, engine::Cycle now) {
+  if (units.issue_free > now) return {units.issue_free, Stall::DispatchStall};
   // The unit takes a new warp instruction in the first cycle in which it frees up.
-  const engine::Cycle unit_cycle = units.unit_free[static_cast<int>(w.next->unit)] / kUnitTicks;
-  if (unit_cycle > now) return {unit_cycle, Stall::ExecutionUnitBusy};
+  const engine::Cycle unit_cycle = units.unit_free[static_cast<int>(t.unit)] / kUnitTicks;
+  if (unit_cycle > now) return {unit_cycle, unit_throttle(t)};
   return {now, Stall::Idle};
+}
+inline Readiness known_readiness(const TimedWarp& w, const IssueUnits& units, engine::Cycle now) {
+  if (now < w.eligible_at) return {w.eligible_at, w.eligible_wait};
+  if (w.at_barrier) return {engine::kNever, Stall::Barrier};
+  if (w.operands_at > now) return {w.operands_at, w.operands_wait};
+  return units_readiness(*w.next, units, now);
 }
 
 // What issues a warp's instruction (the SM): the slow path of an offer.

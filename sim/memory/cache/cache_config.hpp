@@ -79,7 +79,7 @@ struct L1Config : CacheConfig {
     v.integer("mshrs", mshrs,
               {.min = 0, .max = 65536, .def = 0, .unit = "lines",
                .doc = "miss-status holding registers: lines in flight from L2 per SM; when all are held the load/store "
-                      "unit stalls (stall reason mshr_full); 0: no limit"});
+                      "unit stalls (stall reason lg_throttle); 0: no limit"});
   }
 };
 
