@@ -63,6 +63,8 @@ std::span<const stats::Counter<SmStats>> SmStats::counters() {
       C{"shared_requests", "memory", "requests", "warp accesses to shared memory", &SmStats::shared_requests},
       C{"shared_passes", "memory", "passes", "bank passes those accesses took (a conflict adds passes)",
         &SmStats::shared_passes},
+      C{"l1_wavefronts", "memory", "cycles",
+        "cycles the L1/shared data stage spent on shared-memory passes and global lines", &SmStats::l1_wavefronts},
   };
   return list;
 }
@@ -72,6 +74,7 @@ SmStats LaunchStats::total() const {
   for (const SmStats& s : per_sm) {
     stats::add_counters(t, s, SmStats::counters());
     for (int i = 0; i < kStallCount; ++i) t.stalls[i] += s.stalls[i];
+    for (int i = 0; i < kPipeCount; ++i) t.pipe_busy[i] += s.pipe_busy[i];
   }
   return t;
 }

@@ -9,10 +9,14 @@
 
 #include "core/instruction_profile.hpp"
 #include "core/stall.hpp"
+#include "core/units_config.hpp"
 #include "memory/memory_stats.hpp"
 #include "stats/counter.hpp"
 
 namespace gpusim::core {
+
+constexpr int kPipeCount = static_cast<int>(Unit::Count);
+constexpr uint64_t kPipeTicks = 64;  // = kUnitTicks (core/instruction_class.hpp)
 
 // Per SM; the counters are declared (name, unit, description) in launch_stats.cpp.
 struct SmStats {
@@ -26,7 +30,9 @@ struct SmStats {
   uint64_t busy_until = 0;           // the cycle its last block retired
   uint64_t shared_requests = 0;      // warp accesses to shared memory
   uint64_t shared_passes = 0;        // bank passes they took (conflicts add passes)
+  uint64_t l1_wavefronts = 0;        // cycles of the L1/shared data stage: shared passes and global lines
   std::array<uint64_t, kStallCount> stalls{};
+  std::array<uint64_t, kPipeCount> pipe_busy{};  // each unit's busy time, in 1/kPipeTicks scheduler cycles
 
   static std::span<const stats::Counter<SmStats>> counters();
 };

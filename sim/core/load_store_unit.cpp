@@ -17,6 +17,7 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
       const int passes = memory::shared_passes(r.addresses, r.executed_mask, r.access_bytes, shared_, atomic);
       ++stats.shared_requests;
       stats.shared_passes += static_cast<uint64_t>(passes);
+      stats.l1_wavefronts += static_cast<uint64_t>(passes);
       // Each extra pass replays the access replay_cycles later; the banks still take one
       // pass per cycle from the other warps (micro_shared_conflicts vs micro_shared_bandwidth).
       const engine::Cycle start = std::max(now, data_free_);
@@ -45,7 +46,9 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   a.ticket = next_ticket_;
   req.tag = uint64_t{a.ticket} << 32 | slot;
   req.not_before = std::max(now, data_free_);  // behind the lines and passes before it
-  data_free_ = req.not_before + memory_.send(req);  // its lines (wavefronts)
+  const uint32_t lines = memory_.send(req);  // its lines (wavefronts)
+  data_free_ = req.not_before + lines;
+  stats.l1_wavefronts += lines;
   a.ready = req.is_store ? now : engine::kNever;  // a store writes no register
   return a;
 }

@@ -164,6 +164,7 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
 void Sm::occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now) {
   uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
   unit = std::max(unit, now * kUnitTicks) + busy;
+  stats_.pipe_busy[static_cast<size_t>(t.unit)] += busy;
   if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
 }
 

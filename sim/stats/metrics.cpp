@@ -1,5 +1,8 @@
 #include "stats/metrics.hpp"
 
+#include "core/instruction_class.hpp"
+
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -24,6 +27,77 @@ uint64_t blocks_per_wave(const LaunchView& v) {
   return static_cast<uint64_t>(v.launch.blocks_per_sm) * v.launch.per_sm.size();
 }
 
+uint64_t launch_overhead(const LaunchView& v) {
+  return std::min<uint64_t>(v.launch.cycles, static_cast<uint64_t>(v.arch.block_scheduler.kernel_launch_cycles));
+}
+double l1_throughput(const LaunchView& v) { return ratio(d(v.total.l1_wavefronts), d(v.total.active_cycles)); }
+double l2_throughput(const LaunchView& v) {
+  const memory::MemoryStats& m = v.launch.memory;
+  const int slices = v.arch.memory.l2 ? v.arch.memory.l2->slices : 0;
+  return ratio(d(m.l2_hits + m.l2_misses + m.global_store_transactions), d(v.launch.cycles) * slices);
+}
+double dram_throughput(const LaunchView& v) {
+  const double bytes = d(v.launch.memory.dram_read_bytes + v.launch.memory.dram_write_bytes);
+  return ratio(ratio(bytes, seconds(v)) / 1e9, v.arch.memory.dram.bandwidth_gbs);
+}
+double pipe_utilisation(const LaunchView& v, int unit) {
+  return ratio(d(v.total.pipe_busy[static_cast<size_t>(unit)]) / core::kPipeTicks,
+               d(v.total.active_cycles) * v.launch.schedulers_per_sm);
+}
+
+// Nsight Compute's names (Profiling Guide, metrics reference) for the metrics that have one.
+struct NcuName {
+  const char* key;
+  const char* ncu;
+  double scale;
+};
+constexpr NcuName kNcuNames[] = {
+    {"cycles", "gpc__cycles_elapsed.max", 1},
+    {"time_us", "gpu__time_duration.sum", 1000},  // ns
+    {"warp_instructions", "smsp__inst_executed.sum", 1},
+    {"thread_instructions", "smsp__thread_inst_executed.sum", 1},
+    {"issue_cycles", "smsp__issue_active.sum", 1},
+    {"active_cycles", "sm__cycles_active.sum", 1},
+    {"warp_cycles", "sm__warps_active.sum", 1},
+    {"blocks", "launch__grid_size", 1},
+    {"ipc", "sm__inst_executed.avg.per_cycle_active", 1},
+    {"issue_active", "smsp__issue_active.avg.pct_of_peak_sustained_active", 100},
+    {"threads_per_instruction", "smsp__thread_inst_executed_per_inst_executed.ratio", 1},
+    {"achieved_occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", 100},
+    {"theoretical_occupancy", "sm__maximum_warps_per_active_cycle_pct", 100},
+    {"waves", "launch__waves_per_multiprocessor", 1},
+    {"shared_carveout", "launch__shared_mem_config_size", 1},
+    {"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1},
+    {"global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1},
+    {"global_store_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1},
+    {"global_store_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1},
+    {"load_sectors_per_request", "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", 1},
+    {"store_sectors_per_request", "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", 1},
+    {"l1_hit_sectors", "l1tex__t_sectors_lookup_hit.sum", 1},
+    {"l1_miss_sectors", "l1tex__t_sectors_lookup_miss.sum", 1},
+    {"l2_hit_sectors", "lts__t_sectors_lookup_hit.sum", 1},
+    {"l2_miss_sectors", "lts__t_sectors_lookup_miss.sum", 1},
+    {"l1_hit_rate", "l1tex__t_sector_hit_rate.pct", 100},
+    {"l2_hit_rate", "lts__t_sector_hit_rate.pct", 100},
+    {"dram_read_bytes", "dram__bytes_read.sum", 1},
+    {"dram_write_bytes", "dram__bytes_write.sum", 1},
+    {"dram_bandwidth_gbs", "dram__bytes.sum.per_second", 1e9},  // bytes/s
+    {"shared_passes", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", 1},
+    {"shared_bank_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 1},
+    {"l1_wavefronts", "l1tex__data_pipe_lsu_wavefronts.sum", 1},
+    {"l1_throughput", "l1tex__throughput.avg.pct_of_peak_sustained_active", 100},
+    {"l2_throughput", "lts__throughput.avg.pct_of_peak_sustained_elapsed", 100},
+    {"dram_throughput", "dram__throughput.avg.pct_of_peak_sustained_elapsed", 100},
+    {"memory_throughput", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", 100},
+    {"compute_throughput", "sm__throughput.avg.pct_of_peak_sustained_elapsed", 100},
+    {"pipe_fp32", "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", 100},
+    {"pipe_int32", "sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active", 100},
+    {"pipe_fp64", "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", 100},
+    {"pipe_sfu", "sm__pipe_xu_cycles_active.avg.pct_of_peak_sustained_active", 100},
+    {"pipe_load_store", "sm__pipe_lsu_cycles_active.avg.pct_of_peak_sustained_active", 100},
+    {"pipe_branch", "sm__pipe_cbu_cycles_active.avg.pct_of_peak_sustained_active", 100},
+};
+
 std::vector<LaunchMetric> build_launch_metrics() {
   using V = const LaunchView&;
   std::vector<LaunchMetric> m;
@@ -32,7 +106,7 @@ std::vector<LaunchMetric> build_launch_metrics() {
                        Style style, std::function<Value(V)> value, std::optional<Combine> combine = std::nullopt) {
     const Combine c = combine.value_or(style == Style::Integer ? Combine::Sum : Combine::CycleWeighted);
     m.push_back({std::move(key), std::move(group), std::move(label), std::move(unit), std::move(description), style,
-                 std::move(value), c});
+                 std::move(value), c, "", 1});
   };
   add("cycles", "", "Cycles", "cycles", "from the launch to the last block's end and the last write landing",
       Style::Integer, [](V v) { return i(v.launch.cycles); });
@@ -44,6 +118,11 @@ std::vector<LaunchMetric> build_launch_metrics() {
     add(std::string(c.name), "", std::string(c.name), std::string(c.unit), std::string(c.description), Style::Integer,
         [member](V v) { return i(v.total.*member); });
   }
+  add("launch_overhead_cycles", "", "Launch overhead", "cycles",
+      "from the launch to its first block's assignment (block_scheduler.kernel_launch_cycles): the host and "
+      "driver's share, the same for any kernel", Style::Integer, [](V v) { return i(launch_overhead(v)); });
+  add("kernel_cycles", "", "Kernel cycles", "cycles", "cycles less the launch overhead: the kernel's own time",
+      Style::Integer, [](V v) { return i(v.launch.cycles - launch_overhead(v)); });
   add("ipc", "", "IPC", "instructions/cycle",
       "warp instructions per SM per active cycle (sm__inst_executed.avg.per_cycle_active)", Style::Fixed3,
       [](V v) { return ratio(d(v.total.warp_instructions), d(v.total.active_cycles)); });
@@ -53,6 +132,13 @@ std::vector<LaunchMetric> build_launch_metrics() {
       "warp instructions per scheduler issue slot (schedulers x issue width x cycles)", Style::Percent, [](V v) {
         return ratio(d(v.total.warp_instructions), d(scheduler_cycles(v)) * v.launch.issue_width);
       });
+  add("issue_active", "", "Issue active", "%",
+      "scheduler cycles with an issue per scheduler cycle of active SMs", Style::Percent, [](V v) {
+        return ratio(d(v.total.issue_cycles), d(v.total.active_cycles) * v.launch.schedulers_per_sm);
+      });
+  add("threads_per_instruction", "", "Threads per instruction", "threads",
+      "active lanes per issued warp instruction", Style::Fixed2,
+      [](V v) { return ratio(d(v.total.thread_instructions), d(v.total.warp_instructions)); });
   add("achieved_occupancy", "", "Achieved occupancy", "%", "resident warps per active cycle / max warps per SM",
       Style::Percent, [](V v) {
         return ratio(d(v.total.warp_cycles), d(v.total.active_cycles)) / v.launch.max_warps_per_sm;
@@ -80,6 +166,9 @@ std::vector<LaunchMetric> build_launch_metrics() {
       [](V v) { return i(scheduler_cycles(v)); });
   add("stall_cycles", "", "Stall cycles", "scheduler cycles", "scheduler cycles without an issue: the sum of the stalls",
       Style::Integer, [](V v) { return i(stall_cycles(v)); });
+  add("occupied_scheduler_cycles", "", "Occupied scheduler cycles", "scheduler cycles",
+      "scheduler cycles with a resident warp (scheduler cycles less idle): what stall shares are taken of",
+      Style::Integer, [](V v) { return i(scheduler_cycles(v) - v.total.stalls[static_cast<size_t>(core::Stall::Idle)]); });
   for (int k = 0; k < core::kStallCount; ++k) {
     const auto s = static_cast<core::Stall>(k);
     add(core::stall_name(s), "stalls", core::stall_name(s), "scheduler cycles", core::stall_description(s),
@@ -121,10 +210,39 @@ std::vector<LaunchMetric> build_launch_metrics() {
       });
   add("dram_peak_gbs", "memory", "DRAM peak", "GB/s", "the configured DRAM bandwidth", Style::Fixed2,
       [](V v) { return v.arch.memory.dram.bandwidth_gbs; });
+  add("l1_throughput", "throughput", "L1/shared throughput", "%",
+      "data-stage cycles (shared passes, global lines) per active SM cycle", Style::Percent,
+      [](V v) { return l1_throughput(v); });
+  add("l2_throughput", "throughput", "L2 throughput", "%",
+      "sectors read, written or updated per slice per cycle (one each at peak)", Style::Percent,
+      [](V v) { return l2_throughput(v); });
+  add("dram_throughput", "throughput", "DRAM throughput", "%", "DRAM bandwidth / configured peak", Style::Percent,
+      [](V v) { return dram_throughput(v); });
+  add("memory_throughput", "throughput", "Memory throughput", "%",
+      "the busiest of L1/shared, L2 and DRAM, as a share of its peak (speed of light)", Style::Percent,
+      [](V v) { return std::max({l1_throughput(v), l2_throughput(v), dram_throughput(v)}); });
+  for (int u = 0; u < core::kPipeCount; ++u)
+    add(std::string("pipe_") + core::unit_name(static_cast<core::Unit>(u)), "throughput",
+        std::string(core::unit_name(static_cast<core::Unit>(u))) + " pipe", "%",
+        "the unit's busy cycles per scheduler cycle of active SMs", Style::Percent,
+        [u](V v) { return pipe_utilisation(v, u); });
+  add("compute_throughput", "throughput", "Compute throughput", "%",
+      "the busiest of issue and the execution pipes, as a share of its peak (speed of light)", Style::Percent,
+      [](V v) {
+        double most = ratio(d(v.total.issue_cycles), d(v.total.active_cycles) * v.launch.schedulers_per_sm);
+        for (int u = 0; u < core::kPipeCount; ++u) most = std::max(most, pipe_utilisation(v, u));
+        return most;
+      });
   add("effective_bandwidth_gbs", "memory", "Effective bandwidth", "GB/s",
       "bytes the kernel's lanes loaded and stored / time", Style::Fixed2, [](V v) {
         return ratio(d(v.launch.memory.global_load_bytes + v.launch.memory.global_store_bytes), seconds(v)) / 1e9;
       });
+  for (const NcuName& n : kNcuNames) {
+    const auto it = std::find_if(m.begin(), m.end(), [&](const LaunchMetric& x) { return x.key == n.key; });
+    if (it == m.end()) throw std::logic_error(std::string("Nsight name for an undeclared metric: ") + n.key);
+    it->ncu = n.ncu;
+    it->ncu_scale = n.scale;
+  }
   return m;
 }
 
@@ -134,7 +252,7 @@ std::vector<SmMetric> build_sm_metrics() {
   const auto add = [&](std::string key, std::string group, std::string label, std::string unit, std::string description,
                        Style style, std::function<Value(V)> value) {
     m.push_back({std::move(key), std::move(group), std::move(label), std::move(unit), std::move(description), style,
-                 std::move(value)});
+                 std::move(value), Combine::Sum, "", 1});
   };
   for (const auto& c : core::SmStats::counters()) {
     const auto member = c.member;
@@ -170,6 +288,8 @@ const LaunchMetric& launch_metric(const std::string& key) {
     if (m.key == key) return m;
   throw std::out_of_range("no launch metric '" + key + "'");
 }
+
+double ncu_value(const LaunchMetric& m, const LaunchView& view) { return as_double(m.value(view)) * m.ncu_scale; }
 
 LaunchView make_view(const arch::ArchConfig& arch, const core::LaunchStats& launch) { return {arch, launch, launch.total()}; }
 

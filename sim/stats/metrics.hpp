@@ -46,6 +46,10 @@ struct Metric {
   Style style = Style::Integer;
   std::function<Value(const View&)> value;
   Combine combine = Combine::Sum;
+  // Nsight Compute's name for the same quantity ("" where it has none) and the factor
+  // from this metric's unit to Nsight's (100 for a fraction Nsight gives as .pct).
+  std::string ncu;
+  double ncu_scale = 1;
 };
 
 using LaunchMetric = Metric<LaunchView>;
@@ -57,6 +61,8 @@ const std::vector<LaunchMetric>& launch_metrics();
 const std::vector<SmMetric>& sm_metrics();
 
 const LaunchMetric& launch_metric(const std::string& key);  // throws std::out_of_range
+// A launch metric's value under its Nsight Compute name, in Nsight's unit.
+double ncu_value(const LaunchMetric& m, const LaunchView& view);
 LaunchView make_view(const arch::ArchConfig& arch, const core::LaunchStats& launch);
 double as_double(const Value& v);
 // A value as the text report prints it.

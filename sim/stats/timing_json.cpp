@@ -34,7 +34,25 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
             {"stream", l.stream},
             {"start_cycle", l.start},
             {"end_cycle", l.end}};
-  put_metrics(j, launch_metrics(), make_view(*ctx.arch, l.stats));
+  const LaunchView view = make_view(*ctx.arch, l.stats);
+  put_metrics(j, launch_metrics(), view);
+  // The same under Nsight Compute's names and units, to set beside `ncu --print-units base` output.
+  Json& ncu = j["ncu"] = Json::object();
+  for (const LaunchMetric& m : launch_metrics())
+    if (!m.ncu.empty()) {
+      const Value v = m.value(view);
+      ncu[m.ncu] = std::holds_alternative<int64_t>(v) && m.ncu_scale == 1 ? Json(std::get<int64_t>(v))
+                                                                            : Json(ncu_value(m, view));
+    }
+  if (!l.stats.profile.empty()) {  // warp-state samples, one per warp per cycle (--source)
+    core::InstructionCounters all;
+    for (const core::InstructionCounters& c : l.stats.profile.counters) all.add(c);
+    for (int s = 0; s < core::kWarpStateCount; ++s)
+      if (s != static_cast<int>(core::Stall::Idle))
+        ncu[std::string(s == core::kSelected ? "smsp__pcsamp_warps_issue_selected"
+                                             : "smsp__pcsamp_warps_issue_stalled_") +
+            (s == core::kSelected ? "" : core::warp_state_name(s))] = all.warp_cycles[static_cast<size_t>(s)];
+  }
   if (!l.printf.records.empty() || l.printf.dropped) j["printf"] = printf_json(l.printf);
   if (l.out_of_bounds.total()) j["out_of_bounds"] = out_of_bounds_json(l.out_of_bounds);
   if (ctx.per_sm) {

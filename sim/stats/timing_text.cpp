@@ -55,8 +55,12 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
   const auto line = [&](const char* label, const std::string& value) {
     out << "  " << std::left << std::setw(24) << label << value << '\n';
   };
-  line("Cycles", m.text("cycles") + "  (" + m.text("time_us") + " us at " + fixed(a.gpu.core_clock_mhz, 0) + " MHz)");
-  line("Warp instructions", m.text("warp_instructions") + "  (" + m.text("thread_instructions") + " thread instructions)");
+  line("Cycles", m.text("cycles") + "  (" + m.text("time_us") + " us at " + fixed(a.gpu.core_clock_mhz, 0) + " MHz)" +
+                    (m.peek("launch_overhead_cycles") > 0
+                         ? ": launch overhead " + m.text("launch_overhead_cycles") + ", kernel " + m.text("kernel_cycles")
+                         : ""));
+  line("Warp instructions", m.text("warp_instructions") + "  (" + m.text("thread_instructions") + " thread instructions" +
+                                (m.peek("dual_issues") > 0 ? ", " + m.text("dual_issues") + " dual-issued" : "") + ")");
   line("IPC", m.text("ipc") + " per SM per active cycle  (GPU: " + m.text("gpu_ipc") + " per cycle)");
   line("Issue-slot utilisation", m.text("issue_slot_utilisation") + "  (" + std::to_string(s.schedulers_per_sm) +
                                      " schedulers x " + std::to_string(s.issue_width) + " per SM)");
@@ -65,15 +69,39 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
   line("SIMT efficiency", m.text("simt_efficiency"));
   line("Blocks", m.text("blocks") + " in " + m.text("waves") + " waves of " + m.text("blocks_per_wave") + "; tail " +
                      m.text("tail_cycles") + " cycles (" + pct(ratio(m("tail_cycles"), m("cycles"))) + ")");
-  const double stalls = m("stall_cycles");
-  out << "  Stalls: " << m.text("stall_cycles") << " of " << m.text("scheduler_cycles")
-      << " scheduler cycles without an issue (" << pct(ratio(stalls, m("scheduler_cycles"))) << ")\n";
+  // Speed of light: the busiest unit on each side, as a share of its peak.
+  const auto busiest = [&](const std::vector<std::string>& keys) {
+    std::string best = keys.front();
+    for (const std::string& k : keys)
+      if (m.peek(k) > m.peek(best)) best = k;
+    return launch_metric(best).label;
+  };
+  std::vector<std::string> pipes;
+  for (const LaunchMetric& metric : launch_metrics())
+    if (metric.key.rfind("pipe_", 0) == 0) pipes.push_back(metric.key);
+  pipes.push_back("issue_active");
+  line("Speed of light", "compute " + m.text("compute_throughput") + " (" + busiest(pipes) + "), memory " +
+                             m.text("memory_throughput") + " (" +
+                             busiest({"l1_throughput", "l2_throughput", "dram_throughput"}) + ")");
+  std::string pipe_line;
+  for (const std::string& p : pipes)
+    pipe_line += (pipe_line.empty() ? "" : ", ") + (p.rfind("pipe_", 0) == 0 ? p.substr(5) : "issue active") + " " +
+                 m.text(p);
+  line("  pipes", pipe_line);
+  line("  memory units", "L1/shared " + m.text("l1_throughput") + ", L2 " + m.text("l2_throughput") + ", DRAM " +
+                             m.text("dram_throughput"));
+  // Stall shares are of the scheduler cycles that had a warp: an empty SM is `idle`, not a stall of the kernel's.
+  const double occupied = m("occupied_scheduler_cycles");
+  const double stalls = m("stall_cycles") - m.peek("idle");
+  out << "  Stalls: " << fixed(stalls, 0) << " of " << m.text("occupied_scheduler_cycles")
+      << " scheduler cycles with warps issued nothing (" << pct(ratio(stalls, occupied)) << "); " << m.text("idle")
+      << " more had no warp (idle; " << m.text("stall_cycles") << " stall cycles in all)\n";
   for (const LaunchMetric& metric : launch_metrics()) {
-    if (metric.group != "stalls") continue;
+    if (metric.group != "stalls" || metric.key == "idle") continue;
     const int64_t v = m.integer(metric.key);
     if (v == 0) continue;
     out << "    " << std::left << std::setw(22) << metric.key << std::right << std::setw(14) << v << "  " << std::setw(6)
-        << pct(ratio(static_cast<double>(v), stalls)) << '\n';
+        << pct(ratio(static_cast<double>(v), occupied)) << '\n';
   }
   out << "  Memory:\n";
   if (m.peek("global_load_requests") > 0)

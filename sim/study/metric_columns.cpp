@@ -37,7 +37,9 @@ std::string metric_names_hint() {
 std::string point_metric_sql(const std::string& metric) {
   if (metric.rfind(kSharePrefix, 0) == 0) {
     const std::string stall = "stall_" + metric.substr(std::string(kSharePrefix).size());
-    return "(1.0 * SUM(l.\"" + stall + "\") / NULLIF(SUM(l.scheduler_cycles), 0))";
+    // Of the scheduler cycles that had a warp, as the report's shares (idle: of all).
+    const std::string of = stall == "stall_idle" ? "l.scheduler_cycles" : "l.occupied_scheduler_cycles";
+    return "(1.0 * SUM(l.\"" + stall + "\") / NULLIF(SUM(" + of + "), 0))";
   }
   const Column* c = find_column(metric);
   if (!c) return "NULL";
