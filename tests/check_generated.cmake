@@ -1,9 +1,10 @@
-# Fails when `gpusim params --reference` differs from the committed docs/config-reference.md.
-execute_process(COMMAND ${GPUSIM} params --reference OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
+# Fails when `gpusim ARGS` (a ;-list) differs from the committed file EXPECTED.
+execute_process(COMMAND ${GPUSIM} ${ARGS} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "gpusim params --reference failed (${rc})")
+  message(FATAL_ERROR "gpusim ${ARGS} failed (${rc})")
 endif()
 file(READ ${EXPECTED} committed)
 if(NOT generated STREQUAL committed)
-  message(FATAL_ERROR "${EXPECTED} is stale: regenerate it with\n  ./build/gpusim params --reference > docs/config-reference.md")
+  string(REPLACE ";" " " shown "${ARGS}")
+  message(FATAL_ERROR "${EXPECTED} is stale: regenerate it with\n  ./build/gpusim ${shown} > ${EXPECTED}")
 endif()

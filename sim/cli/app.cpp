@@ -21,6 +21,7 @@ constexpr const char* kUsage =
     "       gpusim kernels --ptx FILE.ptx\n"
     "       gpusim sweep STUDY.yaml [--db FILE] [-j N] [--resume] [--slurm]\n"
     "       gpusim results DB [--format text|csv|jsonl|json] [--metric NAME]...\n"
+    "       gpusim metrics\n"
     "\n"
     "Subcommands:\n"
     "  run         simulate a workload on an architecture (the default)\n"
@@ -31,6 +32,7 @@ constexpr const char* kUsage =
     "  kernels     every kernel of a PTX file and whether gpusim runs it, or why not\n"
     "  sweep       run a study (parameters x workloads x architectures) into a results database\n"
     "  results     a study database's what-matters tables, rows (CSV, JSON Lines) and analysis (JSON)\n"
+    "  metrics     the reference of every reported metric and warp state, with Nsight Compute's names\n"
     "\n"
     "Run `gpusim SUBCOMMAND --help` for its options.\n";
 
@@ -51,7 +53,7 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
   }
   const std::string& first = args[0];
   const bool named = first == "occupancy" || first == "run" || first == "params" || first == "workload" ||
-                     first == "digest" || first == "kernels" || first == "sweep" || first == "results";
+                     first == "digest" || first == "kernels" || first == "sweep" || first == "results" || first == "metrics";
   if (!named && first.rfind("--", 0) != 0) {
     err << "gpusim: unknown subcommand '" << util::clipped(first) << "' (see gpusim --help)\n";
     return 2;
@@ -66,6 +68,7 @@ int gpusim_main(const std::vector<std::string>& args, std::ostream& out, std::os
     if (name == "kernels") return kernels_command(rest, out);
     if (name == "sweep") return sweep_command(rest, out, err);
     if (name == "results") return results_command(rest, out);
+    if (name == "metrics") return metrics_command(rest, out);
     return run_command(rest, out, err);
   } catch (const exec::ExecError& e) {
     err << "gpusim " << name << ": error: " << e.what() << '\n';

@@ -20,6 +20,7 @@ int digest_command(const std::vector<std::string>& args, std::ostream& out);
 int kernels_command(const std::vector<std::string>& args, std::ostream& out);
 int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int results_command(const std::vector<std::string>& args, std::ostream& out);
+int metrics_command(const std::vector<std::string>& args, std::ostream& out);
 
 // `gpusim run` with a --set that takes several values (a list or a range): each
 // combination is a point of a one-off study, run in parallel on every core (results in

@@ -5,6 +5,7 @@
 
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
+#include "stats/metrics_reference.hpp"
 #include "stats/params_report.hpp"
 #include "util/yaml_reader.hpp"
 
@@ -42,6 +43,19 @@ int params_command(const std::vector<std::string>& args, std::ostream& out) {
   const auto described = arch::describe_arch(a);
   if (format == "json") stats::write_params_json(out, arch_file, described, origins);
   else stats::write_params_text(out, arch_file, described, origins);
+  return 0;
+}
+
+
+
+// `gpusim metrics`: the metrics reference (docs/metrics.md).
+int metrics_command(const std::vector<std::string>& args, std::ostream& out) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    out << "usage: gpusim metrics\n  prints the reference of every reported metric (Markdown)\n";
+    return 0;
+  }
+  if (!args.empty()) throw util::InputError("'" + util::clipped(args[0]) + "': gpusim metrics takes no arguments");
+  stats::write_metrics_reference(out);
   return 0;
 }
 

@@ -19,36 +19,6 @@ using core::InstructionCounters;
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 double d(uint64_t v) { return static_cast<double>(v); }
 
-// What a line or an instruction reports besides its counters, declared once for every writer.
-struct Derived {
-  const char* key;
-  const char* description;
-  bool percent;
-  std::function<double(const InstructionCounters&)> value;
-  std::function<bool(const InstructionCounters&)> applies;
-};
-
-const std::vector<Derived>& derived() {
-  using C = const InstructionCounters&;
-  static const std::vector<Derived> list{
-      {"threads_per_execution", "active lanes per warp execution (divergence lowers it; "
-       "smsp__thread_inst_executed_per_inst_executed.ratio)", false,
-       [](C c) { return ratio(d(c.thread_executions), d(c.warp_executions)); }, [](C c) { return c.warp_executions > 0; }},
-      {"sectors_per_request", "global sectors per global request (1 to 4 when coalesced, 32 when every lane "
-       "touches its own sector)", false, [](C c) { return ratio(d(c.global_sectors), d(c.global_requests)); },
-       [](C c) { return c.global_requests > 0; }},
-      {"l1_hit_rate", "L1 sector hits / lookups", true,
-       [](C c) { return ratio(d(c.l1_hit_sectors), d(c.l1_hit_sectors + c.l1_miss_sectors)); },
-       [](C c) { return c.l1_hit_sectors + c.l1_miss_sectors > 0; }},
-      {"l2_hit_rate", "L2 sector hits / reads", true,
-       [](C c) { return ratio(d(c.l2_hit_sectors), d(c.l2_hit_sectors + c.l2_miss_sectors)); },
-       [](C c) { return c.l2_hit_sectors + c.l2_miss_sectors > 0; }},
-      {"bank_passes_per_request", "shared-memory bank passes per request (1: no conflict)", false,
-       [](C c) { return ratio(d(c.shared_passes), d(c.shared_requests)); }, [](C c) { return c.shared_requests > 0; }},
-  };
-  return list;
-}
-
 std::string fixed(double v, int digits) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -163,7 +133,7 @@ std::string top_states(const InstructionCounters& c, size_t count, double min_sh
 std::string memory_summary(const InstructionCounters& c) {
   std::string out;
   const auto add = [&](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
-  for (const Derived& m : derived()) {
+  for (const SourceField& m : source_fields()) {
     if (std::string(m.key) == "threads_per_execution" || !m.applies(c)) continue;
     const double v = m.value(c);
     if (std::string(m.key) == "sectors_per_request") add(fixed(v, 1) + " sectors/req");
@@ -182,12 +152,33 @@ Json counters_json(const InstructionCounters& c, uint64_t total_cycles) {
   for (int s = 0; s < core::kWarpStateCount; ++s)
     if (c.warp_cycles[static_cast<size_t>(s)]) states[core::warp_state_name(s)] = c.warp_cycles[static_cast<size_t>(s)];
   j["warp_states"] = std::move(states);
-  for (const Derived& m : derived())
+  for (const SourceField& m : source_fields())
     if (m.applies(c)) j[m.key] = m.value(c);
   return j;
 }
 
 }  // namespace
+
+const std::vector<SourceField>& source_fields() {
+  using C = const InstructionCounters&;
+  static const std::vector<SourceField> list{
+      {"threads_per_execution", "active lanes per warp execution (divergence lowers it; "
+       "smsp__thread_inst_executed_per_inst_executed.ratio)", false,
+       [](C c) { return ratio(d(c.thread_executions), d(c.warp_executions)); }, [](C c) { return c.warp_executions > 0; }},
+      {"sectors_per_request", "global sectors per global request (1 to 4 when coalesced, 32 when every lane "
+       "touches its own sector)", false, [](C c) { return ratio(d(c.global_sectors), d(c.global_requests)); },
+       [](C c) { return c.global_requests > 0; }},
+      {"l1_hit_rate", "L1 sector hits / lookups", true,
+       [](C c) { return ratio(d(c.l1_hit_sectors), d(c.l1_hit_sectors + c.l1_miss_sectors)); },
+       [](C c) { return c.l1_hit_sectors + c.l1_miss_sectors > 0; }},
+      {"l2_hit_rate", "L2 sector hits / reads", true,
+       [](C c) { return ratio(d(c.l2_hit_sectors), d(c.l2_hit_sectors + c.l2_miss_sectors)); },
+       [](C c) { return c.l2_hit_sectors + c.l2_miss_sectors > 0; }},
+      {"bank_passes_per_request", "shared-memory bank passes per request (1: no conflict)", false,
+       [](C c) { return ratio(d(c.shared_passes), d(c.shared_requests)); }, [](C c) { return c.shared_requests > 0; }},
+  };
+  return list;
+}
 
 std::vector<SourceView> build_source_views(const driver::TimingRun& run, const std::vector<std::string>& search_dirs) {
   std::vector<SourceView> views;

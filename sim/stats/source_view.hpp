@@ -5,6 +5,7 @@
 // compiled without -lineinfo) the PTX lines stand in for the CUDA ones.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -32,6 +33,16 @@ struct SourceView {
   std::vector<SourceLine> lines;      // hottest first
   core::InstructionCounters total;
 };
+
+// What a line or an instruction reports besides its counters, declared once for every writer.
+struct SourceField {
+  const char* key;
+  const char* description;
+  bool percent;  // a fraction shown as a percentage
+  std::function<double(const core::InstructionCounters&)> value;
+  std::function<bool(const core::InstructionCounters&)> applies;  // whether it has a value
+};
+const std::vector<SourceField>& source_fields();
 
 // One view per kernel the run launched, in first-launch order. A source file the PTX
 // names is looked for in search_dirs[0] (the workload's kernel folder) by its file name,

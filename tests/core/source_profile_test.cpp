@@ -100,5 +100,14 @@ TEST(SourceProfile, DivergenceShowsAsFewerLanesPerExecution) {
   EXPECT_EQ(fma.thread_executions, 80u);
 }
 
+// Speed of light counts each unit's busy time: on Hopper a scheduler has 32 FP32 lanes, so
+// a warp's FMA holds its pipe one cycle; 100 more FMAs are 100 cycles (64 ticks each) more.
+TEST(PipeBusy, EachFmaHoldsTheFp32PipeOneCycle) {
+  const auto busy = [](int fmas) {
+    return simulate(kernel(chains(fmas, 8)), "hopper", {}, 32, 1).total.pipe_busy[static_cast<size_t>(Unit::Fp32)];
+  };
+  EXPECT_EQ(busy(200) - busy(100), 100u * kPipeTicks);
+}
+
 }  // namespace
 }  // namespace gpusim::core

@@ -3,6 +3,8 @@
 // then the rest); counter sums over SMs walk the declarations.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -60,6 +62,18 @@ TEST(Metrics, EveryFormatCarriesEveryMetric) {
     if (m.group == "stalls" && as_double(m.value(view)) == 0) continue;
     EXPECT_NE(r.text.find(format_value(m.value(view), m.style)), std::string::npos) << m.key;
   }
+  // Under Nsight Compute's names, in Nsight's units: each name once, the value scaled.
+  std::set<std::string> ncu_names;
+  for (const LaunchMetric& m : launch_metrics()) {
+    if (m.ncu.empty()) continue;
+    EXPECT_TRUE(ncu_names.insert(m.ncu).second) << "Nsight name used twice: " << m.ncu;
+    ASSERT_TRUE(launch["ncu"].contains(m.ncu)) << m.ncu;
+    EXPECT_NEAR(launch["ncu"][m.ncu].get<double>(), as_double(m.value(view)) * m.ncu_scale,
+                1e-9 * std::max(1.0, std::abs(as_double(m.value(view)) * m.ncu_scale)))
+        << m.ncu;
+    EXPECT_NE(r.csv.find("," + m.ncu), std::string::npos) << m.ncu;
+  }
+  EXPECT_DOUBLE_EQ(launch["ncu"]["lts__t_sector_hit_rate.pct"].get<double>(), 100 * launch["memory"]["l2_hit_rate"].get<double>());
   // One CSV header and one row per launch, with as many fields.
   std::istringstream csv(r.csv);
   std::string header, row;
