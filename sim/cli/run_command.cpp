@@ -113,7 +113,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ("regs", po::value(&regs_text), "registers per thread, overriding the workload and ptxas")
       ("functional", "only execute and check the kernels, without timing")
       ("per-sm", "also report per-SM figures")
-      ("trace", po::value(&trace_file), "write a Chrome/Perfetto trace (JSON) of blocks on SMs")
+      ("trace", po::value(&trace_file),
+       "write a Chrome/Perfetto trace (JSON): streams, copy engines, GPU counters over time, blocks on SMs")
       ("trace-warps", "add one track per warp slot to the trace")
       ("source", "count every instruction (slower): print the kernel's source annotated, hottest lines first, "
                  "with where the warps waited (JSON: per-line and per-instruction tables)")
@@ -202,6 +203,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   options.limits = limits;
   options.trace_warps = vm.count("trace-warps") > 0;
   options.profile = vm.count("source") > 0;
+  options.sample_counters = !trace_file.empty();
   const uint64_t source_top = parse_count("--source-top", source_top_text);
   // Other kernels the workload launches: --regs, else ptxas (or the checked-in table).
   const auto registers_of = [&](const std::string& entry) {

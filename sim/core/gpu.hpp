@@ -23,6 +23,7 @@ struct TimingOptions {
   bool allow_jumps = true;   // false: tick every SM with warps every cycle (for tests)
   bool trace_warps = false;  // record per-warp slices for the trace
   bool profile = false;      // per-instruction counters for the source view (slower)
+  bool sample_counters = false;  // GPU-wide counters over time, for the trace's counter tracks
   exec::RunLimits limits;     // per-launch instruction budget, wall-clock deadline (once started)
 };
 

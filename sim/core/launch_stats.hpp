@@ -39,6 +39,7 @@ struct SmStats {
 
 struct BlockSlice {  // for the trace
   uint32_t sm = 0;
+  uint32_t slot = 0;  // the SM's resident-block slot it occupied
   uint64_t block = 0;
   uint64_t start = 0, end = 0;
 };
@@ -48,6 +49,16 @@ struct WarpSlice {
   uint64_t block = 0;
   uint32_t warp = 0;
   uint64_t start = 0, end = 0;
+};
+
+// GPU-wide counters at a cycle of the launch (relative to its start), for the trace's
+// counter tracks; cumulative from the launch's start but for active warps.
+struct CounterSample {
+  uint64_t cycle = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t active_warps = 0;  // resident at that cycle
+  uint64_t dram_bytes = 0;
+  uint64_t l2_hits = 0, l2_lookups = 0;
 };
 
 struct LaunchStats {
@@ -65,6 +76,8 @@ struct LaunchStats {
   memory::MemoryStats memory;  // this launch's share of the memory system's counters
   std::vector<BlockSlice> blocks_trace;
   std::vector<WarpSlice> warps_trace;
+  std::vector<CounterSample> samples;  // with TimingOptions::sample_counters, at sample_interval
+  uint64_t sample_interval = 0;
   InstructionProfile profile;  // with TimingOptions::profile: per instruction, summed over SMs
 
   SmStats total() const;

@@ -274,7 +274,7 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
     block.in_use = false;
     ++free_block_slots_;
     ++retired_;
-    block_trace_.push_back({id_, block.linear, block.start, now + 1});
+    block_trace_.push_back({id_, w.block_slot, block.linear, block.start, now + 1});
     stats_.busy_until = now + 1;
     return;
   }

@@ -90,6 +90,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void on_response(uint64_t tag) override;
 
   bool has_warps() const { return live_warps_ > 0; }
+  uint32_t live_warps() const { return live_warps_; }
   uint64_t instructions() const { return stats_.warp_instructions; }
   const SmStats& stats() const { return stats_; }
   std::vector<BlockSlice>& block_trace() { return block_trace_; }

@@ -44,7 +44,7 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
         const bool pinned = w.find_buffer(copy.buffer)->pinned;
         const host::CopyTimeline::Slot slot = timeline.copy(step.stream, copy.to_device, bytes, pinned);
         run.copies.push_back({copy.buffer, copy.to_device, bytes, timeline.copy_cycles(bytes, pinned, copy.to_device), pinned,
-                              step.stream, slot.start, slot.end});
+                              step.stream, slot.start, slot.end, slot.engine});
       });
   run.makespan = timeline.makespan();
   run.check = session.check();

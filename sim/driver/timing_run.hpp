@@ -40,6 +40,7 @@ struct TimedCopy {
   bool pinned = false;
   int stream = 0;
   uint64_t start = 0, end = 0;
+  int engine = -1;  // the copy engine; -1: none (shares the GPU)
 };
 
 struct TimingRun {

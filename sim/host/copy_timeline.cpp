@@ -26,7 +26,8 @@ engine::Cycle CopyTimeline::copy_cycles(uint64_t bytes, bool pinned, bool to_dev
 
 CopyTimeline::Slot CopyTimeline::copy(int stream, bool to_device, uint64_t bytes, bool pinned) {
   const int engines = link_.copy_engines;
-  engine::Cycle& resource = engines == 0 ? gpu_free_ : engine_free_[engines == 1 || to_device ? 0 : 1];
+  const int engine = engines == 0 ? -1 : (engines == 1 || to_device ? 0 : 1);
+  engine::Cycle& resource = engine < 0 ? gpu_free_ : engine_free_[static_cast<size_t>(engine)];
   engine::Cycle start = std::max({ready(stream), resource, sync_point_});
   if (!pinned) start = std::max(start, all_done_);  // synchronous: waits for everything before it
   const engine::Cycle end = start + copy_cycles(bytes, pinned, to_device);
@@ -34,7 +35,7 @@ CopyTimeline::Slot CopyTimeline::copy(int stream, bool to_device, uint64_t bytes
   stream_ready_[stream] = end;
   all_done_ = std::max(all_done_, end);
   if (!pinned) sync_point_ = end;
-  return {start, end};
+  return {start, end, engine};
 }
 
 engine::Cycle CopyTimeline::kernel_start(int stream) const { return std::max({ready(stream), gpu_free_, sync_point_}); }

@@ -22,6 +22,7 @@ class CopyTimeline {
 
   struct Slot {
     engine::Cycle start = 0, end = 0;
+    int engine = -1;  // the copy engine it ran on; -1: none (it shares the GPU with kernels)
   };
   // Places a copy in `stream`; returns its slot.
   Slot copy(int stream, bool to_device, uint64_t bytes, bool pinned);
