@@ -9,7 +9,7 @@ packages=(
   libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-dev
-  python3-matplotlib python3-numpy
+  python3-matplotlib python3-numpy python3-yaml
   slurm-wlm munge
 )
 
