@@ -116,6 +116,9 @@ def command(cmd, args, lab, tmp):
     if simulates:
         for s in args.set:
             argv += ['--set', s]
+    if '--trace' in argv:  # written to the run's own folder, read by `timeline` plots
+        i = argv.index('--trace') + 1
+        argv[i] = os.path.join(tmp, os.path.basename(argv[i]))
     return argv + ['--format', 'json']
 
 
@@ -127,11 +130,14 @@ def run_all(lab, args, tmp):
         if p.returncode != 0:
             sys.exit(f'run {name} failed ({p.returncode}): {" ".join(argv)}\n{p.stderr.strip()}')
         reports[name] = json.loads(p.stdout)
+        if '--trace' in argv:
+            with open(argv[argv.index('--trace') + 1]) as f:
+                reports[name]['trace'] = json.load(f)
     return reports
 
 
 BUILTINS = {'abs': abs, 'View': View, 'min': min, 'max': max, 'sum': sum, 'len': len, 'all': all, 'any': any, 'range': range,
-            'round': round, 'sorted': sorted, 'zip': zip}
+            'round': round, 'sorted': sorted, 'zip': zip, 'set': set}
 
 
 def evaluate(expr, env):
@@ -190,6 +196,24 @@ def plot(lab, env, reports, out):
             ax.invert_yaxis()
             ax.legend(fontsize=8)
             p.setdefault('xlabel', '% of the kernel\'s warp cycles')
+        elif p['kind'] == 'timeline':  # blocks on the first SMs' block slots, from a --trace run
+            events = reports[p['run']]['trace']['traceEvents']
+            sms = p.get('sms', 8)
+            pids = {e['pid']: e['args']['name'] for e in events if e['ph'] == 'M' and e['name'] == 'process_name'}
+            rows = {}
+            for e in events:
+                name = pids.get(e['pid'], '')
+                if e['ph'] != 'X' or not name.startswith('SM ') or int(name[3:]) >= sms or e['tid'] >= 1000:
+                    continue
+                rows.setdefault((int(name[3:]), e['tid']), []).append((e['ts'], e['dur'], e['args'].get('block', 0)))
+            keys = sorted(rows)
+            colours = plt.get_cmap('tab20').colors
+            for y, key in enumerate(keys):
+                ax.broken_barh([(ts, dur) for ts, dur, _ in rows[key]], (y - 0.4, 0.8),
+                               facecolors=[colours[b % len(colours)] for _, _, b in rows[key]], edgecolor='white', linewidth=0.3)
+            ax.set_yticks(range(len(keys)), [f'SM {sm} slot {slot}' for sm, slot in keys], fontsize=6)
+            ax.invert_yaxis()
+            p.setdefault('xlabel', 'microseconds')
         else:
             sys.exit(f"unknown plot kind {p['kind']}")
         ax.set_title(p.get('title', ''))
