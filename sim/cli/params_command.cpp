@@ -5,7 +5,7 @@
 
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
-#include "stats/metrics_reference.hpp"
+#include "report/metrics_reference.hpp"
 #include "stats/params_report.hpp"
 #include "util/yaml_reader.hpp"
 
@@ -55,7 +55,7 @@ int metrics_command(const std::vector<std::string>& args, std::ostream& out) {
     return 0;
   }
   if (!args.empty()) throw util::InputError("'" + util::clipped(args[0]) + "': gpusim metrics takes no arguments");
-  stats::write_metrics_reference(out);
+  report::write_metrics_reference(out);
   return 0;
 }
 

@@ -17,7 +17,7 @@
 #include "stats/check_report.hpp"
 #include "stats/json_output.hpp"
 #include "stats/timing_report.hpp"
-#include "stats/trace_writer.hpp"
+#include "report/trace_writer.hpp"
 #include "study/value_spec.hpp"
 #include "util/yaml_reader.hpp"
 #include "workload/workload.hpp"
@@ -224,14 +224,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     std::vector<std::string> dirs;
     if (!w.kernel.source.empty()) dirs.push_back(std::filesystem::path(w.kernel.source).parent_path().string());
     dirs.push_back(std::filesystem::path(kernel.ptx_path).parent_path().string());
-    ctx.source_views = stats::build_source_views(run, dirs);
+    ctx.source_views = report::build_source_views(run, dirs);
     ctx.source_top = source_top;
   }
   if (format == "json") stats::write_timing_json(out, ctx, run);
   else if (format == "csv") stats::write_timing_csv(out, ctx, run);
   else stats::write_timing_text(out, ctx, run);
   if (!trace_file.empty()) {
-    stats::write_trace(trace_file, a, run);
+    report::write_trace(trace_file, a, run);
     if (format == "text") out << "Trace written to " << trace_file << " (open in ui.perfetto.dev)\n";
   }
   return run.check && !run.check->passed ? 3 : 0;

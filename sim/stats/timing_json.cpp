@@ -92,7 +92,7 @@ void write_timing_json(std::ostream& out, const ReportContext& ctx, const driver
   if (run.check) j["check"] = check_json(*ctx.workload->check, *run.check);
   if (!ctx.source_views.empty()) {
     j["source"] = Json::array();
-    for (const SourceView& v : ctx.source_views) j["source"].push_back(source_json(v));
+    for (const report::SourceView& v : ctx.source_views) j["source"].push_back(report::source_json(v));
   }
   write_json(out, j);
 }

@@ -8,7 +8,7 @@
 
 #include "arch/arch_config.hpp"
 #include "driver/timing_run.hpp"
-#include "stats/source_view.hpp"
+#include "report/source_view.hpp"
 
 namespace gpusim::stats {
 
@@ -18,7 +18,7 @@ struct ReportContext {
   std::string kernel_source;
   std::string registers_origin;
   bool per_sm = false;
-  std::vector<SourceView> source_views;  // with --source
+  std::vector<report::SourceView> source_views;  // with --source
   size_t source_top = 10;
 };
 

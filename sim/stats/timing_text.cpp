@@ -186,7 +186,7 @@ void write_timing_text(std::ostream& out, const ReportContext& ctx, const driver
         << "  " << run.launches[i].name << '\n';
   out << "\nTotal: " << run.makespan << " cycles (" << us(run.makespan)
       << " us), copies and kernels overlapping across streams\n";
-  write_source_text(out, ctx.source_views, ctx.source_top);
+  report::write_source_text(out, ctx.source_views, ctx.source_top);
   if (run.check)
     out << "Check " << ctx.workload->check->buffer << ": " << (run.check->passed ? "PASSED" : "FAILED") << " - "
         << run.check->detail << '\n';

@@ -14,10 +14,10 @@
 #include "arch/arch_config.hpp"
 #include "driver/timing_run.hpp"
 
-namespace gpusim::stats {
+namespace gpusim::report {
 
 nlohmann::ordered_json trace_json(const arch::ArchConfig& arch, const driver::TimingRun& run);
 // Throws util::InputError when the file cannot be written.
 void write_trace(const std::string& path, const arch::ArchConfig& arch, const driver::TimingRun& run);
 
-}  // namespace gpusim::stats
+}  // namespace gpusim::report

@@ -1,11 +1,16 @@
-#include "stats/metrics_reference.hpp"
+#include "report/metrics_reference.hpp"
 
 #include "core/instruction_profile.hpp"
 #include "stats/metrics.hpp"
-#include "stats/source_view.hpp"
+#include "report/source_view.hpp"
 
-namespace gpusim::stats {
+namespace gpusim::report {
 namespace {
+
+using stats::format_value;
+using stats::LaunchMetric;
+using stats::launch_metrics;
+using stats::Style;
 
 // Nsight Compute's warp states the model has no mechanism for: they never occur in gpusim.
 constexpr const char* kUnmodelled[][2] = {
@@ -66,4 +71,4 @@ void write_metrics_reference(std::ostream& out) {
     out << "| `" << f.key << "` | " << (f.percent ? "fraction" : "ratio") << " | " << f.description << " |\n";
 }
 
-}  // namespace gpusim::stats
+}  // namespace gpusim::report

@@ -15,7 +15,7 @@
 #include "temp_file.hpp"
 #include "test_paths.hpp"
 
-namespace gpusim::stats {
+namespace gpusim::report {
 namespace {
 
 using nlohmann::json;
@@ -111,4 +111,4 @@ TEST(Trace, HasStreamsCopyEnginesAndCounters) {
 }
 
 }  // namespace
-}  // namespace gpusim::stats
+}  // namespace gpusim::report

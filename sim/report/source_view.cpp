@@ -1,4 +1,4 @@
-#include "stats/source_view.hpp"
+#include "report/source_view.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-namespace gpusim::stats {
+namespace gpusim::report {
 namespace {
 
 namespace fs = std::filesystem;
@@ -253,4 +253,4 @@ Json source_json(const SourceView& v) {
   return j;
 }
 
-}  // namespace gpusim::stats
+}  // namespace gpusim::report

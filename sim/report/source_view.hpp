@@ -14,7 +14,7 @@
 #include "core/instruction_profile.hpp"
 #include "driver/timing_run.hpp"
 
-namespace gpusim::stats {
+namespace gpusim::report {
 
 struct SourceLine {
   std::string file;  // as found on disk, or as the PTX names it
@@ -53,4 +53,4 @@ std::vector<SourceView> build_source_views(const driver::TimingRun& run, const s
 void write_source_text(std::ostream& out, const std::vector<SourceView>& views, size_t top);
 nlohmann::ordered_json source_json(const SourceView& view);
 
-}  // namespace gpusim::stats
+}  // namespace gpusim::report

@@ -5,8 +5,8 @@
 
 #include <ostream>
 
-namespace gpusim::stats {
+namespace gpusim::report {
 
 void write_metrics_reference(std::ostream& out);
 
-}  // namespace gpusim::stats
+}  // namespace gpusim::report

@@ -1,4 +1,4 @@
-#include "stats/trace_writer.hpp"
+#include "report/trace_writer.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -8,7 +8,7 @@
 #include "stats/json_output.hpp"
 #include "util/yaml_reader.hpp"
 
-namespace gpusim::stats {
+namespace gpusim::report {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -133,8 +133,8 @@ Json trace_json(const arch::ArchConfig& arch, const driver::TimingRun& run) {
 void write_trace(const std::string& path, const arch::ArchConfig& arch, const driver::TimingRun& run) {
   std::ofstream out(path);
   if (!out) throw util::InputError("--trace: cannot write " + path);
-  write_json(out, trace_json(arch, run));
+  stats::write_json(out, trace_json(arch, run));
   if (!out) throw util::InputError("--trace: writing " + path + " failed");
 }
 
-}  // namespace gpusim::stats
+}  // namespace gpusim::report
