@@ -1,9 +1,11 @@
 #include "core/gpu.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "arch/occupancy.hpp"
 #include "core/block_dispatcher.hpp"
+#include "core/counter_sampler.hpp"
 #include "core/ptxas_schedule.hpp"
 #include "core/sm.hpp"
 #include "exec/exec_error.hpp"
@@ -54,38 +56,10 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   }
   dispatcher.attach(&sms);
   dispatcher.start();
-  std::vector<CounterSample> samples;
-  uint64_t interval = 0;
-  if (options.sample_counters) {
-    // Read between events, so that sampling changes no timing; the interval doubles
-    // whenever 1024 samples are reached, keeping every other one.
-    interval = 64;
-    const memory::MemoryStats& m = memory_->stats();
-    const auto sample = [&](engine::Cycle at) {
-      CounterSample c{at - start, instructions, 0, m.dram_read_bytes + m.dram_write_bytes - memory_before.dram_read_bytes -
-                                                       memory_before.dram_write_bytes,
-                      m.l2_hits - memory_before.l2_hits, m.l2_hits + m.l2_misses - memory_before.l2_hits - memory_before.l2_misses};
-      for (const auto& s : sms) c.active_warps += s->live_warps();
-      samples.push_back(c);
-    };
-    sample(start);
-    engine::Cycle next = start + interval;
-    while (!events_.empty()) {
-      if (events_.next_cycle() <= next) {
-        events_.step();
-        continue;
-      }
-      sample(next);
-      if (samples.size() == 1024) {
-        for (size_t k = 0; 2 * k < samples.size(); ++k) samples[k] = samples[2 * k];
-        samples.resize(512);
-        interval *= 2;
-      }
-      next = start + samples.back().cycle + interval;
-    }
-  } else {
-    events_.run();
-  }
+  std::optional<CounterSampler> sampler;
+  if (options.sample_counters) sampler.emplace(start, *memory_, sms, instructions);
+  if (sampler) sampler->run(events_);
+  else events_.run();
 
   std::string stuck;
   size_t stuck_sms = 0;
@@ -123,12 +97,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     }
   }
   stats.memory = memory_->stats() - memory_before;
-  if (options.sample_counters) {  // the launch's end
-    const memory::MemoryStats& m = stats.memory;
-    samples.push_back({stats.cycles, instructions, 0, m.dram_read_bytes + m.dram_write_bytes, m.l2_hits, m.l2_hits + m.l2_misses});
-  }
-  stats.samples = std::move(samples);
-  stats.sample_interval = interval;
+  if (sampler) stats.samples = sampler->finish(stats.cycles);
   stats.blocks = launch.block_count();
   stats.blocks_per_sm = occ.active_blocks;
   stats.theoretical_occupancy = occ.occupancy;

@@ -76,8 +76,7 @@ struct LaunchStats {
   memory::MemoryStats memory;  // this launch's share of the memory system's counters
   std::vector<BlockSlice> blocks_trace;
   std::vector<WarpSlice> warps_trace;
-  std::vector<CounterSample> samples;  // with TimingOptions::sample_counters, at sample_interval
-  uint64_t sample_interval = 0;
+  std::vector<CounterSample> samples;  // with TimingOptions::sample_counters (core/counter_sampler.hpp)
   InstructionProfile profile;  // with TimingOptions::profile: per instruction, summed over SMs
 
   SmStats total() const;

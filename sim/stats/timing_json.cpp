@@ -48,7 +48,7 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
     core::InstructionCounters all;
     for (const core::InstructionCounters& c : l.stats.profile.counters) all.add(c);
     for (int s = 0; s < core::kWarpStateCount; ++s)
-      if (s != static_cast<int>(core::Stall::Idle))
+      if (s != static_cast<int>(core::Stall::Idle) && s != static_cast<int>(core::Stall::BlockLaunch))  // not Nsight's
         ncu[std::string(s == core::kSelected ? "smsp__pcsamp_warps_issue_selected"
                                              : "smsp__pcsamp_warps_issue_stalled_") +
             (s == core::kSelected ? "" : core::warp_state_name(s))] = all.warp_cycles[static_cast<size_t>(s)];
