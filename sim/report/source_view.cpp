@@ -134,11 +134,9 @@ std::string memory_summary(const InstructionCounters& c) {
   std::string out;
   const auto add = [&](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
   for (const SourceField& m : source_fields()) {
-    if (std::string(m.key) == "threads_per_execution" || !m.applies(c)) continue;
+    if (!*m.label || !m.applies(c)) continue;
     const double v = m.value(c);
-    if (std::string(m.key) == "sectors_per_request") add(fixed(v, 1) + " sectors/req");
-    else if (std::string(m.key) == "bank_passes_per_request") add(fixed(v, 1) + " bank passes/req");
-    else add(std::string(m.key).substr(0, 2) + " " + fixed(100 * v, 0) + "%");
+    add(m.percent ? std::string(m.label) + " " + fixed(100 * v, 0) + "%" : fixed(v, 1) + " " + m.label);
   }
   return out;
 }
@@ -162,19 +160,19 @@ Json counters_json(const InstructionCounters& c, uint64_t total_cycles) {
 const std::vector<SourceField>& source_fields() {
   using C = const InstructionCounters&;
   static const std::vector<SourceField> list{
-      {"threads_per_execution", "active lanes per warp execution (divergence lowers it; "
+      {"threads_per_execution", "", "active lanes per warp execution (divergence lowers it; "
        "smsp__thread_inst_executed_per_inst_executed.ratio)", false,
        [](C c) { return ratio(d(c.thread_executions), d(c.warp_executions)); }, [](C c) { return c.warp_executions > 0; }},
-      {"sectors_per_request", "global sectors per global request (1 to 4 when coalesced, 32 when every lane "
+      {"sectors_per_request", "sectors/req", "global sectors per global request (1 to 4 when coalesced, 32 when every lane "
        "touches its own sector)", false, [](C c) { return ratio(d(c.global_sectors), d(c.global_requests)); },
        [](C c) { return c.global_requests > 0; }},
-      {"l1_hit_rate", "L1 sector hits / lookups", true,
+      {"l1_hit_rate", "L1", "L1 sector hits / lookups", true,
        [](C c) { return ratio(d(c.l1_hit_sectors), d(c.l1_hit_sectors + c.l1_miss_sectors)); },
        [](C c) { return c.l1_hit_sectors + c.l1_miss_sectors > 0; }},
-      {"l2_hit_rate", "L2 sector hits / reads", true,
+      {"l2_hit_rate", "L2", "L2 sector hits / reads", true,
        [](C c) { return ratio(d(c.l2_hit_sectors), d(c.l2_hit_sectors + c.l2_miss_sectors)); },
        [](C c) { return c.l2_hit_sectors + c.l2_miss_sectors > 0; }},
-      {"bank_passes_per_request", "shared-memory bank passes per request (1: no conflict)", false,
+      {"bank_passes_per_request", "bank passes/req", "shared-memory bank passes per request (1: no conflict)", false,
        [](C c) { return ratio(d(c.shared_passes), d(c.shared_requests)); }, [](C c) { return c.shared_requests > 0; }},
   };
   return list;

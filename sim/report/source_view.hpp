@@ -37,6 +37,7 @@ struct SourceView {
 // What a line or an instruction reports besides its counters, declared once for every writer.
 struct SourceField {
   const char* key;
+  const char* label;  // in the text's memory column ("" where the text shows it elsewhere)
   const char* description;
   bool percent;  // a fraction shown as a percentage
   std::function<double(const core::InstructionCounters&)> value;
