@@ -66,6 +66,11 @@ class HoistQueue {
     if (!empty() && ++trips_ >= unroll) closed_ = true;
   }
   bool closed() const { return closed_; }
+  // Whether `t`, at the warp's PC, must wait behind what is set aside: nothing issues past the
+  // unrolled body, nor past a fence, nor a load past a store ptxas cannot tell apart.
+  bool holds_back(const InstructionTiming& t) const {
+    return !empty() && (closed_ || t.hoist_fence || (t.is_memory && !t.is_store && holds_store_before(t)));
+  }
 
   // `ticket` (a load, or a set-aside instruction that issued) is done: ready at `at`, or when
   // `then` arrives (a set-aside load that issued: its response). True when one waited for it.

@@ -6,18 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/launch_stats.hpp"
 #include "core/units_config.hpp"
 #include "kernel/ir.hpp"
 
 namespace gpusim::core {
 
-// Unit busy time is counted in 1/64 cycles, so that a scheduler with 48 FP32 lanes
-// (Kepler) accepts 1.5 warp instructions per cycle and one with 8 lanes (G80) one per 4.
-constexpr uint32_t kUnitTicks = 64;
-static_assert(kUnitTicks == kPipeTicks);
-
-constexpr int kUnitCount = static_cast<int>(Unit::Count);
 const char* unit_name(Unit u);
 
 // cp.async's parts, as the SM tracks them per warp.

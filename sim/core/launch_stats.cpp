@@ -74,7 +74,7 @@ SmStats LaunchStats::total() const {
   for (const SmStats& s : per_sm) {
     stats::add_counters(t, s, SmStats::counters());
     for (int i = 0; i < kStallCount; ++i) t.stalls[i] += s.stalls[i];
-    for (int i = 0; i < kPipeCount; ++i) t.pipe_busy[i] += s.pipe_busy[i];
+    for (int i = 0; i < kUnitCount; ++i) t.pipe_busy[i] += s.pipe_busy[i];
   }
   return t;
 }

@@ -15,9 +15,6 @@
 
 namespace gpusim::core {
 
-constexpr int kPipeCount = static_cast<int>(Unit::Count);
-constexpr uint64_t kPipeTicks = 64;  // = kUnitTicks (core/instruction_class.hpp)
-
 // Per SM; the counters are declared (name, unit, description) in launch_stats.cpp.
 struct SmStats {
   uint64_t warp_instructions = 0;
@@ -32,7 +29,7 @@ struct SmStats {
   uint64_t shared_passes = 0;        // bank passes they took (conflicts add passes)
   uint64_t l1_wavefronts = 0;        // cycles of the L1/shared data stage: shared passes and global lines
   std::array<uint64_t, kStallCount> stalls{};
-  std::array<uint64_t, kPipeCount> pipe_busy{};  // each unit's busy time, in 1/kPipeTicks scheduler cycles
+  std::array<uint64_t, kUnitCount> pipe_busy{};  // each unit's busy time, in 1/kUnitTicks scheduler cycles
 
   static std::span<const stats::Counter<SmStats>> counters();
 };

@@ -21,10 +21,7 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
     const bool queued = !q.empty();
     if (pc >= 0) {
       const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
-      // Behind what waits: nothing past the unrolled body, no fence, no load ptxas keeps below a store.
-      const bool load = t.is_memory && !t.is_store;
-      const bool held = queued && (q.closed() || t.hoist_fence || (load && q.holds_store_before(t)));
-      if (!held) {
+      if (!q.holds_back(t)) {
         Scoreboard::Wait wait = w.scoreboard.operands(t, queued);
         if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
           // Until the copies it waits for are in shared memory (kNever: a response is still due).

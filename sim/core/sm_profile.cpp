@@ -25,14 +25,9 @@ Sm::WarpState Sm::warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now
     const HoistQueue& q = w.hoist;
     t = pc >= 0 ? &kernel_.timing[static_cast<size_t>(pc)] : &kernel_.timing.back();
     Scoreboard::Wait wait = pc >= 0 ? w.scoreboard.operands(*t, !q.empty()) : Scoreboard::Wait{};
-    if (!q.empty()) {
-      const bool load = t->is_memory && !t->is_store;
-      const bool held = pc < 0 || q.closed() || t->hoist_fence || (load && q.holds_store_before(*t)) ||
-                        wait.at > q.front().ready_at();
-      if (held) {
-        t = q.front().timing;
-        wait = {q.front().ready_at(), true, true};
-      }
+    if (!q.empty() && (pc < 0 || q.holds_back(*t) || wait.at > q.front().ready_at())) {
+      t = q.front().timing;
+      wait = {q.front().ready_at(), true, true};
     }
     r = now < w.eligible_at ? Readiness{w.eligible_at, w.eligible_wait}
         : wait.at > now     ? Readiness{wait.at, operand_stall(wait)}
@@ -47,7 +42,7 @@ void Sm::profile_states(engine::Cycle at, uint64_t cycles) {
   for (const Scheduler& s : schedulers_)
     for (uint32_t slot : s.live) {
       TimedWarp& w = warps_[slot];
-      if (w.done || w.issued_at == at) continue;  // an issue's cycle is counted at the issue
+      if (w.issued_at == at) continue;  // an issue's cycle is counted at the issue
       const WarpState st = warp_state(w, s, at);
       profile_.counters[st.index].warp_cycles[static_cast<size_t>(st.state)] += cycles;
     }
@@ -63,15 +58,13 @@ void Sm::profile_issue(TimedWarp& w, const InstructionTiming& t, const exec::Ste
   if (w.issued_at != now) ++c.warp_cycles[kSelected];  // a second instruction in the cycle takes no cycle more
   w.issued_at = now;
   w.issued_index = index;
-  const memory::MemoryStats& m = memory_.stats();
-  const memory::MemoryStats& b = before.memory;
-  c.global_requests += (m.global_load_requests - b.global_load_requests) + (m.global_store_requests - b.global_store_requests);
-  c.global_sectors += (m.global_load_transactions - b.global_load_transactions) +
-                      (m.global_store_transactions - b.global_store_transactions);
-  c.l1_hit_sectors += m.l1_hits - b.l1_hits;
-  c.l1_miss_sectors += m.l1_misses - b.l1_misses;
-  c.l2_hit_sectors += m.l2_hits - b.l2_hits;
-  c.l2_miss_sectors += m.l2_misses - b.l2_misses;
+  const memory::MemoryStats m = memory_.stats() - before.memory;
+  c.global_requests += m.global_load_requests + m.global_store_requests;
+  c.global_sectors += m.global_load_transactions + m.global_store_transactions;
+  c.l1_hit_sectors += m.l1_hits;
+  c.l1_miss_sectors += m.l1_misses;
+  c.l2_hit_sectors += m.l2_hits;
+  c.l2_miss_sectors += m.l2_misses;
   c.shared_requests += stats_.shared_requests - before.shared_requests;
   c.shared_passes += stats_.shared_passes - before.shared_passes;
 }

@@ -63,6 +63,10 @@ struct Latencies {
 };
 
 enum class Unit : uint8_t { Fp32, Int32, Fp64, Sfu, LoadStore, Branch, Count };
+constexpr int kUnitCount = static_cast<int>(Unit::Count);
+// Unit busy time is counted in 1/64 cycles, so that a scheduler with 48 FP32 lanes
+// (Kepler) accepts 1.5 warp instructions per cycle and one with 8 lanes (G80) one per 4.
+constexpr uint32_t kUnitTicks = 64;
 
 // Where one class of instructions runs and how soon its result can be read.
 struct InstructionClass {

@@ -8,7 +8,7 @@
 
 #include "core/hoist_queue.hpp"
 #include "core/instruction_class.hpp"
-#include "core/launch_stats.hpp"
+#include "core/stall.hpp"
 #include "core/scoreboard.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/warp_state.hpp"

@@ -40,8 +40,11 @@ double dram_throughput(const LaunchView& v) {
   const double bytes = d(v.launch.memory.dram_read_bytes + v.launch.memory.dram_write_bytes);
   return ratio(ratio(bytes, seconds(v)) / 1e9, v.arch.memory.dram.bandwidth_gbs);
 }
+double issue_active(const LaunchView& v) {
+  return ratio(d(v.total.issue_cycles), d(v.total.active_cycles) * v.launch.schedulers_per_sm);
+}
 double pipe_utilisation(const LaunchView& v, int unit) {
-  return ratio(d(v.total.pipe_busy[static_cast<size_t>(unit)]) / core::kPipeTicks,
+  return ratio(d(v.total.pipe_busy[static_cast<size_t>(unit)]) / core::kUnitTicks,
                d(v.total.active_cycles) * v.launch.schedulers_per_sm);
 }
 
@@ -133,9 +136,8 @@ std::vector<LaunchMetric> build_launch_metrics() {
         return ratio(d(v.total.warp_instructions), d(scheduler_cycles(v)) * v.launch.issue_width);
       });
   add("issue_active", "", "Issue active", "%",
-      "scheduler cycles with an issue per scheduler cycle of active SMs", Style::Percent, [](V v) {
-        return ratio(d(v.total.issue_cycles), d(v.total.active_cycles) * v.launch.schedulers_per_sm);
-      });
+      "scheduler cycles with an issue per scheduler cycle of active SMs", Style::Percent,
+      [](V v) { return issue_active(v); });
   add("threads_per_instruction", "", "Threads per instruction", "threads",
       "active lanes per issued warp instruction", Style::Fixed2,
       [](V v) { return ratio(d(v.total.thread_instructions), d(v.total.warp_instructions)); });
@@ -221,7 +223,7 @@ std::vector<LaunchMetric> build_launch_metrics() {
   add("memory_throughput", "throughput", "Memory throughput", "%",
       "the busiest of L1/shared, L2 and DRAM, as a share of its peak (speed of light)", Style::Percent,
       [](V v) { return std::max({l1_throughput(v), l2_throughput(v), dram_throughput(v)}); });
-  for (int u = 0; u < core::kPipeCount; ++u)
+  for (int u = 0; u < core::kUnitCount; ++u)
     add(std::string("pipe_") + core::unit_name(static_cast<core::Unit>(u)), "throughput",
         std::string(core::unit_name(static_cast<core::Unit>(u))) + " pipe", "%",
         "the unit's busy cycles per scheduler cycle of active SMs", Style::Percent,
@@ -229,8 +231,8 @@ std::vector<LaunchMetric> build_launch_metrics() {
   add("compute_throughput", "throughput", "Compute throughput", "%",
       "the busiest of issue and the execution pipes, as a share of its peak (speed of light)", Style::Percent,
       [](V v) {
-        double most = ratio(d(v.total.issue_cycles), d(v.total.active_cycles) * v.launch.schedulers_per_sm);
-        for (int u = 0; u < core::kPipeCount; ++u) most = std::max(most, pipe_utilisation(v, u));
+        double most = issue_active(v);
+        for (int u = 0; u < core::kUnitCount; ++u) most = std::max(most, pipe_utilisation(v, u));
         return most;
       });
   add("effective_bandwidth_gbs", "memory", "Effective bandwidth", "GB/s",

@@ -47,11 +47,12 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
   if (!l.stats.profile.empty()) {  // warp-state samples, one per warp per cycle (--source)
     core::InstructionCounters all;
     for (const core::InstructionCounters& c : l.stats.profile.counters) all.add(c);
-    for (int s = 0; s < core::kWarpStateCount; ++s)
-      if (s != static_cast<int>(core::Stall::Idle) && s != static_cast<int>(core::Stall::BlockLaunch))  // not Nsight's
-        ncu[std::string(s == core::kSelected ? "smsp__pcsamp_warps_issue_selected"
-                                             : "smsp__pcsamp_warps_issue_stalled_") +
-            (s == core::kSelected ? "" : core::warp_state_name(s))] = all.warp_cycles[static_cast<size_t>(s)];
+    for (int s = 0; s < core::kWarpStateCount; ++s) {
+      if (s == static_cast<int>(core::Stall::Idle) || s == static_cast<int>(core::Stall::BlockLaunch)) continue;  // not Nsight's
+      std::string name = "smsp__pcsamp_warps_issue_";
+      name += s == core::kSelected ? "selected" : std::string("stalled_") + core::warp_state_name(s);
+      ncu[name] = all.warp_cycles[static_cast<size_t>(s)];
+    }
   }
   if (!l.printf.records.empty() || l.printf.dropped) j["printf"] = printf_json(l.printf);
   if (l.out_of_bounds.total()) j["out_of_bounds"] = out_of_bounds_json(l.out_of_bounds);

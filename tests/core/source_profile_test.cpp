@@ -106,7 +106,7 @@ TEST(PipeBusy, EachFmaHoldsTheFp32PipeOneCycle) {
   const auto busy = [](int fmas) {
     return simulate(kernel(chains(fmas, 8)), "hopper", {}, 32, 1).total.pipe_busy[static_cast<size_t>(Unit::Fp32)];
   };
-  EXPECT_EQ(busy(200) - busy(100), 100u * kPipeTicks);
+  EXPECT_EQ(busy(200) - busy(100), 100u * kUnitTicks);
 }
 
 }  // namespace
