@@ -220,6 +220,10 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
   for (size_t pc = 0; pc < program.code.size(); ++pc)
     if (program.code[pc].op == Opcode::Bra) out[pc].unroll_trips = static_cast<uint8_t>(unroll_trips(program, pc, config.ptxas_unroll));
   if (config.sass_like) fuse_like_ptxas(program, out);
+  for (InstructionTiming& t : out) {
+    t.reads_mask = register_mask(t.reads);
+    t.writes_mask = register_mask(t.writes);
+  }
   return out;
 }
 

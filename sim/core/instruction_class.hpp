@@ -40,7 +40,18 @@ struct InstructionTiming {
   uint32_t root = 0;           // ld/st: its address's base (core/pointer_roots.hpp), 0: unknown
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
+  uint64_t reads_mask = 0;   // register_mask(reads): the scoreboard's quick test
+  uint64_t writes_mask = 0;  // register_mask(writes)
 };
+
+// A 64-bit summary of a set of registers (bit reg % 64): disjoint summaries, disjoint sets.
+template <size_t N>
+constexpr uint64_t register_mask(const std::array<uint32_t, N>& regs) {
+  uint64_t m = 0;
+  for (uint32_t r : regs)
+    if (r != kernel::kNoReg) m |= uint64_t{1} << (r % 64);
+  return m;
+}
 
 // The architecture's part the classifier reads, by value.
 struct ClassifierConfig {

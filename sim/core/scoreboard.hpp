@@ -27,7 +27,10 @@ class Scoreboard {
     bool from_load = false;    // a global or local load (not shared memory or constants)
   };
 
-  void clear() { count_ = 0; }
+  void clear() {
+    count_ = 0;
+    pending_mask_ = 0;
+  }
 
   // When `t` can read its operands (and overwrite its destinations without overtaking a
   // pending write to them, unless `renamed`: ptxas gives each unrolled copy its own registers).
@@ -41,6 +44,9 @@ class Scoreboard {
       return false;
     };
     Wait w;
+    const bool full = count_ == kEntries && t.writes[0] != kernel::kNoReg;
+    // Most instructions touch no register with a write in flight: no entry to look at.
+    if (!full && !(pending_mask_ & (t.reads_mask | (renamed ? 0 : t.writes_mask)))) return w;
     engine::Cycle earliest = engine::kNever;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
@@ -52,7 +58,7 @@ class Scoreboard {
       }
     }
     // A full table takes no new write until its first entry arrives.
-    if (count_ == kEntries && t.writes[0] != kernel::kNoReg && earliest > w.at) w = {earliest, false, false};
+    if (full && earliest > w.at) w = {earliest, false, false};
     return w;
   }
 
@@ -60,22 +66,29 @@ class Scoreboard {
   // ready at `ready` (kNever for a load, until `arrived(ticket)`).
   void issue(const InstructionTiming& t, engine::Cycle now, engine::Cycle ready, uint32_t ticket) {
     int kept = 0;
+    const uint64_t overlap = pending_mask_ & t.writes_mask;  // entries `t` may rewrite
+    pending_mask_ = 0;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
-      bool rewritten = false;
-      for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
-      if (p.at > now && !rewritten) entries_[static_cast<size_t>(kept++)] = p;
+      if (p.at <= now) continue;  // arrived
+      if (overlap >> (p.reg % 64) & 1u) {
+        bool rewritten = false;
+        for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
+        if (rewritten) continue;
+      }
+      keep(kept, p);
     }
     count_ = kept;
     for (uint32_t reg : t.writes) {
       if (reg == kernel::kNoReg || ready <= now) continue;
-      if (count_ < kEntries) entries_[static_cast<size_t>(count_++)] = {reg, ticket, ready};
+      if (count_ < kEntries) keep(count_, {reg, ticket, ready});
     }
   }
 
   // What `t`, set aside now, waits for: the time its operands from issued instructions are
   // ready (`known`), and the tickets of loads and set-aside instructions still pending.
   void dependencies(const InstructionTiming& t, engine::Cycle& known, std::array<uint32_t, 6>& waits) const {
+    if (!(pending_mask_ & t.reads_mask)) return;
     size_t n = 0;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
@@ -97,15 +110,16 @@ class Scoreboard {
   // pending writes of the same registers (later readers read `t`'s value).
   void defer(const InstructionTiming& t, uint32_t ticket) {
     int kept = 0;
+    pending_mask_ = 0;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       bool rewritten = false;
       for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
-      if (!rewritten) entries_[static_cast<size_t>(kept++)] = p;
+      if (!rewritten) keep(kept, p);
     }
     count_ = kept;
     for (uint32_t reg : t.writes)
-      if (reg != kernel::kNoReg && count_ < kEntries) entries_[static_cast<size_t>(count_++)] = {reg, ticket, engine::kNever};
+      if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, engine::kNever});
   }
   // The set-aside instruction `ticket` issued: its writes are ready at `at`, or, for a load
   // (`at` kNever), when `then`'s response arrives.
@@ -138,7 +152,13 @@ class Scoreboard {
     uint32_t ticket;  // kArithmetic, kMemoryKnown, or the load it waits for
     engine::Cycle at;
   };
+  // Puts `p` at `index` (and advances it), noting its register in the summary.
+  void keep(int& index, const Pending& p) {
+    entries_[static_cast<size_t>(index++)] = p;
+    pending_mask_ |= uint64_t{1} << (p.reg % 64);
+  }
   int count_ = 0;
+  uint64_t pending_mask_ = 0;  // register_mask of the entries' registers
   std::array<Pending, kEntries> entries_{};
 };
 

@@ -34,11 +34,10 @@ FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& mem
   Executor ex(program, memory, launch);
   FunctionalStats stats;
   const uint32_t warps_per_block = launch.warps_per_block();
+  std::vector<WarpState> warps(warps_per_block);  // reused block after block: registers are not cleared
   for (uint64_t block = 0; block < launch.block_count(); ++block) {
     BlockState b = ex.make_block(block);
-    std::vector<WarpState> warps;
-    warps.reserve(warps_per_block);
-    for (uint32_t i = 0; i < warps_per_block; ++i) warps.push_back(ex.make_warp(b, i));
+    for (uint32_t i = 0; i < warps_per_block; ++i) ex.reset_warp(warps[i], b, i);
     BarrierTable barriers;
     uint32_t live = warps_per_block;
 

@@ -2,6 +2,7 @@
 // warp instruction, not per lane (it is among the most frequent instructions), and the
 // result is built as a lane mask.
 #include <cmath>
+#include <cstring>
 
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
@@ -97,40 +98,62 @@ uint32_t compare_lanes(CmpOp op, uint32_t mask, const T* a, const T* b) {
 
 void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction& in, uint32_t mask) {
   const CmpOp op = static_cast<CmpOp>(in.mode);
-  uint64_t va[kWarpSize], vb[kWarpSize];
-  gather(w, b, in.src[0], mask, va);
-  gather(w, b, in.src[1], mask, vb);
   uint32_t p = 0;
   uint32_t upper = 0;  // setp.f16x2 p|q: q compares the upper halves
   const bool pair = in.type == DataType::F16X2 || in.type == DataType::BF16X2;
-  if (is_half_type(in.type)) {
-    const DataType scalar = in.type == DataType::BF16 || in.type == DataType::BF16X2 ? DataType::BF16 : DataType::F16;
-    double fa[kWarpSize], fb[kWarpSize];
-    for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l], scalar), fb[l] = float_value(vb[l], scalar); });
-    p = compare_lanes(op, mask, fa, fb);
-    if (pair) {
-      for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l] >> 16, scalar), fb[l] = float_value(vb[l] >> 16, scalar); });
-      upper = compare_lanes(op, mask, fa, fb);
-    }
-  } else if (in.type == DataType::F32 || in.type == DataType::F64) {
-    double fa[kWarpSize], fb[kWarpSize];
-    float sa[kWarpSize], sb[kWarpSize];
+  // 32-bit operands are compared in place, without a widened copy.
+  const bool narrow = in.type == DataType::S32 || in.type == DataType::U32 || in.type == DataType::B32 ||
+                      in.type == DataType::F32;
+  uint32_t scratch_a[kWarpSize], scratch_b[kWarpSize];
+  const uint32_t* na = narrow ? narrow_view(w, in.src[0], mask, scratch_a) : nullptr;
+  const uint32_t* nb = na ? narrow_view(w, in.src[1], mask, scratch_b) : nullptr;
+  if (nb) {
     if (in.type == DataType::F32) {
-      for_each_lane(mask, [&](uint32_t l) { sa[l] = as_f32(va[l]), sb[l] = as_f32(vb[l]); });
-      p = compare_lanes(op, mask, sa, sb);
-    } else {
-      for_each_lane(mask, [&](uint32_t l) { fa[l] = as_f64(va[l]), fb[l] = as_f64(vb[l]); });
+      float fa[kWarpSize], fb[kWarpSize];
+      std::memcpy(fa, na, sizeof fa);
+      std::memcpy(fb, nb, sizeof fb);
       p = compare_lanes(op, mask, fa, fb);
+    } else if (in.type == DataType::S32) {
+      int32_t ia[kWarpSize], ib[kWarpSize];
+      std::memcpy(ia, na, sizeof ia);
+      std::memcpy(ib, nb, sizeof ib);
+      p = compare_lanes(op, mask, ia, ib);
+    } else {
+      p = compare_lanes(op, mask, na, nb);
     }
-  } else if (kernel::is_signed(in.type)) {
-    int64_t ia[kWarpSize], ib[kWarpSize];
-    for_each_lane(mask, [&](uint32_t l) { ia[l] = as_int(va[l], in.type), ib[l] = as_int(vb[l], in.type); });
-    p = compare_lanes(op, mask, ia, ib);
   } else {
-    const int bits = kernel::type_bits(in.type);
-    uint64_t ua[kWarpSize], ub[kWarpSize];
-    for_each_lane(mask, [&](uint32_t l) { ua[l] = low_bits(va[l], bits), ub[l] = low_bits(vb[l], bits); });
-    p = compare_lanes(op, mask, ua, ub);
+    uint64_t va[kWarpSize], vb[kWarpSize];
+    gather(w, b, in.src[0], mask, va);
+    gather(w, b, in.src[1], mask, vb);
+    if (is_half_type(in.type)) {
+      const DataType scalar = in.type == DataType::BF16 || in.type == DataType::BF16X2 ? DataType::BF16 : DataType::F16;
+      double fa[kWarpSize] = {}, fb[kWarpSize] = {};
+      for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l], scalar), fb[l] = float_value(vb[l], scalar); });
+      p = compare_lanes(op, mask, fa, fb);
+      if (pair) {
+        for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l] >> 16, scalar), fb[l] = float_value(vb[l] >> 16, scalar); });
+        upper = compare_lanes(op, mask, fa, fb);
+      }
+    } else if (in.type == DataType::F32 || in.type == DataType::F64) {
+      double fa[kWarpSize], fb[kWarpSize];
+      float sa[kWarpSize], sb[kWarpSize];
+      if (in.type == DataType::F32) {
+        for_each_lane(mask, [&](uint32_t l) { sa[l] = as_f32(va[l]), sb[l] = as_f32(vb[l]); });
+        p = compare_lanes(op, mask, sa, sb);
+      } else {
+        for_each_lane(mask, [&](uint32_t l) { fa[l] = as_f64(va[l]), fb[l] = as_f64(vb[l]); });
+        p = compare_lanes(op, mask, fa, fb);
+      }
+    } else if (kernel::is_signed(in.type)) {
+      int64_t ia[kWarpSize], ib[kWarpSize];
+      for_each_lane(mask, [&](uint32_t l) { ia[l] = as_int(va[l], in.type), ib[l] = as_int(vb[l], in.type); });
+      p = compare_lanes(op, mask, ia, ib);
+    } else {
+      const int bits = kernel::type_bits(in.type);
+      uint64_t ua[kWarpSize], ub[kWarpSize];
+      for_each_lane(mask, [&](uint32_t l) { ua[l] = low_bits(va[l], bits), ub[l] = low_bits(vb[l], bits); });
+      p = compare_lanes(op, mask, ua, ub);
+    }
   }
   uint32_t q = pair ? upper : ~p & mask;
   if (in.bool_op != kernel::BoolOp::None) {

@@ -1,5 +1,6 @@
 #include "exec/executor.hpp"
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 
@@ -19,12 +20,6 @@ BlockState Executor::make_block(uint64_t linear) const {
              static_cast<uint32_t>(linear / (uint64_t{launch_.grid[0]} * launch_.grid[1]))};
   b.shared.assign(reserved_shared_base() + program_.reserved_shared_bytes, 0);
   return b;
-}
-
-WarpState Executor::make_warp(const BlockState& block, uint32_t warp_in_block) const {
-  WarpState w;
-  reset_warp(w, block, warp_in_block);
-  return w;
 }
 
 void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_block) const {
@@ -110,8 +105,41 @@ uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s
   return 0;
 }
 
+void Executor::special_lanes(const WarpState& w, const BlockState& b, SpecialReg s, uint64_t* out) const {
+  const bool thread_index = s == SpecialReg::TidX || s == SpecialReg::TidY || s == SpecialReg::TidZ;
+  const bool per_lane = s == SpecialReg::LaneId || s == SpecialReg::LanemaskEq || s == SpecialReg::LanemaskLt ||
+                        s == SpecialReg::LanemaskLe || s == SpecialReg::LanemaskGt || s == SpecialReg::LanemaskGe;
+  if (per_lane) {
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) out[lane] = special(w, b, s, lane);
+    return;
+  }
+  if (!thread_index) {  // the same for the whole warp
+    std::fill(out, out + kWarpSize, special(w, b, s, 0));
+    return;
+  }
+  // The first lane's index by division, the others by counting on from it.
+  const auto& blk = launch_.block;
+  const uint32_t first = w.warp_in_block * kWarpSize;
+  std::array<uint32_t, 3> t{first % blk[0], first / blk[0] % blk[1], first / (blk[0] * blk[1])};
+  const size_t axis = s == SpecialReg::TidX ? 0 : s == SpecialReg::TidY ? 1 : 2;
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+    out[lane] = t[axis];
+    if (++t[0] == blk[0]) {
+      t[0] = 0;
+      if (++t[1] == blk[1]) t[1] = 0, ++t[2];
+    }
+  }
+}
+
 uint32_t Executor::guard_mask(WarpState& w, const BlockState&, const Instruction& in, uint32_t active) const {
   if (in.guard == kernel::kNoReg) return active;
+  if (!program_.reg_wide[in.guard]) {  // predicates live in the narrow registers: one pass, no branches
+    const uint32_t* v = &w.narrow[size_t{program_.reg_slot[in.guard]} * kWarpSize];
+    uint32_t set = 0;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) set |= (v[lane] & 1u) << lane;
+    set &= w.defined[in.guard];  // never written: false
+    return (in.guard_negated ? ~set : set) & active;
+  }
   uint32_t mask = 0;
   for_each_lane(active, [&](uint32_t lane) {
     const bool p = (w.defined[in.guard] >> lane & 1u) && (load(w, in.guard, lane) & 1u);  // never written: false

@@ -19,6 +19,10 @@ namespace gpusim::exec {
 
 template <typename F>
 inline void for_each_lane(uint32_t mask, F&& f) {
+  if (mask == 0xFFFFFFFFu) {  // the common case: a counted loop the compiler can vectorise
+    for (uint32_t lane = 0; lane < 32; ++lane) f(lane);
+    return;
+  }
   while (mask) {
     const uint32_t lane = static_cast<uint32_t>(std::countr_zero(mask));
     mask &= mask - 1;
@@ -96,7 +100,6 @@ class Executor {
   Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch);
 
   BlockState make_block(uint64_t linear_index) const;
-  WarpState make_warp(const BlockState& block, uint32_t warp_in_block) const;
   // Makes `w` a fresh warp, reusing its storage. Registers are not cleared: the
   // written-lanes masks already stop reads of anything this warp has not written.
   void reset_warp(WarpState& w, const BlockState& block, uint32_t warp_in_block) const;
@@ -184,9 +187,30 @@ class Executor {
         for (int l = 0; l < kWarpSize; ++l) out[l] ^= 1u;
     } else if (o.kind == Operand::Kind::Imm && !o.frame) {
       std::fill(out, out + kWarpSize, static_cast<uint64_t>(o.imm));
+    } else if (o.kind == Operand::Kind::Special) {
+      special_lanes(w, b, o.special, out);
     } else {
       for_each_lane(mask, [&](uint32_t lane) { out[lane] = read(w, b, o, lane); });
     }
+  }
+  // The operand's lanes as 32-bit values, without widening a copy to 64 bits: a 32-bit
+  // register every lane of `mask` has written (not negated) in place, or an immediate in
+  // `scratch`. Null where the operand needs gather().
+  const uint32_t* narrow_view(const WarpState& w, const Operand& o, uint32_t mask, uint32_t* scratch) const {
+    if (o.kind == Operand::Kind::Reg) {
+      if (o.negate || program_.reg_wide[o.reg] || (mask & ~w.defined[o.reg])) return nullptr;
+      return &w.narrow[size_t{program_.reg_slot[o.reg]} * kWarpSize];
+    }
+    if (o.kind != Operand::Kind::Imm || o.frame) return nullptr;
+    std::fill(scratch, scratch + kWarpSize, static_cast<uint32_t>(o.imm));
+    return scratch;
+  }
+  // Writes the lanes of `mask` of a 32-bit register from `values`.
+  void scatter32(WarpState& w, uint32_t reg, uint32_t mask, const uint32_t* values) const {
+    uint32_t* dst = &w.narrow[size_t{program_.reg_slot[reg]} * kWarpSize];
+    if (mask == 0xFFFFFFFFu) std::copy(values, values + kWarpSize, dst);
+    else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+    w.defined[reg] |= mask;
   }
   void scatter(WarpState& w, uint32_t reg, uint32_t mask, const uint64_t* values) const {
     const size_t base = size_t{program_.reg_slot[reg]} * kWarpSize;
@@ -205,6 +229,8 @@ class Executor {
     w.defined[reg] |= mask;
   }
   uint64_t special(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint32_t lane) const;
+  // The special register for every lane of the warp (thread indices without a division per lane).
+  void special_lanes(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint64_t* out) const;
   // The reserved shared region follows the kernel's static and dynamic shared memory.
   uint32_t reserved_shared_base() const {
     const uint32_t end = program_.dynamic_shared_offset + launch_.dynamic_shared_bytes;
@@ -223,6 +249,8 @@ class Executor {
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  // The common 32-bit operations straight on the narrow registers (alu32.cpp); false: not one.
+  bool alu32(WarpState& w, const Instruction& in, uint32_t mask);
   void half_alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask, const uint64_t* ra,
                 const uint64_t* rb, const uint64_t* rc);
   void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,

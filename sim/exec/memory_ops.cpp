@@ -1,5 +1,6 @@
 // Loads, stores, atomics and the warp-wide shuffle and vote.
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -145,18 +146,38 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
              param = in.space == StateSpace::Param;
   const uint64_t offset = static_cast<uint64_t>(addr_op.imm);
   const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
+  // The fast path: every lane aligned and the warp's whole span inside one buffer (or the
+  // block's shared memory, or the parameters), so one bounds check serves all lanes.
+  uint64_t lo = ~0ull, hi = 0, misaligned = 0;
   for_each_lane(mask, [&](uint32_t lane) {
     const uint64_t a = (bases[lane] + offset) & wrap;
-    // Fast paths: aligned, in-bounds shared and global accesses; the rest goes through address().
-    uint8_t* p = nullptr;
-    if (a % bytes == 0) {
-      if (shared && a + bytes <= b.shared.size()) p = b.shared.data() + a;
-      else if (global) p = memory_.translate(a, bytes);
-      else if (param && a + bytes <= launch_.params.size()) p = const_cast<uint8_t*>(launch_.params.data()) + a;
-    }
-    host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
-    addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
+    addresses_[lane] = a;
+    lo = std::min(lo, a);
+    hi = std::max(hi, a);
+    misaligned |= a & (bytes - 1);
   });
+  uint8_t* span = nullptr;  // host address of `lo`
+  if (mask && misaligned == 0 && std::has_single_bit(bytes) && hi - lo < (uint64_t{1} << 40)) {
+    const uint64_t extent = hi - lo + bytes;
+    if (shared && hi + bytes <= b.shared.size()) span = b.shared.data() + lo;
+    else if (global) span = memory_.translate(lo, extent);
+    else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
+  }
+  if (span) {
+    for_each_lane(mask, [&](uint32_t lane) { host[lane] = span + (addresses_[lane] - lo); });
+  } else {
+    for_each_lane(mask, [&](uint32_t lane) {
+      const uint64_t a = addresses_[lane];
+      uint8_t* p = nullptr;
+      if (a % bytes == 0) {
+        if (shared && a + bytes <= b.shared.size()) p = b.shared.data() + a;
+        else if (global) p = memory_.translate(a, bytes);
+        else if (param && a + bytes <= launch_.params.size()) p = const_cast<uint8_t*>(launch_.params.data()) + a;
+      }
+      host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
+      if (last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow) addresses_[lane] = a - kernel::kSharedWindow;
+    });
+  }
   const bool sign = kernel::is_signed(in.type);
   const int bits = kernel::type_bits(in.type);
   for (uint32_t i = 0; i < count; ++i) {
@@ -164,6 +185,12 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     const uint32_t offset = i * size;
     if (is_load) {
       if (reg == kernel::kNoReg) continue;
+      if (size == 4 && !program_.reg_wide[reg]) {  // the common case: a 32-bit word into a 32-bit register
+        uint32_t words[kWarpSize];
+        for_each_lane(mask, [&](uint32_t lane) { std::memcpy(&words[lane], host[lane] + offset, 4); });
+        scatter32(w, reg, mask, words);
+        continue;
+      }
       uint64_t values[kWarpSize];
       const auto load = [&](auto word) {
         using T = decltype(word);

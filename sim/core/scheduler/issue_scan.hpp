@@ -88,6 +88,16 @@ class IssueScan {
   // Offers live()[index] for issue: true when it issued (the cycle's scan is over).
   bool offer(size_t index) {
     const TimedWarp& w = warps_[live_[index]];
+    // Waits that do not depend on the next instruction (a block still launching, a barrier)
+    // are answered here too: short blocks spend much of their life in them.
+    if (now_ < w.eligible_at) {
+      wait(w.eligible_wait, w.eligible_at);
+      return false;
+    }
+    if (w.at_barrier) {
+      wait(Stall::Barrier, engine::kNever);
+      return false;
+    }
     if (w.next_known) {
       const Readiness r = known_readiness(w, units_, now_);
       if (r.at > now_) {
