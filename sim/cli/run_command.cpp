@@ -99,7 +99,7 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const dri
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
-  std::string out_of_bounds = "error", source_top_text = "10";
+  std::string out_of_bounds = "error", source_top_text = "10", sample_text = "off";
   std::vector<std::string> sets, dumps;
   opts.add_options()
       ("help,h", "show this help")
@@ -119,6 +119,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ("source", "count every instruction (slower): print the kernel's source annotated, hottest lines first, "
                  "with where the warps waited (JSON: per-line and per-instruction tables)")
       ("source-top", po::value(&source_top_text), "lines in the source view's hottest-lines table (default 10)")
+      ("sample", po::value(&sample_text)->implicit_value("on"),
+       "time a large grid's first waves in detail until two take the same time, run the other blocks "
+       "functionally and extrapolate cycles and counters (with an error estimate): on (--sample alone: grids of "
+       "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
@@ -143,6 +147,13 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (out_of_bounds != "error" && out_of_bounds != "continue")
     throw util::InputError("--out-of-bounds '" + util::clipped(out_of_bounds) + "': expected error or continue");
   limits.continue_out_of_bounds = out_of_bounds == "continue";
+  if (sample_text != "on" && sample_text != "auto" && sample_text != "off")
+    throw util::InputError("--sample '" + util::clipped(sample_text) + "': expected on, auto or off");
+  if (sample_text != "off")
+    for (const char* whole : {"source", "trace", "trace-warps", "functional"})
+      if (vm.count(whole))
+        throw util::InputError(std::string("--sample times part of each large grid; --") + whole +
+                               " needs every block (leave out --sample)");
 
   const bool ranged = std::any_of(sets.begin(), sets.end(), [](const std::string& s) {
     const auto eq = s.find('=');
@@ -156,6 +167,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (vm.count("max-instructions")) q.passthrough.insert(q.passthrough.end(), {"--max-instructions", max_instructions_text});
     if (vm.count("timeout")) q.passthrough.insert(q.passthrough.end(), {"--timeout", timeout_text});
     q.passthrough.insert(q.passthrough.end(), {"--out-of-bounds", out_of_bounds});
+    if (sample_text != "off") q.passthrough.insert(q.passthrough.end(), {"--sample", sample_text});
     return quick_sweep(q, out, err);
   }
   std::vector<std::string> arch_sets, workload_sets;
@@ -204,6 +216,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   options.trace_warps = vm.count("trace-warps") > 0;
   options.profile = vm.count("source") > 0;
   options.sample_counters = !trace_file.empty();
+  options.sample.mode = sample_text == "on" ? core::SampleMode::On : sample_text == "auto" ? core::SampleMode::Auto
+                                                                                            : core::SampleMode::Exact;
   const uint64_t source_top = parse_count("--source-top", source_top_text);
   // Other kernels the workload launches: --regs, else ptxas (or the checked-in table).
   const auto registers_of = [&](const std::string& entry) {

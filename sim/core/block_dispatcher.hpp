@@ -11,6 +11,7 @@
 
 #include "core/block_dispatch_config.hpp"
 #include "core/sm.hpp"
+#include "core/wave_sampler.hpp"
 #include "engine/event_queue.hpp"
 
 namespace gpusim::core {
@@ -22,8 +23,14 @@ class BlockDispatcher final : public BlockSink {
 
   // The launch begins: the first blocks go out after the kernel launch cost.
   void start() { assign(start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles)); }
-  void blocks_retired(uint32_t, engine::Cycle now) override { assign(now + 1); }
-  bool all_assigned() const { return next_block_ >= total_blocks_; }
+  // With a sampler (--sample), dispatch stops once it has its sample.
+  void set_sampler(WaveSampler* sampler) { sampler_ = sampler; }
+  void blocks_retired(uint32_t, uint64_t count, engine::Cycle now) override {
+    if (sampler_ && sampler_->retired(count, now)) return;
+    assign(now + 1);
+  }
+  bool all_assigned() const { return next_block_ >= total_blocks_ || (sampler_ && sampler_->complete()); }
+  uint64_t dispatched() const { return next_block_; }
 
  private:
   void assign(engine::Cycle now);
@@ -32,6 +39,7 @@ class BlockDispatcher final : public BlockSink {
   engine::Cycle start_;
   uint64_t total_blocks_;
   std::vector<std::unique_ptr<Sm>>* sms_ = nullptr;
+  WaveSampler* sampler_ = nullptr;
   std::vector<int> order_;
   uint64_t next_block_ = 0;
   size_t cursor_ = 0;

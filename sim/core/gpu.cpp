@@ -8,6 +8,7 @@
 #include "core/counter_sampler.hpp"
 #include "core/ptxas_schedule.hpp"
 #include "core/sm.hpp"
+#include "exec/block_runner.hpp"
 #include "exec/exec_error.hpp"
 #include "util/yaml_reader.hpp"
 
@@ -55,6 +56,12 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     sms.back()->set_tick_every_cycle(!options.allow_jumps);
   }
   dispatcher.attach(&sms);
+  std::optional<WaveSampler> waves;
+  const uint64_t wave_blocks = uint64_t{static_cast<uint64_t>(arch_.gpu.sm_count)} * static_cast<uint64_t>(occ.active_blocks);
+  if (options.sample.applies(launch.block_count(), wave_blocks)) {
+    waves.emplace(wave_blocks, launch.block_count(), start, sms, *memory_);
+    dispatcher.set_sampler(&*waves);
+  }
   dispatcher.start();
   std::optional<CounterSampler> sampler;
   if (options.sample_counters) sampler.emplace(start, *memory_, sms, instructions);
@@ -71,6 +78,11 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   if (stuck_sms > 2) stuck += ", and warps on " + std::to_string(stuck_sms - 2) + " more SMs";
   if (!stuck.empty() || !dispatcher.all_assigned())
     throw exec::ExecError("kernel " + program.name + ": barrier deadlock: " + (stuck.empty() ? "blocks left unscheduled" : stuck));
+
+  // Sampled: the blocks never timed run functionally, so the results are complete.
+  exec::FunctionalStats skipped;
+  const bool sampled = waves && waves->complete();
+  if (sampled) skipped = exec::run_functional(program, memory, launch, options.limits, dispatcher.dispatched());
 
   // The kernel ends when its last block retires and its last transfers land.
   engine::Cycle end = std::max(events_.now(), memory_->drained_at());
@@ -107,6 +119,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   stats.tail_cycles = stats.cycles - first_idle;
   stats.shared_carveout_bytes = carveout;
   stats.l1_bytes = memory_->l1_bytes();
+  if (sampled) waves->extrapolate(stats, dispatcher.dispatched(), skipped.warp_instructions, skipped.thread_instructions);
   return stats;
 }
 

@@ -10,6 +10,7 @@
 
 #include "arch/arch_config.hpp"
 #include "core/launch_stats.hpp"
+#include "core/wave_sampler.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/device_memory.hpp"
 #include "exec/executor.hpp"
@@ -24,6 +25,7 @@ struct TimingOptions {
   bool trace_warps = false;  // record per-warp slices for the trace
   bool profile = false;      // per-instruction counters for the source view (slower)
   bool sample_counters = false;  // GPU-wide counters over time, for the trace's counter tracks
+  SampleRule sample;             // --sample: time a part of a large grid, extrapolate the rest (core/wave_sampler.hpp)
   exec::RunLimits limits;     // per-launch instruction budget, wall-clock deadline (once started)
 };
 

@@ -58,6 +58,15 @@ struct CounterSample {
   uint64_t l2_hits = 0, l2_lookups = 0;
 };
 
+// What --sample did (core/wave_sampler.hpp); not `sampled`: every block was timed.
+struct SampleReport {
+  bool sampled = false;
+  uint64_t simulated_blocks = 0;  // timed in detail; the others ran functionally
+  uint64_t measured_waves = 0;    // waves timed until two took the same time
+  uint64_t wave_cycles = 0;       // the last one's duration: the rate the rest is extrapolated at
+  double error_estimate = 0;      // relative, on cycles: the last two waves' difference on the extrapolated share
+};
+
 struct LaunchStats {
   uint64_t cycles = 0;
   uint64_t blocks = 0;
@@ -75,6 +84,7 @@ struct LaunchStats {
   std::vector<WarpSlice> warps_trace;
   std::vector<CounterSample> samples;  // with TimingOptions::sample_counters (core/counter_sampler.hpp)
   InstructionProfile profile;  // with TimingOptions::profile: per instruction, summed over SMs
+  SampleReport sample;
 
   SmStats total() const;
 };

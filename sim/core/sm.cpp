@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <optional>
 
 #include "arch/arch_config.hpp"
 #include "exec/exec_error.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::core {
 
@@ -141,11 +141,17 @@ Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
 }
 
 Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now) {
+  if (profile_.empty()) return start(w, t, r, now);
+  const TrafficMark before = traffic_mark();
+  const Begun b = start(w, t, r, now);
+  profile_issue(w, t, r, before, now);
+  return b;
+}
+
+Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now) {
   ++stats_.warp_instructions;
-  stats_.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
+  stats_.thread_instructions += static_cast<uint64_t>(util::lane_count(r.active_mask));
   Begun b{now + t.latency, Scoreboard::kArithmetic, t.occupancy};
-  std::optional<TrafficMark> before;
-  if (!profile_.empty()) before = traffic_mark();
   if (r.instruction && r.instruction->op == kernel::Opcode::Shfl) {
     b.ready = now + static_cast<engine::Cycle>(config_.shared.latency);
   } else if (t.is_memory && r.addresses) {
@@ -157,7 +163,6 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
       b.busy = std::max(b.busy, a.busy_ticks);
     }
   }
-  if (before) profile_issue(w, t, r, *before, now);
   return b;
 }
 
@@ -326,8 +331,8 @@ void Sm::on_tick() {
   if (kernel_.limits->over_budget(*kernel_.instructions)) report_runaway(kernel_.limits->budget_message());
   if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
   if (retired_ > 0) {
+    dispatcher_.blocks_retired(id_, static_cast<uint64_t>(retired_), now);
     retired_ = 0;
-    dispatcher_.blocks_retired(id_, now);
   }
   if (every_cycle_ && has_warps()) next = now + 1;
   if (next != kNever) events_.schedule_by(tick_event_, next);

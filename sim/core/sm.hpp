@@ -64,7 +64,7 @@ struct KernelContext {
 class BlockSink {
  public:
   virtual ~BlockSink() = default;
-  virtual void blocks_retired(uint32_t sm, engine::Cycle now) = 0;
+  virtual void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) = 0;
 };
 
 class Sm final : private Issuer, public memory::ResponseSink {
@@ -86,6 +86,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   engine::Cycle tick(engine::Cycle now);
   // Charges the stalls up to (not including) `end` and closes the books.
   void finish(engine::Cycle end);
+  // Charges the stalls up to `now`, for a snapshot of the counters; changes no timing.
+  void charge_until(engine::Cycle now) { account(now); }
 
   void on_response(uint64_t tag) override;
 
@@ -139,6 +141,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
     uint64_t busy;
   };
   Begun begin(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now);
+  Begun start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now);  // begin's work, unprofiled
   // Charges the scheduler's unit (and issue slot) for an instruction issued at `now`.
   void occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now);
   // Issues the warp's next instruction, known to be ready; returns false only for a

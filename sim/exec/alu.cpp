@@ -354,6 +354,16 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
   gather(w, b, in.src[0], mask, values);
   if (in.num_src > 1) gather(w, b, in.src[1], mask, second);  // cvt.rn.f16x2.f32 d, hi, lo
   const bool packed = dst == DataType::F16X2 || dst == DataType::BF16X2;
+  if (!kernel::is_float(src) && !kernel::is_float(dst) && !in.sat && !packed) {  // integer to integer: the common case
+    const int src_bits = kernel::type_bits(src);
+    const bool from_signed = kernel::is_signed(src);
+    for_each_lane(mask, [&](uint32_t lane) {
+      const uint64_t v = values[lane];
+      values[lane] = low_bits(from_signed ? static_cast<uint64_t>(sign_extend(v, src_bits)) : low_bits(v, src_bits), bits);
+    });
+    scatter(w, in.dst.reg, mask, values);
+    return;
+  }
   if (packed && (in.num_src != 2 || !kernel::is_float(src)))
     fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)), "cvt to a packed pair needs two float sources");
   const auto to_small = [&](uint64_t raw) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "exec/barrier.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::exec {
 namespace {
@@ -30,12 +31,12 @@ void release(const Executor& ex, BlockState& b, std::vector<WarpState>& warps, u
 }  // namespace
 
 FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch,
-                               const RunLimits& limits) {
+                               const RunLimits& limits, uint64_t first_block) {
   Executor ex(program, memory, launch);
   FunctionalStats stats;
   const uint32_t warps_per_block = launch.warps_per_block();
   std::vector<WarpState> warps(warps_per_block);  // reused block after block: registers are not cleared
-  for (uint64_t block = 0; block < launch.block_count(); ++block) {
+  for (uint64_t block = first_block; block < launch.block_count(); ++block) {
     BlockState b = ex.make_block(block);
     for (uint32_t i = 0; i < warps_per_block; ++i) ex.reset_warp(warps[i], b, i);
     BarrierTable barriers;
@@ -50,7 +51,7 @@ FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& mem
           const StepResult r = ex.step(w, b);
           if (r.instruction) {
             ++stats.warp_instructions;
-            stats.thread_instructions += static_cast<uint64_t>(std::popcount(r.active_mask));
+            stats.thread_instructions += static_cast<uint64_t>(util::lane_count(r.active_mask));
             progress = true;
           }
           if (r.status == StepStatus::Exited) {

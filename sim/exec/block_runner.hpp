@@ -19,7 +19,8 @@ struct FunctionalStats {
 
 // Throws ExecError on a fault, a barrier deadlock, or past the run's limits (naming the
 // kernel, the block and the PC of a warp still running).
+// Runs the launch's blocks from `first_block` on (0: all of them).
 FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch,
-                               const RunLimits& limits);
+                               const RunLimits& limits, uint64_t first_block = 0);
 
 }  // namespace gpusim::exec

@@ -1,6 +1,5 @@
 // Loads, stores, atomics and the warp-wide shuffle and vote.
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -157,7 +156,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     misaligned |= a & (bytes - 1);
   });
   uint8_t* span = nullptr;  // host address of `lo`
-  if (mask && misaligned == 0 && std::has_single_bit(bytes) && hi - lo < (uint64_t{1} << 40)) {
+  if (mask && misaligned == 0 && (bytes & (bytes - 1)) == 0 && hi - lo < (uint64_t{1} << 40)) {
     const uint64_t extent = hi - lo + bytes;
     if (shared && hi + bytes <= b.shared.size()) span = b.shared.data() + lo;
     else if (global) span = memory_.translate(lo, extent);

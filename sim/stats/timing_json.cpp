@@ -54,6 +54,12 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
       ncu[name] = all.warp_cycles[static_cast<size_t>(s)];
     }
   }
+  if (const core::SampleReport& s = l.stats.sample; s.sampled)  // --sample: what was timed, what extrapolated
+    j["sample"] = {{"simulated_blocks", s.simulated_blocks},
+                   {"blocks", l.stats.blocks},
+                   {"measured_waves", s.measured_waves},
+                   {"wave_cycles", s.wave_cycles},
+                   {"error_estimate", s.error_estimate}};
   if (!l.printf.records.empty() || l.printf.dropped) j["printf"] = printf_json(l.printf);
   if (l.out_of_bounds.total()) j["out_of_bounds"] = out_of_bounds_json(l.out_of_bounds);
   if (ctx.per_sm) {

@@ -69,6 +69,11 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
   line("SIMT efficiency", m.text("simt_efficiency"));
   line("Blocks", m.text("blocks") + " in " + m.text("waves") + " waves of " + m.text("blocks_per_wave") + "; tail " +
                      m.text("tail_cycles") + " cycles (" + pct(ratio(m("tail_cycles"), m("cycles"))) + ")");
+  if (const core::SampleReport& sample = s.sample; sample.sampled)
+    line("Sampled", std::to_string(sample.simulated_blocks) + " of " + std::to_string(s.blocks) +
+                        " blocks timed (" + std::to_string(sample.measured_waves) + " waves until two took the same " +
+                        "time, " + std::to_string(sample.wave_cycles) + " cycles); the rest ran functionally, cycles " +
+                        "and counters extrapolated (estimated error " + pct(sample.error_estimate) + ")");
   // Speed of light: the busiest unit on each side, as a share of its peak.
   const auto busiest = [&](const std::vector<std::string>& keys) {
     std::string best = keys.front();

@@ -49,7 +49,8 @@ struct SimRun {
 };
 
 inline SimRun simulate(const std::string& ptx, const std::string& arch_name, const std::vector<std::string>& overrides,
-             uint32_t threads, uint32_t blocks, uint32_t dynamic_shared = 0, bool jumps = true, bool profile = false) {
+             uint32_t threads, uint32_t blocks, uint32_t dynamic_shared = 0, bool jumps = true, bool profile = false,
+             SampleMode sample = SampleMode::Exact) {
   // Global memory answers after a fixed latency, so that cycle counts can be worked out by hand.
   std::vector<std::string> sets = overrides;
   sets.insert(sets.begin(), "memory.model=fixed_latency");
@@ -66,6 +67,7 @@ inline SimRun simulate(const std::string& ptx, const std::string& arch_name, con
   TimingOptions options;
   options.allow_jumps = jumps;
   options.profile = profile;
+  options.sample.mode = sample;
   SimRun r;
   r.stats = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
   r.total = r.stats.total();

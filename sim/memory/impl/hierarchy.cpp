@@ -1,4 +1,5 @@
 #include "memory/impl/hierarchy.hpp"
+#include "util/bits.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -109,7 +110,7 @@ uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, uint64_t sector,
 }
 
 void MemoryHierarchy::count_request(const MemoryRequest& r) {
-  const uint64_t bytes = static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
+  const uint64_t bytes = static_cast<uint64_t>(util::lane_count(r.mask)) * r.bytes_per_lane;
   if (r.is_store) {  // red counts as a store, atom as a load
     ++stats_.global_store_requests;
     stats_.global_store_transactions += tx_.size();

@@ -1,0 +1,115 @@
+#include "core/wave_sampler.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/sm.hpp"
+
+namespace gpusim::core {
+
+WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
+                         const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory)
+    : wave_blocks_(wave_blocks), total_blocks_(total_blocks), start_(start), sms_(sms), memory_(memory) {
+  waves_.push_back(snapshot(start));
+}
+
+WaveSampler::Snapshot WaveSampler::snapshot(engine::Cycle now) const {
+  Snapshot s{now, {}, memory_.stats()};
+  for (const auto& sm : sms_) {
+    sm->charge_until(now);
+    s.sms.push_back(sm->stats());
+  }
+  return s;
+}
+
+bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
+  retired_ += count;
+  while (!complete_ && retired_ >= waves_.size() * wave_blocks_) {
+    if (static_cast<double>(retired_) > SampleRule::kMaxSampledShare * static_cast<double>(total_blocks_))
+      return false;  // no steady rate in the first half of the grid: time it all
+    waves_.push_back(snapshot(now));
+    const size_t n = waves_.size();
+    if (n - 1 < SampleRule::kMinMeasuredWaves) continue;
+    const double last = static_cast<double>(waves_[n - 1].at - waves_[n - 2].at);
+    const double before = static_cast<double>(waves_[n - 2].at - waves_[n - 3].at);
+    complete_ = std::abs(last - before) <= SampleRule::kTolerance * last;
+  }
+  return complete_;
+}
+
+namespace {
+
+// `into` += round(`delta` x `factor`), for every declared counter and the per-kind arrays.
+void add_scaled(SmStats& into, const SmStats& last, const SmStats& prev, double factor) {
+  const auto scaled = [factor](uint64_t a, uint64_t b) {
+    return static_cast<uint64_t>(std::llround(static_cast<double>(a - b) * factor));
+  };
+  for (const auto& c : SmStats::counters()) into.*c.member += scaled(last.*c.member, prev.*c.member);
+  for (size_t i = 0; i < into.stalls.size(); ++i) into.stalls[i] += scaled(last.stalls[i], prev.stalls[i]);
+  for (size_t i = 0; i < into.pipe_busy.size(); ++i) into.pipe_busy[i] += scaled(last.pipe_busy[i], prev.pipe_busy[i]);
+}
+
+// Shares an exact total over the SMs in proportion to their `weights` (the last wave's).
+void distribute(std::vector<SmStats>& sms, uint64_t SmStats::*member, uint64_t total, const std::vector<uint64_t>& weights,
+                const std::vector<uint64_t>& before) {
+  uint64_t sum = 0, given = 0;
+  for (uint64_t w : weights) sum += w;
+  size_t heaviest = 0;
+  for (size_t i = 0; i < sms.size(); ++i) {
+    const uint64_t share = sum ? static_cast<uint64_t>(static_cast<double>(total) * static_cast<double>(weights[i]) /
+                                                       static_cast<double>(sum))
+                               : 0;
+    sms[i].*member = before[i] + share;
+    given += share;
+    if (weights[i] > weights[heaviest]) heaviest = i;
+  }
+  if (!sms.empty()) sms[heaviest].*member += total - given;
+}
+
+}  // namespace
+
+void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, uint64_t warp_instructions,
+                              uint64_t thread_instructions) const {
+  const Snapshot& last = waves_.back();
+  const Snapshot& prev = waves_[waves_.size() - 2];
+  const Snapshot& earlier = waves_[waves_.size() - 3];
+  const uint64_t remaining = total_blocks_ - simulated;
+  const double factor = static_cast<double>(remaining) / static_cast<double>(wave_blocks_);
+  const engine::Cycle wave = last.at - prev.at;
+  const uint64_t extra = static_cast<uint64_t>(std::llround(static_cast<double>(wave) * factor));
+
+  // Instructions and blocks are known exactly; they go to the SMs in the last wave's proportions.
+  std::vector<uint64_t> instr_weight, thread_weight, block_weight, instr_before, thread_before, block_before;
+  for (size_t i = 0; i < stats.per_sm.size(); ++i) {
+    instr_weight.push_back(last.sms[i].warp_instructions - prev.sms[i].warp_instructions);
+    thread_weight.push_back(last.sms[i].thread_instructions - prev.sms[i].thread_instructions);
+    block_weight.push_back(last.sms[i].blocks - prev.sms[i].blocks);
+    instr_before.push_back(stats.per_sm[i].warp_instructions);
+    thread_before.push_back(stats.per_sm[i].thread_instructions);
+    block_before.push_back(stats.per_sm[i].blocks);
+  }
+  for (size_t i = 0; i < stats.per_sm.size(); ++i) {
+    add_scaled(stats.per_sm[i], last.sms[i], prev.sms[i], factor);
+    if (stats.per_sm[i].busy_until) stats.per_sm[i].busy_until += extra;
+  }
+  distribute(stats.per_sm, &SmStats::warp_instructions, warp_instructions, instr_weight, instr_before);
+  distribute(stats.per_sm, &SmStats::thread_instructions, thread_instructions, thread_weight, thread_before);
+  distribute(stats.per_sm, &SmStats::blocks, remaining, block_weight, block_before);
+  const memory::MemoryStats delta = last.memory - prev.memory;
+  for (const auto& c : memory::MemoryStats::counters())
+    stats.memory.*c.member += static_cast<uint64_t>(std::llround(static_cast<double>(delta.*c.member) * factor));
+  stats.cycles += extra;
+
+  const double before = static_cast<double>(prev.at - earlier.at);
+  stats.sample.sampled = true;
+  stats.sample.simulated_blocks = simulated;
+  stats.sample.measured_waves = waves_.size() - 1;
+  stats.sample.wave_cycles = wave;
+  // Two parts: the rate's own variation on the extrapolated cycles, and the grid's last,
+  // partial wave, which may end up to half a wave sooner or later than the rate says.
+  const double rate = std::abs(static_cast<double>(wave) - before) / static_cast<double>(wave) *
+                      static_cast<double>(extra);
+  stats.sample.error_estimate = (rate + 0.5 * static_cast<double>(wave)) / static_cast<double>(stats.cycles);
+}
+
+}  // namespace gpusim::core

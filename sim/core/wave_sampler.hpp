@@ -1,0 +1,74 @@
+// Sampled simulation of a large grid (--sample): the launch is timed in full detail wave by
+// wave (a wave: as many blocks as the SMs hold at once) until two successive waves take the
+// same time within a tolerance; then no more blocks are dispatched, the resident ones drain,
+// and the blocks never timed run functionally (so results and checks stay complete). The
+// skipped blocks would have run at the steady rate of the last wave: cycles and every
+// declared counter are extrapolated from that wave's increments; warp and thread
+// instruction counts come exactly from the functional run.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/launch_stats.hpp"
+#include "engine/event_queue.hpp"
+#include "memory/memory_system.hpp"
+
+namespace gpusim::core {
+
+class Sm;
+
+enum class SampleMode { Exact, On, Auto };
+
+struct SampleRule {
+  SampleMode mode = SampleMode::Exact;
+  // A grid is sampled from this many waves on (--sample: 5, enough to skip one after three
+  // measured and one draining; --sample auto: only grids where sampling saves most).
+  static constexpr uint64_t kMinWavesOn = 5;
+  static constexpr uint64_t kMinWavesAuto = 16;
+  static constexpr uint64_t kMinMeasuredWaves = 3;  // the first includes the launch's ramp
+  static constexpr double kTolerance = 0.02;        // successive waves within 2% of each other
+  // Past this share of the grid, sampling would save little: the launch runs exact.
+  static constexpr double kMaxSampledShare = 0.5;
+
+  bool applies(uint64_t blocks, uint64_t wave_blocks) const {
+    if (mode == SampleMode::Exact || wave_blocks == 0) return false;
+    return blocks >= wave_blocks * (mode == SampleMode::Auto ? kMinWavesAuto : kMinWavesOn);
+  }
+};
+
+class WaveSampler {
+ public:
+  WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
+              const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory);
+
+  // `count` blocks retired at `now`. True once the sample is complete: dispatch no more.
+  bool retired(uint64_t count, engine::Cycle now);
+  bool complete() const { return complete_; }
+
+  // After the timed part (which dispatched `simulated` blocks) ends: adds to `stats` what the
+  // `simulated`..total blocks would have added at the last wave's rate, with the exact
+  // instruction counts of the functional run of those blocks; fills stats.sample.
+  void extrapolate(LaunchStats& stats, uint64_t simulated, uint64_t warp_instructions,
+                   uint64_t thread_instructions) const;
+
+ private:
+  struct Snapshot {
+    engine::Cycle at = 0;
+    std::vector<SmStats> sms;
+    memory::MemoryStats memory;
+  };
+  Snapshot snapshot(engine::Cycle now) const;
+
+  uint64_t wave_blocks_, total_blocks_;
+  engine::Cycle start_;
+  const std::vector<std::unique_ptr<Sm>>& sms_;
+  memory::MemorySystem& memory_;
+  uint64_t retired_ = 0;
+  std::vector<Snapshot> waves_;  // at each wave's last retirement (waves_[0]: the launch's start)
+  bool complete_ = false;
+};
+
+}  // namespace gpusim::core

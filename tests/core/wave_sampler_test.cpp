@@ -1,0 +1,76 @@
+// --sample (core/wave_sampler.hpp), against the exact simulation of the same launch: the
+// oracle is the full timing run, which the sample must reproduce within its estimate.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+
+#include "core/wave_sampler.hpp"
+#include "timed_kernel.hpp"
+
+namespace gpusim::core {
+namespace {
+
+// Every thread does the same arithmetic, then writes its global index: blocks alike, and an
+// output that shows whether each block ran.
+std::string uniform_kernel() {
+  return kernel(chains(120, 4) + "cvt.rn.f32.u32 %f44, %r4;\n");
+}
+
+// Two SMs of a Hopper with 8 blocks of 256 threads each: a wave is 16 blocks.
+SimRun run(uint32_t blocks, SampleMode mode) {
+  return simulate(uniform_kernel(), "hopper", {"gpu.sm_count=2", "block_scheduler.sm_order=ascending"}, 256, blocks, 0, true, false, mode);
+}
+
+TEST(WaveSampler, ATimedSampleOfAUniformGridMatchesTheExactRunWithinItsEstimate) {
+  const SimRun exact = run(16 * 12, SampleMode::Exact);
+  const SimRun sampled = run(16 * 12, SampleMode::On);
+  ASSERT_FALSE(exact.stats.sample.sampled);
+  ASSERT_TRUE(sampled.stats.sample.sampled);
+  const SampleReport& s = sampled.stats.sample;
+  EXPECT_GE(s.measured_waves, SampleRule::kMinMeasuredWaves);
+  EXPECT_LT(s.simulated_blocks, 16u * 12 / 2);  // most of the grid was not timed
+  // Instructions come exactly from the functional run of the blocks not timed.
+  EXPECT_EQ(sampled.total.warp_instructions, exact.total.warp_instructions);
+  EXPECT_EQ(sampled.total.thread_instructions, exact.total.thread_instructions);
+  EXPECT_EQ(sampled.total.blocks, exact.total.blocks);
+  // Every block ran: thread i wrote i.
+  ASSERT_EQ(sampled.out, exact.out);
+  for (size_t i = 0; i < sampled.out.size(); ++i) ASSERT_EQ(std::bit_cast<float>(sampled.out[i]), float(i));
+  // Cycles within the estimate the sampler gives, and within 2%.
+  const double error = std::abs(double(sampled.stats.cycles) - double(exact.stats.cycles)) / double(exact.stats.cycles);
+  EXPECT_LE(error, s.error_estimate) << "cycles " << sampled.stats.cycles << " vs " << exact.stats.cycles;
+  EXPECT_LE(error, 0.02);
+  EXPECT_GT(s.error_estimate, 0.0);
+  // Counters per cycle stay those of the exact run: FMA pipe busy per warp instruction.
+  const auto per_instruction = [](const SimRun& r) {
+    return double(r.total.pipe_busy[static_cast<size_t>(Unit::Fp32)]) / double(r.total.warp_instructions);
+  };
+  EXPECT_NEAR(per_instruction(sampled), per_instruction(exact), 0.02 * per_instruction(exact));
+}
+
+TEST(WaveSampler, SmallGridsAreTimedExactly) {
+  const SimRun exact = run(16 * 4, SampleMode::Exact);
+  const SimRun sampled = run(16 * 4, SampleMode::On);  // 4 waves: under the 5 sampling needs
+  EXPECT_FALSE(sampled.stats.sample.sampled);
+  EXPECT_EQ(sampled.stats.cycles, exact.stats.cycles);
+  EXPECT_EQ(sampled.total.stalls, exact.total.stalls);
+}
+
+TEST(WaveSampler, AutoSamplesOnlyLargeGrids) {
+  EXPECT_FALSE(run(16 * 12, SampleMode::Auto).stats.sample.sampled);  // 12 waves
+  EXPECT_TRUE(run(16 * 20, SampleMode::Auto).stats.sample.sampled);   // 20 waves
+}
+
+TEST(WaveSampler, TheRuleNeedsEnoughWaves) {
+  const SampleRule on{SampleMode::On}, automatic{SampleMode::Auto}, exact{SampleMode::Exact};
+  EXPECT_FALSE(exact.applies(1'000'000, 16));
+  EXPECT_FALSE(on.applies(16 * 5 - 1, 16));
+  EXPECT_TRUE(on.applies(16 * 5, 16));
+  EXPECT_FALSE(automatic.applies(16 * 16 - 1, 16));
+  EXPECT_TRUE(automatic.applies(16 * 16, 16));
+  EXPECT_FALSE(on.applies(100, 0));
+}
+
+}  // namespace
+}  // namespace gpusim::core
