@@ -9,7 +9,13 @@ namespace gpusim::core {
 
 WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
                          const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory)
-    : wave_blocks_(wave_blocks), total_blocks_(total_blocks), start_(start), sms_(sms), memory_(memory) {
+    : wave_blocks_(wave_blocks),
+      total_blocks_(total_blocks),
+      start_(start),
+      sms_(sms),
+      memory_(memory),
+      l2_bytes_(memory.l2_bytes()),
+      l2_free_at_start_(memory.l2_free_bytes()) {
   waves_.push_back(snapshot(start));
 }
 
@@ -29,12 +35,23 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
       return false;  // no steady rate in the first half of the grid: time it all
     waves_.push_back(snapshot(now));
     const size_t n = waves_.size();
-    if (n - 1 < SampleRule::kMinMeasuredWaves) continue;
+    if (!l2_settled_at_ && l2_settled(waves_.back().memory - waves_.front().memory, retired_)) l2_settled_at_ = n - 1;
+    // The two waves compared (from snapshot n-3 on) are timed after the ramp and the L2's filling.
+    if (n - 1 < SampleRule::kMinMeasuredWaves || !l2_settled_at_ || n - 3 < l2_settled_at_) continue;
     const double last = static_cast<double>(waves_[n - 1].at - waves_[n - 2].at);
     const double before = static_cast<double>(waves_[n - 2].at - waves_[n - 3].at);
     complete_ = std::abs(last - before) <= SampleRule::kTolerance * last;
   }
   return complete_;
+}
+
+bool WaveSampler::l2_settled(const memory::MemoryStats& since_start, uint64_t retired) const {
+  if (l2_bytes_ == 0) return true;
+  // What entered the L2: lines read from DRAM, and stores (it allocates on write).
+  const double entered = static_cast<double>(since_start.dram_read_bytes + since_start.global_store_bytes);
+  if (entered >= static_cast<double>(l2_bytes_)) return true;  // it has turned over once
+  const double whole_grid = entered * static_cast<double>(total_blocks_) / static_cast<double>(retired);
+  return whole_grid <= static_cast<double>(l2_free_at_start_);  // nothing will be evicted
 }
 
 namespace {

@@ -5,6 +5,12 @@
 // skipped blocks would have run at the steady rate of the last wave: cycles and every
 // declared counter are extrapolated from that wave's increments; warp and thread
 // instruction counts come exactly from the functional run.
+//
+// A wave's time is only steady once the L2 is: a grid that streams more data through the
+// L2 than it has room for runs faster while the L2 fills, and slower once every new line
+// evicts an old one (a dirty one costs a write-back). So the sample also waits until as
+// many bytes as the L2 holds have entered it, unless the whole grid's data fits in the
+// part of the L2 that was free at the launch; and the waves compared both start after that.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +52,8 @@ class WaveSampler {
 
   // `count` blocks retired at `now`. True once the sample is complete: dispatch no more.
   bool retired(uint64_t count, engine::Cycle now);
+  // Whether the L2 is in its steady state (see above) with `retired` blocks done at `s`.
+  bool l2_settled(const memory::MemoryStats& since_start, uint64_t retired) const;
   bool complete() const { return complete_; }
 
   // After the timed part (which dispatched `simulated` blocks) ends: adds to `stats` what the
@@ -67,6 +75,8 @@ class WaveSampler {
   const std::vector<std::unique_ptr<Sm>>& sms_;
   memory::MemorySystem& memory_;
   uint64_t retired_ = 0;
+  uint64_t l2_bytes_, l2_free_at_start_;
+  size_t l2_settled_at_ = 0;  // the first snapshot at which the L2 was steady (0: not yet)
   std::vector<Snapshot> waves_;  // at each wave's last retirement (waves_[0]: the launch's start)
   bool complete_ = false;
 };

@@ -29,6 +29,8 @@ class L2 {
   // atomic unit once the sector is there. Returns when the old values reach the SM.
   engine::Cycle atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, engine::Cycle arrival);
   uint32_t sector_bytes() const { return cache_.sector_bytes(); }
+  uint64_t capacity_bytes() const { return cache_.capacity_bytes(); }
+  uint64_t free_bytes() const { return cache_.capacity_bytes() - cache_.valid_sectors() * cache_.sector_bytes(); }
   // When the last request queued so far leaves its slice.
   engine::Cycle drained_at() const;
 

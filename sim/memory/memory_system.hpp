@@ -69,6 +69,9 @@ class MemorySystem {
   virtual void start_kernel(int64_t /*shared_carveout*/) {}
   // Each SM's L1 data capacity for the running kernel (0: none).
   virtual int64_t l1_bytes() const { return 0; }
+  // The L2's capacity and the part of it holding no data now (0, 0: no L2).
+  virtual uint64_t l2_bytes() const { return 0; }
+  virtual uint64_t l2_free_bytes() const { return 0; }
   // The cycle by which every transfer started so far has finished.
   virtual engine::Cycle drained_at() const;
 

@@ -199,6 +199,10 @@ TEST(BadInput, FlagsOutOfRange) {
                      "--timeout 'soon': expected seconds");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--out-of-bounds", "maybe"}),
                      "--out-of-bounds 'maybe': expected error or continue");
+  expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--sample", "often"}),
+                     "--sample 'often': expected on, auto or off");
+  expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--sample", "--source"}),
+                     "--source needs every block (leave out --sample)");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--set", "memory.dram.latency=abc"}),
                      "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
 }

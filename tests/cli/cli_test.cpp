@@ -228,3 +228,43 @@ TEST(Cli, KernelsListsEachKernelAndItsSmokeRun) {
 
 }  // namespace
 }  // namespace gpusim::cli
+
+namespace gpusim::cli {
+namespace {
+
+// --sample end to end: the grid is partly timed, the check still passes (every block ran),
+// the instruction count is the exact run's and the cycles are close to it.
+TEST(Cli, SampledRunReportsItsSampleAndPassesTheCheck) {
+  const std::vector<std::string> args = {"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/vecadd.yaml"),
+                                         "--set", "n=2867200", "--format", "json"};
+  const CliRun exact = gpusim(args);
+  std::vector<std::string> with_sample = args;
+  with_sample.insert(with_sample.end(), {"--sample", "on"});
+  const CliRun sampled = gpusim(with_sample);
+  ASSERT_EQ(exact.code, 0) << exact.err;
+  ASSERT_EQ(sampled.code, 0) << sampled.err;
+  const auto e = nlohmann::json::parse(exact.out), s = nlohmann::json::parse(sampled.out);
+  const auto& ek = e["kernels"][0];
+  const auto& sk = s["kernels"][0];
+  ASSERT_FALSE(ek.contains("sample"));
+  ASSERT_TRUE(sk.contains("sample")) << sampled.out;
+  EXPECT_EQ(sk["sample"]["blocks"], 11200);
+  EXPECT_LT(sk["sample"]["simulated_blocks"].get<int>(), 11200 / 2);
+  EXPECT_EQ(sk["warp_instructions"], ek["warp_instructions"]);
+  EXPECT_TRUE(s["check"]["passed"].get<bool>()) << sampled.out;
+  const double error = std::abs(sk["cycles"].get<double>() - ek["cycles"].get<double>()) / ek["cycles"].get<double>();
+  EXPECT_LE(error, sk["sample"]["error_estimate"].get<double>());
+}
+
+// A grid that streams more than the L2 holds speeds up while the L2 fills and slows once
+// evictions write back (wave 6 of 10 here): the sample must wait for that, and with half
+// the grid gone by then, the launch is timed exactly.
+TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
+  const CliRun r = gpusim({"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/vecadd.yaml"), "--set",
+                           "n=286720", "--format", "json", "--sample", "on"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out)["kernels"][0].contains("sample")) << r.out;
+}
+
+}  // namespace
+}  // namespace gpusim::cli

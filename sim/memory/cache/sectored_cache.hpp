@@ -36,6 +36,8 @@ class SectoredCache {
   uint32_t line_bytes() const { return line_; }
   // Dirty sectors still held (written back at the end).
   uint64_t dirty_sectors() const;
+  uint64_t valid_sectors() const;
+  uint64_t capacity_bytes() const;
 
  private:
   struct Way {

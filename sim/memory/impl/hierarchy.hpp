@@ -27,6 +27,8 @@ class MemoryHierarchy final : public MemorySystem {
   uint32_t send(const MemoryRequest& request) override;
   void start_kernel(int64_t shared_carveout) override;
   int64_t l1_bytes() const override { return l1_bytes_; }
+  uint64_t l2_bytes() const override { return l2_ ? l2_->capacity_bytes() : 0; }
+  uint64_t l2_free_bytes() const override { return l2_ ? l2_->free_bytes() : 0; }
   engine::Cycle drained_at() const override;
 
  private:
