@@ -39,6 +39,7 @@ bool Sm::try_offer(IssueScan& scan, size_t index) {
   TimedWarp& w = warps_[slot];
   const Readiness r = readiness(w, s, now);
   if (r.at > now) {
+    if (r.at == kNever) scan.park(index);
     scan.wait(r.reason, r.at);
     return false;
   }
@@ -113,6 +114,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.done = false;
     w.at_barrier = false;
     w.next_known = false;
+    unpark(slot);
     w.scoreboard.clear();
     w.async = {};
     w.hoist.clear();
@@ -189,6 +191,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   executor.set_sm_id(id_);
   const exec::StepResult r = executor.step(w.state, block.state);
   w.next_known = false;
+  unpark(w.slot);
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
     return true;
@@ -228,6 +231,7 @@ void Sm::on_response(uint64_t tag) {
     if (!w.hoist.resolve(ticket, now, 0) && !waited) return;  // a load of a warp that has gone
   }
   w.next_known = false;
+  unpark(w.slot);
   schedulers_[w.slot % schedulers_.size()].wake = 0;
   events_.schedule_by(tick_event_, now);
 }
@@ -239,6 +243,7 @@ void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle 
     if (other.done || other.block_slot != block_slot || !other.at_barrier || !(barriers >> other.barrier_id & 1u))
       continue;
     other.at_barrier = false;
+    unpark(other.slot);
     other.eligible_at = std::max(other.eligible_at, at);
     other.eligible_wait = Stall::Barrier;
     kernel_.executor.barrier_released(other.state, block);
@@ -297,7 +302,7 @@ engine::Cycle Sm::tick(engine::Cycle now) {
       next = std::min(next, s.wake);
       continue;
     }
-    IssueScan scan(*this, warps_, s.live, s.units, s.last_pos, s.last_issued, now);
+    IssueScan scan(*this, warps_, s.live, s.units, s.last_pos, s.last_issued, now, &parked_);
     const bool had_warps = !s.live.empty();
     scanning_ = &s;
     issued_ = false;

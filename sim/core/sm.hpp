@@ -194,6 +194,12 @@ class Sm final : private Issuer, public memory::ResponseSink {
   bool every_cycle_ = false;
   engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   uint32_t live_warps_ = 0;
+  // Warp slots whose warp waits with no known end (a response, a barrier): the scan skips
+  // them (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks the slot.
+  uint64_t parked_ = 0;
+  void unpark(uint32_t slot) {
+    if (slot < 64) parked_ &= ~(uint64_t{1} << slot);
+  }
   int free_block_slots_ = 0;
   int retired_ = 0;
   uint64_t next_age_ = 0;

@@ -70,6 +70,7 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   w.hoist.resolve(op.ticket, ready, ticket);
   w.hoist.pop();
   w.next_known = false;
+  unpark(w.slot);
 }
 
 }  // namespace gpusim::core

@@ -72,10 +72,12 @@ class Issuer {
 // that may issue, or whose next instruction must be looked up) goes to the SM.
 class IssueScan {
  public:
+  // `parked` (null: none kept): one bit per warp slot (slots < 64) whose warp cannot issue
+  // until something the SM clears the bit for (a response, a barrier's release, an issue).
   IssueScan(Issuer& issuer, const std::vector<TimedWarp>& warps, const std::vector<uint32_t>& live,
-            const IssueUnits& units, size_t last_pos, uint32_t last_slot, engine::Cycle now)
+            const IssueUnits& units, size_t last_pos, uint32_t last_slot, engine::Cycle now, uint64_t* parked = nullptr)
       : issuer_(issuer), warps_(warps.data()), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
-        now_(now) {}
+        now_(now), parked_(parked) {}
 
   // The scheduler's live warp slots, oldest first.
   const std::vector<uint32_t>& live() const { return live_; }
@@ -87,7 +89,10 @@ class IssueScan {
 
   // Offers live()[index] for issue: true when it issued (the cycle's scan is over).
   bool offer(size_t index) {
-    const TimedWarp& w = warps_[live_[index]];
+    const uint32_t slot = live_[index];
+    // A parked warp adds nothing once a reason is kept: its wait has no end in sight.
+    if (parked_ && reason_ != Stall::Idle && (*parked_ >> slot & 1u)) return false;
+    const TimedWarp& w = warps_[slot];
     // Waits that do not depend on the next instruction (a block still launching, a barrier)
     // are answered here too: short blocks spend much of their life in them.
     if (now_ < w.eligible_at) {
@@ -95,17 +100,23 @@ class IssueScan {
       return false;
     }
     if (w.at_barrier) {
+      park(index);
       wait(Stall::Barrier, engine::kNever);
       return false;
     }
     if (w.next_known) {
       const Readiness r = known_readiness(w, units_, now_);
       if (r.at > now_) {
+        if (r.at == engine::kNever) park(index);
         wait(r.reason, r.at);
         return false;
       }
     }
     return issuer_.try_offer(*this, index);
+  }
+  // live()[index] waits for a response or a barrier's release (kNever): park it.
+  void park(size_t index) {
+    if (parked_ && live_[index] < 64) *parked_ |= uint64_t{1} << live_[index];
   }
   // Whether the warp in `slot` is ready to compete: launched and not waiting for a load.
   bool active(uint32_t slot) { return issuer_.active(slot, now_); }
@@ -126,6 +137,7 @@ class IssueScan {
   size_t last_pos_;
   uint32_t last_slot_;
   engine::Cycle now_;
+  uint64_t* parked_;
   Stall reason_ = Stall::Idle;
   engine::Cycle wake_ = engine::kNever;
 };

@@ -11,8 +11,10 @@ class LooseRoundRobin final : public SchedulerPolicy {
     const size_t n = scan.live().size();
     const size_t at = scan.last_index();
     const size_t start = at < n ? at + 1 : 0;
-    for (size_t i = 0; i < n; ++i)
-      if (scan.offer((start + i) % n)) return;
+    for (size_t i = start; i < n; ++i)
+      if (scan.offer(i)) return;
+    for (size_t i = 0; i < start; ++i)
+      if (scan.offer(i)) return;
   }
 };
 
