@@ -57,7 +57,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   }
   dispatcher.attach(&sms);
   std::optional<WaveSampler> waves;
-  const uint64_t wave_blocks = uint64_t{static_cast<uint64_t>(arch_.gpu.sm_count)} * static_cast<uint64_t>(occ.active_blocks);
+  const uint64_t wave_blocks = static_cast<uint64_t>(arch_.gpu.sm_count) * static_cast<uint64_t>(occ.active_blocks);
   if (options.sample.applies(launch.block_count(), wave_blocks)) {
     waves.emplace(wave_blocks, launch.block_count(), start, sms, *memory_);
     dispatcher.set_sampler(&*waves);
