@@ -18,7 +18,15 @@ conf="$dir/slurm.conf"
 stop() {
   for name in slurmd slurmctld; do
     if [[ -f "$dir/$name.pid" ]]; then
-      kill "$(cat "$dir/$name.pid")" 2>/dev/null || true
+      local pid
+      pid="$(cat "$dir/$name.pid")"
+      kill "$pid" 2>/dev/null || true
+      # Wait until it has gone: slurmctld saves its state into DIR on the way out, so a
+      # caller removing DIR right after would race it.
+      for _ in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+      done
       rm -f "$dir/$name.pid"
     fi
   done
