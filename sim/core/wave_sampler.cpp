@@ -11,7 +11,6 @@ WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cy
                          const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory)
     : wave_blocks_(wave_blocks),
       total_blocks_(total_blocks),
-      start_(start),
       sms_(sms),
       memory_(memory),
       l2_bytes_(memory.l2_bytes()),
@@ -66,19 +65,21 @@ void add_scaled(SmStats& into, const SmStats& last, const SmStats& prev, double 
   for (size_t i = 0; i < into.pipe_busy.size(); ++i) into.pipe_busy[i] += scaled(last.pipe_busy[i], prev.pipe_busy[i]);
 }
 
-// Shares an exact total over the SMs in proportion to their `weights` (the last wave's).
-void distribute(std::vector<SmStats>& sms, uint64_t SmStats::*member, uint64_t total, const std::vector<uint64_t>& weights,
-                const std::vector<uint64_t>& before) {
+// Sets `member` of each SM to its value `before` plus a share of the exact `total`, in
+// proportion to what the SM did in the last wave (`last` - `prev`).
+void distribute(std::vector<SmStats>& sms, uint64_t SmStats::*member, uint64_t total, const std::vector<SmStats>& before,
+                const std::vector<SmStats>& last, const std::vector<SmStats>& prev) {
+  const auto weight = [&](size_t i) { return last[i].*member - prev[i].*member; };
   uint64_t sum = 0, given = 0;
-  for (uint64_t w : weights) sum += w;
+  for (size_t i = 0; i < sms.size(); ++i) sum += weight(i);
   size_t heaviest = 0;
   for (size_t i = 0; i < sms.size(); ++i) {
-    const uint64_t share = sum ? static_cast<uint64_t>(static_cast<double>(total) * static_cast<double>(weights[i]) /
-                                                       static_cast<double>(sum))
-                               : 0;
-    sms[i].*member = before[i] + share;
+    const uint64_t share =
+        sum ? static_cast<uint64_t>(static_cast<double>(total) * static_cast<double>(weight(i)) / static_cast<double>(sum))
+            : 0;
+    sms[i].*member = before[i].*member + share;
     given += share;
-    if (weights[i] > weights[heaviest]) heaviest = i;
+    if (weight(i) > weight(heaviest)) heaviest = i;
   }
   if (!sms.empty()) sms[heaviest].*member += total - given;
 }
@@ -95,36 +96,28 @@ void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, uint64_t w
   const engine::Cycle wave = last.at - prev.at;
   const uint64_t extra = static_cast<uint64_t>(std::llround(static_cast<double>(wave) * factor));
 
-  // Instructions and blocks are known exactly; they go to the SMs in the last wave's proportions.
-  std::vector<uint64_t> instr_weight, thread_weight, block_weight, instr_before, thread_before, block_before;
-  for (size_t i = 0; i < stats.per_sm.size(); ++i) {
-    instr_weight.push_back(last.sms[i].warp_instructions - prev.sms[i].warp_instructions);
-    thread_weight.push_back(last.sms[i].thread_instructions - prev.sms[i].thread_instructions);
-    block_weight.push_back(last.sms[i].blocks - prev.sms[i].blocks);
-    instr_before.push_back(stats.per_sm[i].warp_instructions);
-    thread_before.push_back(stats.per_sm[i].thread_instructions);
-    block_before.push_back(stats.per_sm[i].blocks);
-  }
+  const std::vector<SmStats> before = stats.per_sm;
   for (size_t i = 0; i < stats.per_sm.size(); ++i) {
     add_scaled(stats.per_sm[i], last.sms[i], prev.sms[i], factor);
     if (stats.per_sm[i].busy_until) stats.per_sm[i].busy_until += extra;
   }
-  distribute(stats.per_sm, &SmStats::warp_instructions, warp_instructions, instr_weight, instr_before);
-  distribute(stats.per_sm, &SmStats::thread_instructions, thread_instructions, thread_weight, thread_before);
-  distribute(stats.per_sm, &SmStats::blocks, remaining, block_weight, block_before);
+  // Instructions and blocks are known exactly; they go to the SMs in the last wave's proportions.
+  distribute(stats.per_sm, &SmStats::warp_instructions, warp_instructions, before, last.sms, prev.sms);
+  distribute(stats.per_sm, &SmStats::thread_instructions, thread_instructions, before, last.sms, prev.sms);
+  distribute(stats.per_sm, &SmStats::blocks, remaining, before, last.sms, prev.sms);
   const memory::MemoryStats delta = last.memory - prev.memory;
   for (const auto& c : memory::MemoryStats::counters())
     stats.memory.*c.member += static_cast<uint64_t>(std::llround(static_cast<double>(delta.*c.member) * factor));
   stats.cycles += extra;
 
-  const double before = static_cast<double>(prev.at - earlier.at);
+  const double previous_wave = static_cast<double>(prev.at - earlier.at);
   stats.sample.sampled = true;
   stats.sample.simulated_blocks = simulated;
   stats.sample.measured_waves = waves_.size() - 1;
   stats.sample.wave_cycles = wave;
   // Two parts: the rate's own variation on the extrapolated cycles, and the grid's last,
   // partial wave, which may end up to half a wave sooner or later than the rate says.
-  const double rate = std::abs(static_cast<double>(wave) - before) / static_cast<double>(wave) *
+  const double rate = std::abs(static_cast<double>(wave) - previous_wave) / static_cast<double>(wave) *
                       static_cast<double>(extra);
   stats.sample.error_estimate = (rate + 0.5 * static_cast<double>(wave)) / static_cast<double>(stats.cycles);
 }

@@ -71,7 +71,6 @@ class WaveSampler {
   Snapshot snapshot(engine::Cycle now) const;
 
   uint64_t wave_blocks_, total_blocks_;
-  engine::Cycle start_;
   const std::vector<std::unique_ptr<Sm>>& sms_;
   memory::MemorySystem& memory_;
   uint64_t retired_ = 0;

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "exec/executor.hpp"
+#include "exec/value.hpp"
 
 namespace gpusim::exec {
 
@@ -95,12 +96,8 @@ bool float_op(Opcode op, const uint32_t* a, const uint32_t* b, const uint32_t* c
     case Opcode::Fma: run([](float x, float y, float z) { return std::fma(x, y, z); }); return true;
     case Opcode::Neg: run([](float x, float, float) { return -x; }); return true;
     case Opcode::Abs: run([](float x, float, float) { return std::fabs(x); }); return true;
-    case Opcode::Min:
-      run([](float x, float y, float) { return std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y); });
-      return true;
-    case Opcode::Max:
-      run([](float x, float y, float) { return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y); });
-      return true;
+    case Opcode::Min: run([](float x, float y, float) { return ptx_min(x, y); }); return true;
+    case Opcode::Max: run([](float x, float y, float) { return ptx_max(x, y); }); return true;
     default: return false;
   }
 }

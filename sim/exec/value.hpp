@@ -2,6 +2,7 @@
 // instruction reads them as its own type.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -28,6 +29,16 @@ inline uint64_t from_f64(double d) { return std::bit_cast<uint64_t>(d); }
 inline int64_t as_int(uint64_t v, kernel::DataType t) {
   const int bits = kernel::type_bits(t);
   return kernel::is_signed(t) ? sign_extend(v, bits) : static_cast<int64_t>(low_bits(v, bits));
+}
+
+// PTX min/max: a NaN operand yields the other operand.
+template <typename F>
+F ptx_min(F x, F y) {
+  return std::isnan(x) ? y : std::isnan(y) ? x : std::min(x, y);
+}
+template <typename F>
+F ptx_max(F x, F y) {
+  return std::isnan(x) ? y : std::isnan(y) ? x : std::max(x, y);
 }
 
 inline float flush_f32(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
