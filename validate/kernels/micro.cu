@@ -271,6 +271,21 @@ extern "C" __global__ void lines_in_flight_8(const float* a, float* out, int g, 
 extern "C" __global__ void lines_in_flight_16(const float* a, float* out, int g, long long s) { lines_in_flight<16>(a, out, g, s); }
 extern "C" __global__ void lines_in_flight_32(const float* a, float* out, int g, long long s) { lines_in_flight<32>(a, out, g, s); }
 
+// How a DRAM access's latency depends on how much of the line a warp reads: each warp walks
+// `groups` lines `stride` floats apart, one at a time, and only its first `lanes` lanes load
+// (8: one sector, 16: two, 32: the whole line).
+extern "C" __global__ void sectors_in_flight(const float* a, float* out, int groups, long long stride, int lanes) {
+  const int lane = threadIdx.x & 31;
+  const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
+  const float* base = a + warp * groups * stride + lane;
+  float acc = 0.0f;
+  if (lane < lanes) {
+#pragma unroll 1
+    for (int g = 0; g < groups; ++g) acc += base[g * stride];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 // L2 read bandwidth: every thread reads 4 floats `threads` apart per step, coalesced, over
 // an array of n floats (n a multiple of 4 x threads), `passes` times, past the L1 (ld.global.cg:
 // each SM's share would fit there). With the array in the L2, what it delivers per cycle.

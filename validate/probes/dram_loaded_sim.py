@@ -1,6 +1,6 @@
 # Simulates validate/probes/dram_loaded.py's configurations with gpusim and compares them with
 # the committed H100 measurements (validate/results/dram_loaded_h100.csv).
-# Usage: /usr/bin/python3 validate/probes/dram_loaded_sim.py [--gpusim build/gpusim] [--set SECTION.KEY=VALUE]...
+# Usage: /usr/bin/python3 validate/probes/dram_loaded_sim.py [--gpusim build/gpusim] [--set SECTION.KEY=VALUE]... [--probe NAME]...
 import argparse
 import csv
 import json
@@ -12,15 +12,33 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def workload(k, blocks, groups, stride):
+def workload(r):
+    """The probe's launch of row r as a gpusim workload, and how many launches it has."""
+    k, blocks = int(r["k"]), int(r["sms"]) * int(r["warps_per_sm"])
+    groups, stride = int(r["groups"]), int(r["line_spacing_bytes"]) // 4
+    n = 64 << 20
+    if r["probe"] in ("fill_bw", "copy_bw"):
+        entry = "fill_f32" if r["probe"] == "fill_bw" else "copy_f32"
+        args = "[a, n, 1.0]" if r["probe"] == "fill_bw" else "[a, {buffer: a, offset: n / 2}, n / 2]"
+        return (f"name: dram_loaded_probe\nparams: {{n: {n}}}\n"
+                f"kernel: {{source: {ROOT}/validate/kernels/memory_bench.cu, entry: {entry}}}\n"
+                f"buffers:\n  - {{name: a, type: f32, count: n, init: zero}}\n"
+                f"steps:\n  - launch: {{grid: {int(r['sms']) * 8}, block: 256, args: {args}}}\n"), 1
+    if r["probe"] == "read_bw":
+        k, blocks, groups, stride = 16, int(r["sms"]) * 8, int(r["groups"]) // (int(r["sms"]) * 8 * 16), 32
+    if r["probe"] == "sectors":
+        entry, extra = "sectors_in_flight", f", {r['lanes']}"
+    else:
+        entry, extra = f"lines_in_flight_{k}", ""
     # The same launch twice: the first reads from DRAM, the second finds the lines in the L2.
-    launch = f"  - launch: {{grid: {blocks}, block: 32, args: [a, out, {groups}, {stride}]}}\n"
+    launch = f"  - launch: {{grid: {blocks}, block: 32, args: [a, out, {groups}, {stride}{extra}]}}\n"
+    launches = 1 if r["probe"] == "read_bw" else 2
     return (f"name: dram_loaded_probe\n"
-            f"kernel: {{source: {ROOT}/validate/kernels/micro.cu, entry: lines_in_flight_{k}}}\n"
+            f"kernel: {{source: {ROOT}/validate/kernels/micro.cu, entry: {entry}}}\n"
             f"buffers:\n"
             f"  - {{name: a, type: f32, count: {blocks * groups * k * stride + 32}, init: zero}}\n"
             f"  - {{name: out, type: f32, count: {blocks * 32}, init: zero}}\n"
-            f"steps:\n" + launch + launch)
+            f"steps:\n" + launch * launches), launches
 
 
 def main():
@@ -29,20 +47,22 @@ def main():
     ap.add_argument("--arch", default=os.path.join(ROOT, "configs/hopper.yaml"))
     ap.add_argument("--results", default=os.path.join(ROOT, "validate/results/dram_loaded_h100.csv"))
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--probe", action="append", help="only these probes (load, stride, sectors, read_bw, ...)")
     args = ap.parse_args()
     with open(args.results) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    measured = {(r["probe"], r["k"], r["warps_per_sm"], r["sms"], r["line_spacing_bytes"], r["source"]): float(r["cycles"])
-                for r in rows}
+    def key(r):
+        return (r["probe"], r["k"], r["warps_per_sm"], r["sms"], r["line_spacing_bytes"], r["lanes"])
+    measured = {key(r) + (r["source"],): float(r["cycles"]) for r in rows}
     errors = []
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "probe.yaml")
         for r in rows:
-            if r["source"] != "dram":
+            if r["source"] != "dram" or (args.probe and r["probe"] not in args.probe):
                 continue
-            k, w, sms = int(r["k"]), int(r["warps_per_sm"]), int(r["sms"])
+            text, launches = workload(r)
             with open(path, "w") as f:
-                f.write(workload(k, sms * w, int(r["groups"]), int(r["line_spacing_bytes"]) // 4))
+                f.write(text)
             cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
             for s in args.set:
                 cmd += ["--set", s]
@@ -50,12 +70,12 @@ def main():
             if run.returncode:
                 sys.exit(run.stderr)
             simulated = [kernel["cycles"] for kernel in json.loads(run.stdout)["kernels"]]
-            key = (r["probe"], r["k"], r["warps_per_sm"], r["sms"], r["line_spacing_bytes"])
-            line = f"{r['probe']:6} K={k:2} warps/SM={w:2} SMs={sms:3} lines {int(r['line_spacing_bytes']):5} B apart"
-            for source, cycles in zip(("dram", "l2"), simulated):
-                error = cycles / measured[key + (source,)] - 1
+            line = (f"{r['probe']:7} K={r['k']:>2} warps/SM={r['warps_per_sm']:>2} SMs={r['sms']:>3} "
+                    f"lines {r['line_spacing_bytes']:>5} B apart, {r['lanes']:>2} lanes")
+            for source, cycles in zip(("dram", "l2")[:launches], simulated):
+                error = cycles / measured[key(r) + (source,)] - 1
                 errors.append(abs(error))
-                line += f"   {source:4} {measured[key + (source,)]:8.0f} {cycles:8.0f} {100 * error:+6.1f}%"
+                line += f"   {source:4} {measured[key(r) + (source,)]:8.0f} {cycles:8.0f} {100 * error:+6.1f}%"
             print(line, flush=True)
     print(f"{len(errors)} runs: mean absolute error {100 * sum(errors) / len(errors):.1f}%")
 
