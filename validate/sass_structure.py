@@ -10,7 +10,8 @@ ptxas's unroll factor over the PTX. It prints, per kernel: instructions in PTX a
 PTX loop's loads, the SASS loops it maps to and their factors, and what a block-by-block
 mapping would meet (a PTX loop with no SASS loop: unrolled away entirely; one PTX loop to
 several SASS loops: remainder loops; wide shared loads that merge PTX loads). Last, the
-distribution of the unroll factors.
+distribution of the unroll factors, and how many loads each unrolled SASS loop issues before
+the first instruction that uses a loaded value (`scheduling.ptxas_hoist_loads`).
 
 Usage: validate/sass_structure.py [--dir validate/sass] [--kernel NAME]
 """
@@ -108,6 +109,32 @@ def loops(body, is_load, target_of):
     return out
 
 
+def loads_before_first_use(body, a, b):
+    """Loads a SASS loop issues before the first instruction that reads a register one wrote,
+    and whether a load's address comes from a loaded value (a chase: dependence, not scheduling)."""
+    loaded, derived, count, first = set(), set(), 0, None
+    for kind, _, text in body[a:b + 1]:
+        if kind != "insn":
+            continue
+        regs = re.findall(r"\bR\d+\b", re.sub(r"^@!?U?P\w+\s+", "", text))
+        sources = regs if sass_op(text).startswith("ST") else regs[1:]
+        if first is None and any(r in loaded for r in sources):
+            first = count
+        if is_sass_load(text):
+            if any(r in derived for r in sources):
+                return count if first is None else first, True
+            count += 1
+            loaded.update(regs[:1])
+            derived.update(regs[:1])
+        elif regs and not sass_op(text).startswith("ST"):
+            if any(r in derived for r in sources):
+                derived.add(regs[0])
+            else:  # overwritten from values no load gave
+                derived.discard(regs[0])
+                loaded.discard(regs[0])
+    return count if first is None else first, False
+
+
 def analyse(name, ptx_body, sass_body):
     p_loops = loops(ptx_body, is_ptx_load, ptx_branch_target)
     s_loops = loops(sass_body, is_sass_load, sass_branch_target)
@@ -149,6 +176,7 @@ def main():
     ap.add_argument("--kernel")
     args = ap.parse_args()
     factors, kinds = collections.Counter(), collections.Counter()
+    ahead = []  # per SASS loop of 16 or more global loads: loads issued before the first use
     totals = [0, 0]
     print(f"{'kernel':32} {'PTX':>5} {'SASS':>5}  PTX loop loads -> SASS loops (unroll factor, wide loads): what mapping meets")
     for ptx_path in sorted(glob.glob(os.path.join(args.dir, "*.ptx"))):
@@ -164,6 +192,10 @@ def main():
             totals[0] += p_n
             totals[1] += s_n
             rows = analyse(name, pk[name], sk[name])
+            for a, b, _, texts in loops(sk[name], is_sass_load, sass_branch_target):
+                count, chase = loads_before_first_use(sk[name], a, b)
+                if not chase and sum(1 for t in texts if sass_op(t).startswith("LDG")) >= 16:
+                    ahead.append((count, name))
             desc = []
             for need, maps, kind in rows:
                 if kind in ("no loads", "NVVM remainder loop"):
@@ -182,6 +214,11 @@ def main():
         print(f"  {kind:34} {count:4}  ({100 * count / max(1, n):.0f}%)")
     print("largest SASS unroll factor per matched PTX loop: " +
           ", ".join(f"{f}x: {c}" for f, c in sorted(factors.items())))
+    counts = sorted(n for n, _ in ahead)
+    if counts:
+        print(f"SASS loops with 16 or more global loads, chases aside: {len(counts)}; loads issued before the first use of a loaded "
+              f"value: min {counts[0]}, median {counts[len(counts) // 2]}, max {counts[-1]} "
+              f"({', '.join(f'{name} {n}' for n, name in sorted(ahead, key=lambda x: (x[0], x[1])))})")
 
 
 if __name__ == "__main__":

@@ -66,6 +66,15 @@ class HoistQueue {
     if (!empty() && ++trips_ >= unroll) closed_ = true;
   }
   bool closed() const { return closed_; }
+  // ptxas schedules only so many loads ahead of the first use of a loaded value (its SASS
+  // streaming loops issue 10-17 before one: validate/sass_structure.py). So once a warp has
+  // issued `window` loads since it last issued an instruction that used one, what it set
+  // aside issues before anything more, and nothing more is set aside until then.
+  void load_issued(int window) {
+    if (window > 0 && ++loads_since_use_ >= window && !empty()) closed_ = true;
+  }
+  bool window_full(int window) const { return window > 0 && loads_since_use_ >= window; }
+  void value_used() { loads_since_use_ = 0; }
   // Whether `t`, at the warp's PC, must wait behind what is set aside: nothing issues past the
   // unrolled body, nor past a fence, nor a load past a store ptxas cannot tell apart.
   bool holds_back(const InstructionTiming& t) const {
@@ -109,6 +118,7 @@ class HoistQueue {
   std::vector<DeferredOp> ops_;
   size_t head_ = 0;
   int trips_ = 0;
+  int loads_since_use_ = 0;  // loads issued since an instruction that used a loaded value
   bool closed_ = false;
   uint32_t next_ticket_ = kFirstTicket;
 };

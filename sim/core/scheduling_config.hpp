@@ -14,6 +14,7 @@ struct SchedulingConfig {
   std::string policy = "gto";
   bool sass_like = false;
   int ptxas_unroll = 1;
+  int ptxas_hoist_loads = 0;
 
   template <class V>
   void declare(V& v) {
@@ -30,6 +31,10 @@ struct SchedulingConfig {
               {.min = 1, .max = 64, .def = 1, .unit = "loop trips",
                .doc = "trips of a PTX loop whose loads ptxas hoists together (its unroll factor over the PTX): a warp "
                       "issues past instructions waiting for memory for this many trips (core/hoist_queue.hpp); 1: in order"});
+    v.integer("ptxas_hoist_loads", ptxas_hoist_loads,
+              {.min = 0, .max = 1024, .def = 0, .unit = "loads",
+               .doc = "loads ptxas schedules ahead of the first use of a loaded value: once a warp has issued this many "
+                      "since it last issued such a use, what it set aside issues before anything more; 0: no limit"});
   }
 };
 

@@ -22,6 +22,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
   c.barrier_per_warp = arch.latencies.barrier_per_warp;
   c.cycles_per_ns = arch.gpu.core_clock_mhz / 1000.0;
   c.hoist_trips = arch.scheduling.ptxas_unroll;
+  c.hoist_loads = arch.scheduling.ptxas_hoist_loads;
   return c;
 }
 
@@ -118,7 +119,9 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.scoreboard.clear();
     w.async = {};
     w.hoist.clear();
+    w.hoist.value_used();
     w.next_set_aside = false;
+    w.next_waited_memory = false;
     w.issued_at = kNever;
   }
   block.live_warps = per_block;
@@ -200,6 +203,12 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   if (t.rare) ready += after_rare_issue(w, t, r, ticket, now);
   occupy(s, t, busy, now);
   w.scoreboard.issue(t, now, ready, ticket);
+  // A use of a loaded value opens a new window; parameters and constants are operands in
+  // SASS, not loads.
+  if (w.next_waited_memory) w.hoist.value_used();
+  else if (t.is_memory && !t.is_store && t.space != kernel::StateSpace::Param && t.space != kernel::StateSpace::Const)
+    w.hoist.load_issued(config_.hoist_loads);
+  w.next_waited_memory = false;
   if (t.is_control && !w.hoist.empty()) {  // a taken backward branch: one more trip of the loop
     const int32_t after = executor.peek(w.state);
     if (after >= 0 && after <= pc) w.hoist.trip_passed(t.unroll_trips);

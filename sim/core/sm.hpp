@@ -45,6 +45,7 @@ struct SmConfig {
   double barrier_per_warp = 0;
   double cycles_per_ns = 1.0;  // the core clock, for nanosleep
   int hoist_trips = 1;         // scheduling.ptxas_unroll
+  int hoist_loads = 0;         // scheduling.ptxas_hoist_loads
 
   static SmConfig from(const arch::ArchConfig& arch);
 };

@@ -14,6 +14,7 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
     w.operands_wait = waits;
     w.next_set_aside = set_aside;
     w.next_known = true;
+    if (waits == Stall::LongScoreboard || waits == Stall::ShortScoreboard) w.next_waited_memory = true;
   };
   HoistQueue& q = w.hoist;
   for (;;) {
@@ -30,7 +31,7 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
         }
         const bool waits_for_memory = wait.at == kNever && wait.from_memory;
         if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
-            w.scoreboard.has_room(t)) {
+            !q.window_full(config_.hoist_loads) && w.scoreboard.has_room(t)) {
           set_aside(w, t, now);
           continue;
         }
@@ -69,6 +70,8 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   w.scoreboard.resolve(op.ticket, ready, ticket);
   w.hoist.resolve(op.ticket, ready, ticket);
   w.hoist.pop();
+  w.hoist.value_used();
+  w.next_waited_memory = false;
   w.next_known = false;
   unpark(w.slot);
 }

@@ -51,6 +51,7 @@ struct TimedWarp {
   bool at_barrier = false;
   bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
   bool next_set_aside = false;  // next is the head of `hoist`, not the instruction at the PC
+  bool next_waited_memory = false;  // next was found waiting for a load: it uses a loaded value
   Stall operands_wait = Stall::Wait;    // what operands_at waits for: wait, long or short scoreboard
   Stall eligible_wait = Stall::BlockLaunch;  // what eligible_at waits for: block launch, barrier or sleeping
   uint32_t slot = 0;                // warp slot on the SM: scheduler = slot % schedulers

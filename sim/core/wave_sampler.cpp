@@ -8,13 +8,15 @@
 namespace gpusim::core {
 
 WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
-                         const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory)
+                         const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory,
+                         uint64_t device_bytes)
     : wave_blocks_(wave_blocks),
       total_blocks_(total_blocks),
       sms_(sms),
       memory_(memory),
       l2_bytes_(memory.l2_bytes()),
-      l2_free_at_start_(memory.l2_free_bytes()) {
+      l2_free_at_start_(memory.l2_free_bytes()),
+      device_bytes_(device_bytes) {
   waves_.push_back(snapshot(start));
 }
 
@@ -45,7 +47,7 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
 }
 
 bool WaveSampler::l2_settled(const memory::MemoryStats& since_start, uint64_t retired) const {
-  if (l2_bytes_ == 0) return true;
+  if (l2_bytes_ == 0 || device_bytes_ <= l2_bytes_) return true;  // all the kernel can touch fits
   // What entered the L2: lines read from DRAM, and stores (it allocates on write).
   const double entered = static_cast<double>(since_start.dram_read_bytes + since_start.global_store_bytes);
   if (entered >= static_cast<double>(l2_bytes_)) return true;  // it has turned over once

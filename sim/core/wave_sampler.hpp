@@ -10,7 +10,8 @@
 // L2 than it has room for runs faster while the L2 fills, and slower once every new line
 // evicts an old one (a dirty one costs a write-back). So the sample also waits until as
 // many bytes as the L2 holds have entered it, unless the whole grid's data fits in the
-// part of the L2 that was free at the launch; and the waves compared both start after that.
+// part of the L2 that was free at the launch, or every buffer the kernel can touch fits in
+// the L2 together; and the waves compared both start after that.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,7 @@ struct SampleRule {
 class WaveSampler {
  public:
   WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
-              const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory);
+              const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory, uint64_t device_bytes);
 
   // `count` blocks retired at `now`. True once the sample is complete: dispatch no more.
   bool retired(uint64_t count, engine::Cycle now);
@@ -75,6 +76,7 @@ class WaveSampler {
   memory::MemorySystem& memory_;
   uint64_t retired_ = 0;
   uint64_t l2_bytes_, l2_free_at_start_;
+  uint64_t device_bytes_;  // every buffer and variable: all the kernel can touch
   size_t l2_settled_at_ = 0;  // the first snapshot at which the L2 was steady (0: not yet)
   std::vector<Snapshot> waves_;  // at each wave's last retirement (waves_[0]: the launch's start)
   bool complete_ = false;

@@ -266,5 +266,34 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
   EXPECT_FALSE(nlohmann::json::parse(r.out)["kernels"][0].contains("sample")) << r.out;
 }
 
+// A grid whose first wave reads a table every block shares enters the L2 faster than its
+// later waves, so projecting its first waves over the grid overstates what the L2 must hold.
+// When every buffer fits in the L2 together nothing can be evicted: the sample need not wait
+// (here 768 KB in a 1 MB L2). One more buffer, unused, and the L2 might turn over: exact.
+TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
+  const std::string workload =
+      "name: shared_table\nparams: {n: 256}\nkernel: {source: " + test::repo_path("validate/kernels/matmul.cu") +
+      ", entry: matmul_tiled}\nbuffers:\n"
+      "  - {name: a, type: f32, count: n * n, init: zero}\n"
+      "  - {name: b, type: f32, count: n * n, init: zero}\n"
+      "  - {name: c, type: f32, count: n * n, init: zero}\n";
+  const std::string launch = "steps:\n  - launch: {grid: [n / 16, n / 16], block: [16, 16], args: [a, b, c, n]}\n";
+  test::TempFile fits("fits.yaml", workload + launch);
+  test::TempFile spills("spills.yaml", workload + "  - {name: unused, type: f32, count: 131072, init: zero}\n" + launch);
+  const auto run = [](const std::string& file, const char* sample) {
+    const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", file, "--set", "gpu.sm_count=4", "--set",
+                             "block_scheduler.sm_order=ascending", "--set", "memory.l2.size_bytes=1048576", "--sample",
+                             sample, "--format", "json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["kernels"][0];
+  };
+  const auto exact = run(fits.path(), "off"), sampled = run(fits.path(), "on");
+  ASSERT_TRUE(sampled.contains("sample")) << sampled;
+  EXPECT_LT(sampled["sample"]["simulated_blocks"].get<int>(), 256);
+  const double error = std::abs(sampled["cycles"].get<double>() - exact["cycles"].get<double>()) / exact["cycles"].get<double>();
+  EXPECT_LE(error, sampled["sample"]["error_estimate"].get<double>());
+  EXPECT_FALSE(run(spills.path(), "on").contains("sample"));
+}
+
 }  // namespace
 }  // namespace gpusim::cli

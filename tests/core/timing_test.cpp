@@ -225,6 +225,28 @@ TEST(Timing, SetAsideLoadsKeepTheirAddresses) {
   EXPECT_EQ(r.total.shared_passes, 16u);
 }
 
+// ptxas schedules only so many loads ahead of the first use of one (validate/sass_structure.py).
+// 16 trips of 4 independent loads, each summed, 4 trips unrolled: a warp waits out one memory
+// latency (674 cycles on Hopper) per 16 loads. With a window of 8 loads, the other 8 of each 16
+// leave only once the first add has issued: one latency more per 16, less the few cycles the
+// held loads would have taken to issue anyway (at most 64). A window wider than 16: no change.
+TEST(Timing, HoistingStopsAtPtxasLoadWindow) {
+  std::string trip = "$L_w:\n";
+  for (int i = 0; i < 4; ++i) trip += "ld.global.f32 %f" + std::to_string(10 + i) + ", [%rd3];\n";
+  for (int i = 0; i < 4; ++i)
+    trip += "add.f32 %f" + std::to_string(1 + i) + ", %f" + std::to_string(1 + i) + ", %f" + std::to_string(10 + i) + ";\n";
+  const std::string body =
+      "mov.u32 %r20, 0;\n" + trip + "add.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 16;\n@%p1 bra $L_w;\n";
+  const auto run = [&](int window) {
+    return simulate(kernel(body), "hopper", {"scheduling.ptxas_hoist_loads=" + std::to_string(window)}, 32, 1).stats.cycles;
+  };
+  const uint64_t unlimited = run(0);
+  EXPECT_EQ(run(17), unlimited);
+  const uint64_t extra = run(8) - unlimited;
+  EXPECT_GE(extra, 4u * (674 - 64));
+  EXPECT_LE(extra, 4u * 674);
+}
+
 TEST(Timing, DependentChainCostsLatencyPerInstruction) {
   // Each extra dependent FMA adds exactly the FP32 latency: 4 cycles on Hopper, 11 on Kepler.
   EXPECT_EQ(cycles(chains(128, 1)) - cycles(chains(64, 1)), 64u * 4);
