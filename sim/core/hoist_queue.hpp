@@ -67,7 +67,7 @@ class HoistQueue {
   }
   bool closed() const { return closed_; }
   // ptxas schedules only so many loads ahead of the first use of a loaded value (its SASS
-  // streaming loops issue 10-17 before one: validate/sass_structure.py). So once a warp has
+  // streaming loops issue 5-17 before one: validate/sass_structure.py). So once a warp has
   // issued `window` loads since it last issued an instruction that used one, what it set
   // aside issues before anything more, and nothing more is set aside until then.
   void load_issued(int window) {

@@ -29,9 +29,9 @@ class DeviceMemory {
   // Host pointer for [address, address + size), or nullptr when it is not inside one region.
   uint8_t* translate(uint64_t address, uint64_t size);
   const Region* find(const std::string& name) const;
+  Region* find(const std::string& name);
   // Bytes of every region: all a kernel can touch.
   uint64_t total_bytes() const;
-  Region* find(const std::string& name);
   // Describes where `address` falls, for error messages.
   std::string describe(uint64_t address) const;
 
