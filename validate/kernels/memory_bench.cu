@@ -4,11 +4,6 @@ extern "C" __global__ void copy_f32(const float* __restrict__ in, float* __restr
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = in[i];
 }
 
-// A grid-stride fill: writes n floats, reads nothing (DRAM write bandwidth alone).
-extern "C" __global__ void fill_f32(float* __restrict__ out, int n, float v) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = v;
-}
-
 // A grid-stride sum: reads n floats, writes one per thread (DRAM read bandwidth alone).
 extern "C" __global__ void stream_read(const float* __restrict__ in, float* __restrict__ out, int n) {
   float sum = 0.0f;
@@ -40,4 +35,9 @@ extern "C" __global__ void pointer_chase(unsigned* next, unsigned* out, int n, i
   unsigned p = 0;
   for (int h = 0; h < hops; ++h) p = __ldcg(&next[p]);
   out[0] = p;
+}
+
+// A grid-stride fill: writes n floats, reads nothing (DRAM write bandwidth alone).
+extern "C" __global__ void fill_f32(float* __restrict__ out, int n, float v) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) out[i] = v;
 }

@@ -271,6 +271,17 @@ extern "C" __global__ void lines_in_flight_8(const float* a, float* out, int g, 
 extern "C" __global__ void lines_in_flight_16(const float* a, float* out, int g, long long s) { lines_in_flight<16>(a, out, g, s); }
 extern "C" __global__ void lines_in_flight_32(const float* a, float* out, int g, long long s) { lines_in_flight<32>(a, out, g, s); }
 
+// L2 read bandwidth: every thread reads 4 floats `threads` apart per step, coalesced, over
+// an array of n floats (n a multiple of 4 x threads), `passes` times, past the L1 (ld.global.cg:
+// each SM's share would fit there). With the array in the L2, what it delivers per cycle.
+extern "C" __global__ void l2_read_passes(const float* a, float* out, int n, int passes) {
+  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.0f;
+  for (int p = 0; p < passes; ++p)
+    for (int i = t; i < n; i += 4 * threads) acc += __ldcg(&a[i]) + __ldcg(&a[i + threads]) + __ldcg(&a[i + 2 * threads]) + __ldcg(&a[i + 3 * threads]);
+  out[t] = acc;
+}
+
 // How a DRAM access's latency depends on how much of the line a warp reads: each warp walks
 // `groups` lines `stride` floats apart, one at a time, and only its first `lanes` lanes load
 // (8: one sector, 16: two, 32: the whole line).
@@ -284,15 +295,4 @@ extern "C" __global__ void sectors_in_flight(const float* a, float* out, int gro
     for (int g = 0; g < groups; ++g) acc += base[g * stride];
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
-}
-
-// L2 read bandwidth: every thread reads 4 floats `threads` apart per step, coalesced, over
-// an array of n floats (n a multiple of 4 x threads), `passes` times, past the L1 (ld.global.cg:
-// each SM's share would fit there). With the array in the L2, what it delivers per cycle.
-extern "C" __global__ void l2_read_passes(const float* a, float* out, int n, int passes) {
-  const int threads = gridDim.x * blockDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
-  float acc = 0.0f;
-  for (int p = 0; p < passes; ++p)
-    for (int i = t; i < n; i += 4 * threads) acc += __ldcg(&a[i]) + __ldcg(&a[i + threads]) + __ldcg(&a[i + 2 * threads]) + __ldcg(&a[i + 3 * threads]);
-  out[t] = acc;
 }
