@@ -225,6 +225,10 @@ struct ArchConfig {
       }
       c.require((units.fp64 == 0) == (latencies.fp64 == 0), "latencies.fp64",
                 "must be 0 exactly when execution_units.fp64 is 0 (no double precision)");
+      if (memory.l2 && !memory.l2->sm_partitions.empty())
+        c.require(memory.l2->sm_partitions.size() == static_cast<size_t>(gpu.sm_count), "memory.l2.sm_partitions",
+                  "expected 'halves' or a list of " + std::to_string(gpu.sm_count) +
+                      " partitions, one per SM (with another gpu.sm_count, set it to halves)");
       if (!block_scheduler.sm_order.empty()) {
         c.require(block_scheduler.sm_order.size() == static_cast<size_t>(gpu.sm_count), "block_scheduler.sm_order",
                   "expected 'ascending' or a list of " + std::to_string(gpu.sm_count) + " SM indices");

@@ -1,10 +1,40 @@
 #include "arch/arch_loader.hpp"
 
+#include <functional>
 #include <sstream>
 
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::arch {
+namespace {
+
+// A list of small non-negative integers, or `word` for the default (an empty list).
+std::vector<int> index_list(const YAML::Node& n, const std::function<void(const std::string&)>& fail,
+                            const std::string& word, const std::string& element, const std::string& elements) {
+  std::vector<int> out;
+  const std::string expected = "expected '" + word + "' or a list of " + elements;
+  if (n.IsScalar() && n.Scalar() == word) return out;
+  if (!n.IsSequence()) fail(expected);
+  for (size_t i = 0; i < n.size(); ++i) {
+    std::istringstream in(n[i].IsScalar() ? n[i].Scalar() : "");
+    int index = -1;
+    if (!(in >> index) || !in.eof() || index < 0)
+      fail("element " + std::to_string(i) + ": expected " + element + ", got '" +
+           (n[i].IsScalar() ? n[i].Scalar() : "<not a scalar>") + "'");
+    out.push_back(index);
+  }
+  if (out.empty()) fail(expected);
+  return out;
+}
+
+std::string format_index_list(const std::vector<int>& list, const std::string& word) {
+  if (list.empty()) return word;
+  std::string s = "[";
+  for (size_t i = 0; i < list.size(); ++i) s += (i ? ", " : "") + std::to_string(list[i]);
+  return s + "]";
+}
+
+}  // namespace
 
 params::CustomSpec<ComputeCapability> GpuInfo::compute_capability_spec() {
   return {.type = "MAJOR.MINOR",
@@ -95,32 +125,29 @@ params::CustomSpec<std::vector<int>> BlockDispatchConfig::sm_order_spec() {
   return {.type = "ascending, or a list of SM indices",
           .parse =
               [](const YAML::Node& n, const auto& fail) {
-                std::vector<int> out;
-                if (n.IsScalar() && n.Scalar() == "ascending") return out;
-                if (!n.IsSequence()) fail("expected 'ascending' or a list of SM indices");
-                for (size_t i = 0; i < n.size(); ++i) {
-                  std::istringstream in(n[i].IsScalar() ? n[i].Scalar() : "");
-                  int sm = -1;
-                  if (!(in >> sm) || !in.eof() || sm < 0)
-                    fail("element " + std::to_string(i) + ": expected an SM index, got '" +
-                         (n[i].IsScalar() ? n[i].Scalar() : "<not a scalar>") + "'");
-                  out.push_back(sm);
-                }
-                if (out.empty()) fail("expected 'ascending' or a list of SM indices");
-                return out;
+                return arch::index_list(n, fail, "ascending", "an SM index", "SM indices");
               },
-          .format =
-              [](const std::vector<int>& order) {
-                if (order.empty()) return std::string("ascending");
-                std::string s = "[";
-                for (size_t i = 0; i < order.size(); ++i) s += (i ? ", " : "") + std::to_string(order[i]);
-                return s + "]";
-              },
+          .format = [](const std::vector<int>& order) { return arch::format_index_list(order, "ascending"); },
           .def = std::vector<int>{},
           .doc = "the order in which SMs are offered blocks (a permutation of 0 .. sm_count-1)"};
 }
 
 }  // namespace gpusim::core
+
+namespace gpusim::memory {
+
+params::CustomSpec<std::vector<int>> L2Config::sm_partitions_spec() {
+  return {.type = "halves, or a list of partitions, one per SM",
+          .parse =
+              [](const YAML::Node& n, const auto& fail) { return arch::index_list(n, fail, "halves", "a partition", "partitions, one per SM");
+              },
+          .format = [](const std::vector<int>& parts) { return arch::format_index_list(parts, "halves"); },
+          .def = std::vector<int>{},
+          .doc = "each SM's near partition (by SM index); 'halves': the SMs split into partitions equal groups of "
+                 "consecutive indices. Which SMs share a partition differs from chip to chip (disabled TPCs)"};
+}
+
+}  // namespace gpusim::memory
 
 namespace gpusim::arch {
 

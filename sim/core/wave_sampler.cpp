@@ -15,6 +15,7 @@ WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cy
       sms_(sms),
       memory_(memory),
       l2_bytes_(memory.l2_bytes()),
+      l2_sure_bytes_(memory.l2_sure_bytes()),
       l2_free_at_start_(memory.l2_free_bytes()),
       device_bytes_(device_bytes) {
   waves_.push_back(snapshot(start));
@@ -47,12 +48,13 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
 }
 
 bool WaveSampler::l2_settled(const memory::MemoryStats& since_start, uint64_t retired) const {
-  if (l2_bytes_ == 0 || device_bytes_ <= l2_bytes_) return true;  // all the kernel can touch fits
+  if (l2_bytes_ == 0 || device_bytes_ <= l2_sure_bytes_) return true;  // all the kernel can touch fits
   // What entered the L2: lines read from DRAM, and stores (it allocates on write).
   const double entered = static_cast<double>(since_start.dram_read_bytes + since_start.global_store_bytes);
   if (entered >= static_cast<double>(l2_bytes_)) return true;  // it has turned over once
   const double whole_grid = entered * static_cast<double>(total_blocks_) / static_cast<double>(retired);
-  return whole_grid <= static_cast<double>(l2_free_at_start_);  // nothing will be evicted
+  // Nothing will be evicted (with partitions, copies may take up to all of them each).
+  return whole_grid * static_cast<double>(l2_bytes_) <= static_cast<double>(l2_free_at_start_) * static_cast<double>(l2_sure_bytes_);
 }
 
 namespace {

@@ -75,7 +75,7 @@ class WaveSampler {
   const std::vector<std::unique_ptr<Sm>>& sms_;
   memory::MemorySystem& memory_;
   uint64_t retired_ = 0;
-  uint64_t l2_bytes_, l2_free_at_start_;
+  uint64_t l2_bytes_, l2_sure_bytes_, l2_free_at_start_;
   uint64_t device_bytes_;  // every buffer and variable: all the kernel can touch
   size_t l2_settled_at_ = 0;  // the first snapshot at which the L2 was steady (0: not yet)
   std::vector<Snapshot> waves_;  // at each wave's last retirement (waves_[0]: the launch's start)

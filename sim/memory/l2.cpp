@@ -5,91 +5,160 @@
 
 namespace gpusim::memory {
 
-L2::L2(const L2Config& config, Dram& dram, MemoryStats& stats)
+namespace {
+// One partition's cache: its share of the capacity, the same geometry.
+CacheConfig partition_geometry(const L2Config& config) {
+  CacheConfig part = config;
+  part.size_bytes = config.size_bytes / config.partitions;
+  return part;
+}
+}  // namespace
+
+L2::L2(const L2Config& config, int sm_count, Dram& dram, MemoryStats& stats)
     : config_(config),
-      cache_(config),
       dram_(dram),
       stats_(stats),
       slice_free_(static_cast<size_t>(config.slices), 0),
       mshrs_(static_cast<size_t>(config.slices), MshrFile(config.mshrs_per_slice)),
-      atomic_units_(static_cast<size_t>(config.slices)) {}
+      atomic_units_(static_cast<size_t>(config.slices)) {
+  parts_.reserve(static_cast<size_t>(config.partitions));
+  for (int p = 0; p < config.partitions; ++p) parts_.emplace_back(partition_geometry(config));
+  for (int sm = 0; sm < sm_count; ++sm) near_.push_back(static_cast<uint32_t>(config.partition_of(sm, sm_count)));
+}
+
+uint64_t L2::capacity_bytes() const {
+  uint64_t bytes = 0;
+  for (const SectoredCache& c : parts_) bytes += c.capacity_bytes();
+  return bytes;
+}
+
+uint64_t L2::free_bytes() const {
+  uint64_t bytes = capacity_bytes();
+  for (const SectoredCache& c : parts_) bytes -= c.valid_sectors() * c.sector_bytes();
+  return bytes;
+}
+
+uint32_t L2::home(uint64_t address) const {
+  if (parts_.size() == 1) return 0;
+  return static_cast<uint32_t>(spread(address / static_cast<uint64_t>(config_.partition_chunk_bytes), parts_.size()));
+}
 
 engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
-  double& free = slice_free_[spread(address / cache_.sector_bytes(), slice_free_.size())];
+  double& free = slice_free_[spread(address / sector_bytes(), slice_free_.size())];
   const double start = std::max(static_cast<double>(arrival), free);
   free = start + cycles;
   return static_cast<engine::Cycle>(std::ceil(start));
 }
 
-engine::Cycle L2::read(uint64_t address, engine::Cycle arrival) {
+engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
   const engine::Cycle now = slot(address, arrival);  // queueing at the slice
-  const SectoredCache::Probe p = cache_.probe(address);
+  const uint32_t near = near_[sm], at_home = home(address);
+  const auto latency = static_cast<engine::Cycle>(config_.latency);
+  const SectoredCache::Probe p = parts_[near].probe(address);
   if (p.present) {
     ++stats_.l2_hits;
-    return std::max(now + static_cast<engine::Cycle>(config_.latency), p.ready_at);
+    return std::max(now + latency, p.ready_at);
+  }
+  if (at_home != near) {
+    const SectoredCache::Probe far = parts_[at_home].probe(address);
+    if (far.present) {  // a far hit: the data crosses once and stays near as a copy
+      ++stats_.l2_hits;
+      ++stats_.l2_far_hits;
+      const engine::Cycle ready = std::max(now + latency, far.ready_at) + static_cast<engine::Cycle>(config_.far_latency);
+      install(near, address, ready, false, now);
+      return ready;
+    }
   }
   ++stats_.l2_misses;
-  MshrFile& mshrs = mshrs_[spread(address / cache_.sector_bytes(), mshrs_.size())];
+  MshrFile& mshrs = mshrs_[spread(address / sector_bytes(), mshrs_.size())];
   engine::Cycle sent = now;
   size_t entry = 0;
   if (mshrs.limited()) {
     sent = mshrs.free_at(now);
     entry = mshrs.acquire(now);
   }
-  const engine::Cycle ready = fetch_chunk(address, sent, now);
+  const engine::Cycle ready = fetch_chunk(address, near, sent, now);
   if (mshrs.limited()) mshrs.release(entry, ready);
   return ready;
 }
 
 uint32_t L2::chunk_bytes() const {
-  return std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), cache_.sector_bytes());
+  return std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), sector_bytes());
 }
 
-engine::Cycle L2::fetch_chunk(uint64_t address, engine::Cycle sent, engine::Cycle now) {
+void L2::install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now) {
+  const bool copy = part != home(address);
+  write_back(address, parts_[part].fill(address, ready, dirty, copy && config_.copies_evicted_first), now);
+}
+
+engine::Cycle L2::fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now) {
   // DRAM is read in chunks of fetch_bytes: the missing sector's neighbours in its chunk come
   // too (those already held stay as they are).
   const uint64_t first = address / chunk_bytes() * chunk_bytes();
   const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, sent);
-  for (uint64_t a = first; a < first + chunk_bytes(); a += cache_.sector_bytes())
-    if (a == address || !cache_.contains(a)) write_back(a, cache_.fill(a, ready, false), now);
+  const uint32_t at_home = home(address);
+  for (uint64_t a = first; a < first + chunk_bytes(); a += sector_bytes()) {
+    if (a == address || !parts_[at_home].contains(a)) install(at_home, a, ready, false, now);
+    if (near != at_home && (a == address || !parts_[near].contains(a))) install(near, a, ready, false, now);
+  }
   return ready;
 }
 
 void L2::write_back(uint64_t address, uint32_t dirty, engine::Cycle now) {
   if (!dirty) return;
   // DRAM is written in chunks too: each chunk holding a dirty sector is written whole.
-  const uint32_t per_chunk = chunk_bytes() / cache_.sector_bytes();
+  const uint32_t per_chunk = chunk_bytes() / sector_bytes();
   const uint32_t group = static_cast<uint32_t>((uint64_t{1} << per_chunk) - 1);  // up to 32 sectors
   uint32_t chunks = 0;
   for (uint32_t s = 0; s < 32; s += per_chunk) chunks += (dirty >> s & group) != 0;
   dram_.access(address, chunks * chunk_bytes(), true, now);  // write-backs share the channel
 }
 
-void L2::write(uint64_t address, bool whole_sector, engine::Cycle arrival) {
-  const engine::Cycle at = slot(address, arrival, whole_sector ? 1.0 : config_.partial_write_cycles);
-  if (cache_.write_hit(address)) return;
-  if (!whole_sector && config_.partial_write_reads) {
-    // The sector's other bytes must come from DRAM before it can be merged (and its ECC
-    // computed): the chunk is read, then the sector is written.
-    fetch_chunk(address, at, at);
-    cache_.write_hit(address);
-    return;
+void L2::update_copies(uint64_t address, uint32_t keep, engine::Cycle now) {
+  const uint32_t at_home = home(address);
+  for (uint32_t part = 0; part < parts_.size(); ++part) {
+    if (part == at_home) continue;
+    if (part == keep)
+      install(part, address, now, false, now);
+    else
+      parts_[part].invalidate(address);
   }
-  write_back(address, cache_.fill(address, at, true), at);
 }
 
-engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, engine::Cycle arrival) {
+void L2::write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival) {
+  const engine::Cycle at = slot(address, arrival, whole_sector ? 1.0 : config_.partial_write_cycles);
+  const uint32_t at_home = home(address);
+  SectoredCache& cache = parts_[at_home];
+  if (!cache.write_hit(address)) {
+    if (!whole_sector && config_.partial_write_reads) {
+      // The sector's other bytes must come from DRAM before it can be merged (and its ECC
+      // computed): the chunk is read, then the sector is written.
+      fetch_chunk(address, at_home, at, at);
+      cache.write_hit(address);
+    } else {
+      install(at_home, address, at, true, at);
+    }
+  }
+  update_copies(address, near_[sm], at);
+}
+
+engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, uint32_t sm,
+                         engine::Cycle arrival) {
   const engine::Cycle at = slot(address, arrival);
+  const uint32_t at_home = home(address);
+  const engine::Cycle trip =
+      static_cast<engine::Cycle>(config_.latency) + (near_[sm] != at_home ? static_cast<engine::Cycle>(config_.far_latency) : 0);
   engine::Cycle there = at;  // when the sector's old value is in the slice
-  if (cache_.contains(address)) {
+  SectoredCache& cache = parts_[at_home];
+  if (cache.contains(address)) {
     ++stats_.l2_hits;
   } else {
     ++stats_.l2_misses;
-    const engine::Cycle ready = fetch_chunk(address, at, at);  // at the SM: an L2 trip after the slice
-    const auto trip = static_cast<engine::Cycle>(config_.latency);
+    const engine::Cycle ready = fetch_chunk(address, at_home, at, at);  // at the SM: an L2 trip after the slice
     there = ready > at + trip ? ready - trip : at;
   }
-  cache_.write_hit(address);
+  cache.write_hit(address);
+  update_copies(address, at_home, at);  // atomics are applied at home only
   // The line's home slice (a line lives in one slice) takes a sector's updates per
   // atomic_cycles; updates to one word wait for the one before (micro_atomics_global: words
   // of a line in parallel, one word's float updates 2.4x slower than its integer ones).
@@ -100,7 +169,7 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
   unit.free = start + config_.atomic_cycles + (serial - 1) * each;
   unit.word = word;
   unit.word_done = start + serial * each;
-  return static_cast<engine::Cycle>(std::ceil(unit.word_done)) + static_cast<engine::Cycle>(config_.latency);
+  return static_cast<engine::Cycle>(std::ceil(unit.word_done)) + trip;
 }
 
 engine::Cycle L2::drained_at() const {

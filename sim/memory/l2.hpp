@@ -1,7 +1,10 @@
 // The shared L2: slices (addresses hashed over them) that each take one sector per
 // cycle, so requests queue in front of a busy slice; a sectored write-back cache; per
 // slice, miss-status registers that bound the DRAM reads in flight, and an atomic unit
-// that applies atomics to the lines the slice holds.
+// that applies atomics to the lines the slice holds. The cache may be split into
+// partitions (the H100's two): each line has a home partition, and an SM reads through its
+// near one, which keeps clean copies of lines homed far away (a far hit costs the hop
+// once); a write or an atomic updates the home and drops the copies elsewhere.
 #pragma once
 
 #include <cstdint>
@@ -18,19 +21,23 @@ namespace gpusim::memory {
 
 class L2 {
  public:
-  L2(const L2Config& config, Dram& dram, MemoryStats& stats);
-  // A sector read arriving at `arrival`; returns when its data reaches the SM.
-  engine::Cycle read(uint64_t address, engine::Cycle arrival);
+  // `sm_count` SMs send requests (each names its SM).
+  L2(const L2Config& config, int sm_count, Dram& dram, MemoryStats& stats);
+  // A sector read from SM `sm` arriving at `arrival`; returns when its data reaches the SM.
+  engine::Cycle read(uint64_t address, uint32_t sm, engine::Cycle arrival);
   // A sector write arriving at `arrival` (all of its bytes, or some): the sector becomes dirty,
   // and reaches DRAM when evicted.
-  void write(uint64_t address, bool whole_sector, engine::Cycle arrival);
+  void write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival);
   // Atomic updates to the sector at `address` arriving at `arrival`, `serial` of them to the
   // word at `word` (the rest to other words, alongside): the line's slice applies them in its
   // atomic unit once the sector is there. Returns when the old values reach the SM.
-  engine::Cycle atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, engine::Cycle arrival);
-  uint32_t sector_bytes() const { return cache_.sector_bytes(); }
-  uint64_t capacity_bytes() const { return cache_.capacity_bytes(); }
-  uint64_t free_bytes() const { return cache_.capacity_bytes() - cache_.valid_sectors() * cache_.sector_bytes(); }
+  engine::Cycle atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, uint32_t sm,
+                       engine::Cycle arrival);
+  uint32_t sector_bytes() const { return parts_.front().sector_bytes(); }
+  uint64_t capacity_bytes() const;
+  uint64_t free_bytes() const;
+  // The partition `address`'s line lives in (its home).
+  uint32_t home(uint64_t address) const;
   // When the last request queued so far leaves its slice.
   engine::Cycle drained_at() const;
 
@@ -40,12 +47,20 @@ class L2 {
   uint32_t chunk_bytes() const;  // what one DRAM access moves
   // Reads the DRAM chunk holding the missing sector at `address`, sent at `sent`, and installs
   // it; returns when the data reaches the SM.
-  engine::Cycle fetch_chunk(uint64_t address, engine::Cycle sent, engine::Cycle now);
+  // and installs it in its home partition (and a copy in `near`); returns when the data
+  // reaches the SM.
+  engine::Cycle fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now);
   // Writes an evicted line's dirty sectors (`dirty`, a bit each) to DRAM.
   void write_back(uint64_t address, uint32_t dirty, engine::Cycle now);
+  // Installs a sector in partition `part`, writing back the dirty line it evicts.
+  void install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now);
+  // After the home's copy of a sector changed: `keep` (the writer's near partition) takes
+  // a clean copy when it is not the home, and every other partition drops its copy.
+  void update_copies(uint64_t address, uint32_t keep, engine::Cycle now);
 
   L2Config config_;
-  SectoredCache cache_;
+  std::vector<SectoredCache> parts_;  // the partitions' caches (one when unpartitioned)
+  std::vector<uint32_t> near_;        // per SM: its near partition
   Dram& dram_;
   MemoryStats& stats_;
   std::vector<double> slice_free_;  // per slice, in fractional cycles: one sector per cycle

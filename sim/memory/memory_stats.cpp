@@ -22,6 +22,8 @@ std::span<const stats::Counter<MemoryStats>> MemoryStats::counters() {
         &MemoryStats::l1_hits},
       C{"l1_miss_sectors", "memory", "sectors", "L1 sector lookups that missed", &MemoryStats::l1_misses},
       C{"l2_hit_sectors", "memory", "sectors", "L2 sector reads that hit", &MemoryStats::l2_hits},
+      C{"l2_far_hit_sectors", "memory", "sectors",
+        "L2 hits found only in a far partition (of l2_hit_sectors; the copy then stays near)", &MemoryStats::l2_far_hits},
       C{"l2_miss_sectors", "memory", "sectors", "L2 sector reads that went to DRAM", &MemoryStats::l2_misses},
       C{"dram_read_bytes", "memory", "bytes", "bytes read from DRAM", &MemoryStats::dram_read_bytes},
       C{"dram_write_bytes", "memory", "bytes", "bytes written to DRAM (write-backs; stores without an L2)",

@@ -72,6 +72,9 @@ class MemorySystem {
   // The L2's capacity and the part of it holding no data now (0, 0: no L2).
   virtual uint64_t l2_bytes() const { return 0; }
   virtual uint64_t l2_free_bytes() const { return 0; }
+  // How much data the L2 surely keeps, however SMs read it: one partition's capacity (each
+  // partition may hold a copy of every line), the whole L2 when it is not partitioned.
+  virtual uint64_t l2_sure_bytes() const { return l2_bytes(); }
   // The cycle by which every transfer started so far has finished.
   virtual engine::Cycle drained_at() const;
 

@@ -123,6 +123,17 @@ TEST(ArchLoader, CrossFieldChecks) {
             std::string::npos);
   EXPECT_NE(error_after_edit("compute_capability: \"9.0\"", "compute_capability: \"nine\"").find("MAJOR.MINOR"),
             std::string::npos);
+  // Each of the 132 SMs needs a partition, and only partitions that exist.
+  std::string msg = error_after_edit("sm_partitions: [0, 0, 1,", "sm_partitions: [0, 1,");
+  EXPECT_NE(msg.find("memory.l2.sm_partitions: expected 'halves' or a list of 132 partitions, one per SM"),
+            std::string::npos) << msg;
+  msg = error_after_edit("sm_partitions: [0, 0, 1,", "sm_partitions: [0, 2, 1,");
+  EXPECT_NE(msg.find("memory.l2.sm_partitions: partition 2 is out of range [0, 1]"), std::string::npos) << msg;
+  msg = error_after_edit("sm_partitions: [0, 0, 1,", "sm_partitions: [0, x, 1,");
+  EXPECT_NE(msg.find("element 1: expected a partition, got 'x'"), std::string::npos) << msg;
+  msg = error_after_edit("partitions: 2 ", "partitions: 3 ");
+  EXPECT_NE(msg.find("memory.l2.partitions: size_bytes / partitions must be a whole number of sets"), std::string::npos)
+      << msg;
 }
 
 // Values the model cannot honour are refused at load time with file:line and the range.

@@ -269,7 +269,9 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
 // A grid whose first wave reads a table every block shares enters the L2 faster than its
 // later waves, so projecting its first waves over the grid overstates what the L2 must hold.
 // When every buffer fits in the L2 together nothing can be evicted: the sample need not wait
-// (here 768 KB in a 1 MB L2). One more buffer, unused, and the L2 might turn over: exact.
+// (here 768 KB in a 2 MB L2 of two partitions, each of which keeps 1 MB whoever reads it).
+// One more buffer, unused, and the L2 might turn over: exact. (The L2 latency is pinned at
+// one where this grid's 8 short waves settle within the sampler's tolerance.)
 TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   const std::string workload =
       "name: shared_table\nparams: {n: 256}\nkernel: {source: " + test::repo_path("validate/kernels/matmul.cu") +
@@ -282,8 +284,9 @@ TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   test::TempFile spills("spills.yaml", workload + "  - {name: unused, type: f32, count: 131072, init: zero}\n" + launch);
   const auto run = [](const std::string& file, const char* sample) {
     const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", file, "--set", "gpu.sm_count=4", "--set",
-                             "block_scheduler.sm_order=ascending", "--set", "memory.l2.size_bytes=1048576", "--sample",
-                             sample, "--format", "json"});
+                             "block_scheduler.sm_order=ascending", "--set", "memory.l2.sm_partitions=halves", "--set",
+                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=300", "--sample", sample,
+                             "--format", "json"});
     EXPECT_EQ(r.code, 0) << r.err;
     return nlohmann::json::parse(r.out)["kernels"][0];
   };

@@ -13,8 +13,8 @@ struct WarmL2 {  // an L2 whose first line (sectors 0..96) is already there
   memory::MemoryStats stats;
   memory::Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
   memory::L2 l2;
-  WarmL2() : l2(config(), dram, stats) {
-    for (uint64_t s = 0; s < 128; s += 32) l2.write(s, true, 0);
+  WarmL2() : l2(config(), 1, dram, stats) {
+    for (uint64_t s = 0; s < 128; s += 32) l2.write(s, true, 0, 0);
   }
   static memory::L2Config config() {
     memory::L2Config c;
@@ -31,28 +31,28 @@ struct WarmL2 {  // an L2 whose first line (sectors 0..96) is already there
 TEST(L2Atomics, LanesOnOneWordTakeTheirTurns) {
   WarmL2 w;
   // 32 integer updates of word 0 arriving at cycle 10: done at 10 + 32 x 1.5 = 58, back at 258.
-  EXPECT_EQ(w.l2.atomic(0, 0, 32, false, 10), 258u);
+  EXPECT_EQ(w.l2.atomic(0, 0, 32, false, 0, 10), 258u);
   EXPECT_EQ(w.stats.dram_read_bytes, 0u);  // the line was there
 }
 
 TEST(L2Atomics, TheWordsOfOneLineShareTheLinesUnit) {
   WarmL2 w;
-  EXPECT_EQ(w.l2.atomic(0, 0, 1, false, 10), 212u);    // 10 + 1.5 -> 11.5, rounded up, + 200
-  EXPECT_EQ(w.l2.atomic(32, 36, 1, false, 10), 213u);  // same line, next sector: from 11.5 to 13
+  EXPECT_EQ(w.l2.atomic(0, 0, 1, false, 0, 10), 212u);    // 10 + 1.5 -> 11.5, rounded up, + 200
+  EXPECT_EQ(w.l2.atomic(32, 36, 1, false, 0, 10), 213u);  // same line, next sector: from 11.5 to 13
 }
 
 TEST(L2Atomics, FloatUpdatesOfOneWordWaitForTheOneBefore) {
   WarmL2 w;
-  EXPECT_EQ(w.l2.atomic(0, 0, 1, true, 10), 214u);  // 10 + 3.5 = 13.5 -> 14
-  EXPECT_EQ(w.l2.atomic(0, 0, 1, true, 10), 217u);  // starts when word 0 is done: 13.5 + 3.5 = 17
+  EXPECT_EQ(w.l2.atomic(0, 0, 1, true, 0, 10), 214u);  // 10 + 3.5 = 13.5 -> 14
+  EXPECT_EQ(w.l2.atomic(0, 0, 1, true, 0, 10), 217u);  // starts when word 0 is done: 13.5 + 3.5 = 17
   // Another word of the line need not wait for word 0, only for the unit (free at 13.5 + 1.5).
-  EXPECT_EQ(w.l2.atomic(0, 8, 1, true, 10), 219u);  // 15 + 3.5 = 18.5 -> 19
+  EXPECT_EQ(w.l2.atomic(0, 8, 1, true, 0, 10), 219u);  // 15 + 3.5 = 18.5 -> 19
 }
 
 TEST(L2Atomics, AMissingSectorComesFromDramFirst) {
   WarmL2 w;
   // Sector 4096 is cold: DRAM's 500 cycles, and the update after it.
-  const engine::Cycle back = w.l2.atomic(4096, 4096, 1, false, 0);
+  const engine::Cycle back = w.l2.atomic(4096, 4096, 1, false, 0, 0);
   EXPECT_GE(back, 500u);
   EXPECT_LT(back, 520u);
   EXPECT_EQ(w.stats.l2_misses, 1u);

@@ -36,11 +36,11 @@ TEST(Queueing, AnL2SliceTakesOneSectorPerCycle) {
   MemoryStats stats;
   Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
   const L2Config config = one_slice_l2();
-  L2 l2(config, dram, stats);
-  for (uint64_t s = 0; s < 16; ++s) l2.write(s * 32, true, 0);  // 16 sectors, now resident (and dirty)
+  L2 l2(config, 1, dram, stats);
+  for (uint64_t s = 0; s < 16; ++s) l2.write(s * 32, true, 0, 0);  // 16 sectors, now resident (and dirty)
   // Sixteen reads of them arriving at cycle 1000 are served in cycles 1000..1015: the k-th
   // waits k cycles in front of the slice, then the hit latency.
-  for (uint64_t s = 0; s < 16; ++s) EXPECT_EQ(l2.read(s * 32, 1000), 1000 + s + 200);
+  for (uint64_t s = 0; s < 16; ++s) EXPECT_EQ(l2.read(s * 32, 0, 1000), 1000 + s + 200);
   EXPECT_EQ(stats.l2_hits, 16u);
   EXPECT_EQ(stats.l2_misses, 0u);
 }
@@ -54,10 +54,10 @@ TEST(Queueing, PartialSectorWritesHoldTheSliceLonger) {
     Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
     L2Config config = one_slice_l2();
     config.partial_write_cycles = 1.5;
-    L2 l2(config, dram, stats);
-    for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, true, 0);  // resident, so no DRAM read
-    for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, whole, 1000);
-    return l2.read(0, 1000) - 1000 - 200;  // cycles waited in front of the slice
+    L2 l2(config, 1, dram, stats);
+    for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, true, 0, 0);  // resident, so no DRAM read
+    for (uint64_t s = 0; s < 8; ++s) l2.write(s * 32, whole, 0, 1000);
+    return l2.read(0, 0, 1000) - 1000 - 200;  // cycles waited in front of the slice
   };
   EXPECT_EQ(read_after_writes(true), 8u);
   EXPECT_EQ(read_after_writes(false), 12u);

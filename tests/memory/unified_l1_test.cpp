@@ -74,10 +74,10 @@ memory::L2Config small_l2(int fetch_bytes, bool partial_write_reads) {
 TEST(DramGranularity, AMissBringsItsNeighbourSectorAlong) {
   memory::MemoryStats stats;
   memory::Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
-  memory::L2 l2(small_l2(64, false), dram, stats);
-  l2.read(0, 0);   // misses: bytes 0..63 come from DRAM
-  l2.read(32, 0);  // the neighbour is already there (or on its way)
-  l2.read(64, 0);  // the next chunk: another 64 bytes
+  memory::L2 l2(small_l2(64, false), 1, dram, stats);
+  l2.read(0, 0, 0);   // misses: bytes 0..63 come from DRAM
+  l2.read(32, 0, 0);  // the neighbour is already there (or on its way)
+  l2.read(64, 0, 0);  // the next chunk: another 64 bytes
   EXPECT_EQ(stats.dram_read_bytes, 128u);
   EXPECT_EQ(stats.l2_misses, 2u);
   EXPECT_EQ(stats.l2_hits, 1u);
@@ -86,12 +86,12 @@ TEST(DramGranularity, AMissBringsItsNeighbourSectorAlong) {
 TEST(PartialWrites, ReadTheirChunkFirstWholeSectorsDoNot) {
   memory::MemoryStats stats;
   memory::Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
-  memory::L2 l2(small_l2(64, true), dram, stats);
-  l2.write(0, true, 0);     // a whole sector: written without a read
+  memory::L2 l2(small_l2(64, true), 1, dram, stats);
+  l2.write(0, true, 0, 0);     // a whole sector: written without a read
   EXPECT_EQ(stats.dram_read_bytes, 0u);
-  l2.write(128, false, 0);  // 4 bytes of a missing sector: its 64-byte chunk is read
+  l2.write(128, false, 0, 0);  // 4 bytes of a missing sector: its 64-byte chunk is read
   EXPECT_EQ(stats.dram_read_bytes, 64u);
-  l2.write(160, false, 0);  // the chunk's other sector came along: no second read
+  l2.write(160, false, 0, 0);  // the chunk's other sector came along: no second read
   EXPECT_EQ(stats.dram_read_bytes, 64u);
 }
 

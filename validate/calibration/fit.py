@@ -91,6 +91,29 @@ def stated(q):
     return v
 
 
+def partition_map(q, base):
+    """The L2's partitions from validate/probes/l2_partitions.py's scan (in q), as {parameter:
+    (value, comment)}; without the scan, 'halves' where the base's map is for another SM count.
+    `base`: the base file's parameters (model.parameters)."""
+    shares, sms = q.get("l2_far_share_by_sm"), q.get("multiProcessorCount")
+    if shares and len(shares) == sms:
+        far = [int(s >= 0.25) for s in shares]
+        if not any(far):
+            return {"memory.l2.partitions": (1, "l2_partitions scan: no SM's reads left lines far from SM 0"),
+                    "memory.l2.sm_partitions": ("halves", "one partition")}
+        near, far_hop = q["l2_near_hop_cycles"], q["l2_far_hop_cycles"]
+        return {"memory.l2.partitions": (2, f"l2_partitions scan: after {sum(far)} of {sms} SMs read a 1 MB ring, "
+                                            "SM 0 finds some of its lines in the far partition"),
+                "memory.l2.sm_partitions": (far, "l2_partitions scan: 1 where SM 0's chase found 25% or more of its "
+                                                 "hops far after that SM read the ring"),
+                "memory.l2.far_latency": (round(far_hop - near), f"l2_partitions scan: median far hop {far_hop:.0f} "
+                                                                 f"cycles less the near one, {near:.0f}")}
+    listed = str(base.get("memory.l2.sm_partitions", {}).get("value", "halves"))
+    if listed.startswith("[") and listed.count(",") + 1 != sms:
+        return {"memory.l2.sm_partitions": ("halves", "not measured, and the base's map is for another SM count")}
+    return {}
+
+
 def sm_order(smids, sm_count):
     """The order in which SMs first received blocks; None unless every SM appears."""
     if not smids or not sm_count:

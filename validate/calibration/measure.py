@@ -14,6 +14,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import run_gpu  # noqa: E402  (validate/run_gpu.py: the same harness the validation uses)
+from probes import l2_partitions  # noqa: E402
 
 from . import model  # noqa: E402
 
@@ -89,6 +90,13 @@ def measure(out_dir, gpusim, workloads, repeats, host_copies=True, log=print):
                 + (f"  ({r['outliers']} outlier repeats)" if r["outliers"] else ""))
         if buffers is not None:
             q["block_placement_smid"] = [int(v) for v in buffers["out"]]
+    try:  # which L2 partition is near each SM, and the far hop (validate/probes/l2_partitions.py)
+        q.update(l2_partitions.partition_scan())
+        log(f"L2 partitions: {sum(s >= 0.25 for s in q['l2_far_share_by_sm'])} SMs on the far side of SM 0; "
+            f"hop {q['l2_near_hop_cycles']:.0f} cycles near, {q['l2_far_hop_cycles'] or 0:.0f} far")
+    except Exception as e:  # the fit keeps the base's partitions and says so
+        failed["l2_partitions"] = str(e).splitlines()[0] if str(e) else type(e).__name__
+        log(f"l2_partitions: FAILED: {failed['l2_partitions']}")
     q["sm_clock_mhz_measured"] = [round(c, 1) for c in clocks]
     q["failed_workloads"] = failed
     with open(os.path.join(out_dir, "measurements.csv"), "w", newline="") as f:

@@ -77,6 +77,23 @@ class Values(unittest.TestCase):
         self.assertEqual(fit.sm_order([2, 2, 0, 1, 0], 3), [2, 0, 1])
         self.assertIsNone(fit.sm_order([2, 0, 2], 3))
 
+    def test_the_l2_partitions_come_from_the_far_shares_of_the_scan(self):
+        q = {"multiProcessorCount": 4, "l2_far_share_by_sm": [0.0, 0.01, 0.5, 0.49],
+             "l2_near_hop_cycles": 287.0, "l2_far_hop_cycles": 467.0}
+        got = fit.partition_map(q, {})
+        self.assertEqual(got["memory.l2.partitions"][0], 2)
+        self.assertEqual(got["memory.l2.sm_partitions"][0], [0, 0, 1, 1])
+        self.assertEqual(got["memory.l2.far_latency"][0], 180)
+        q["l2_far_share_by_sm"] = [0.0] * 4  # nobody far: one partition, whatever the base lists
+        got = fit.partition_map(q, {})
+        self.assertEqual((got["memory.l2.partitions"][0], got["memory.l2.sm_partitions"][0]), (1, "halves"))
+
+    def test_without_the_scan_a_base_map_for_another_sm_count_becomes_halves(self):
+        base = {"memory.l2.sm_partitions": {"value": "[0, 1, 1, 0]"}}
+        self.assertEqual(fit.partition_map({"multiProcessorCount": 3}, base),
+                         {"memory.l2.sm_partitions": ("halves", "not measured, and the base's map is for another SM count")})
+        self.assertEqual(fit.partition_map({"multiProcessorCount": 4}, base), {})
+
 
 if __name__ == "__main__":
     unittest.main()

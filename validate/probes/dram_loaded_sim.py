@@ -1,15 +1,7 @@
 # Simulates validate/probes/dram_loaded.py's configurations with gpusim and compares them with
 # the committed H100 measurements (validate/results/dram_loaded_h100.csv).
 # Usage: /usr/bin/python3 validate/probes/dram_loaded_sim.py [--gpusim build/gpusim] [--set SECTION.KEY=VALUE]... [--probe NAME]...
-import argparse
-import csv
-import json
-import os
-import subprocess
-import sys
-import tempfile
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simulate import ROOT, arguments, kernels, measured_rows
 
 
 def workload(r):
@@ -42,41 +34,26 @@ def workload(r):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gpusim", default=os.path.join(ROOT, "build/gpusim"))
-    ap.add_argument("--arch", default=os.path.join(ROOT, "configs/hopper.yaml"))
-    ap.add_argument("--results", default=os.path.join(ROOT, "validate/results/dram_loaded_h100.csv"))
-    ap.add_argument("--set", action="append", default=[])
+    ap = arguments("dram_loaded_h100.csv")
     ap.add_argument("--probe", action="append", help="only these probes (load, stride, sectors, read_bw, ...)")
     args = ap.parse_args()
-    with open(args.results) as f:
-        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    rows = measured_rows(args.results)
     def key(r):
         return (r["probe"], r["k"], r["warps_per_sm"], r["sms"], r["line_spacing_bytes"], r["lanes"])
     measured = {key(r) + (r["source"],): float(r["cycles"]) for r in rows}
     errors = []
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "probe.yaml")
-        for r in rows:
-            if r["source"] != "dram" or (args.probe and r["probe"] not in args.probe):
-                continue
-            text, launches = workload(r)
-            with open(path, "w") as f:
-                f.write(text)
-            cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
-            for s in args.set:
-                cmd += ["--set", s]
-            run = subprocess.run(cmd, capture_output=True, text=True)
-            if run.returncode:
-                sys.exit(run.stderr)
-            simulated = [kernel["cycles"] for kernel in json.loads(run.stdout)["kernels"]]
-            line = (f"{r['probe']:7} K={r['k']:>2} warps/SM={r['warps_per_sm']:>2} SMs={r['sms']:>3} "
-                    f"lines {r['line_spacing_bytes']:>5} B apart, {r['lanes']:>2} lanes")
-            for source, cycles in zip(("dram", "l2")[:launches], simulated):
-                error = cycles / measured[key(r) + (source,)] - 1
-                errors.append(abs(error))
-                line += f"   {source:4} {measured[key(r) + (source,)]:8.0f} {cycles:8.0f} {100 * error:+6.1f}%"
-            print(line, flush=True)
+    for r in rows:
+        if r["source"] != "dram" or (args.probe and r["probe"] not in args.probe):
+            continue
+        text, launches = workload(r)
+        simulated = [kernel["cycles"] for kernel in kernels(args, text)]
+        line = (f"{r['probe']:7} K={r['k']:>2} warps/SM={r['warps_per_sm']:>2} SMs={r['sms']:>3} "
+                f"lines {r['line_spacing_bytes']:>5} B apart, {r['lanes']:>2} lanes")
+        for source, cycles in zip(("dram", "l2")[:launches], simulated):
+            error = cycles / measured[key(r) + (source,)] - 1
+            errors.append(abs(error))
+            line += f"   {source:4} {measured[key(r) + (source,)]:8.0f} {cycles:8.0f} {100 * error:+6.1f}%"
+        print(line, flush=True)
     print(f"{len(errors)} runs: mean absolute error {100 * sum(errors) / len(errors):.1f}%")
 
 

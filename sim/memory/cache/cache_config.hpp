@@ -91,6 +91,17 @@ struct L2Config : CacheConfig {
   double partial_write_cycles = 1;
   double atomic_cycles = 1;
   double atomic_float_cycles = 1;
+  int partitions = 1;
+  int64_t partition_chunk_bytes = 4096;
+  int far_latency = 0;
+  bool copies_evicted_first = false;
+  std::vector<int> sm_partitions;  // each SM's near partition; empty: consecutive equal groups
+
+  static params::CustomSpec<std::vector<int>> sm_partitions_spec();
+  // SM `sm`'s near partition, of `sm_count`.
+  int partition_of(int sm, int sm_count) const {
+    return sm_partitions.empty() ? static_cast<int>(int64_t{sm} * partitions / sm_count) : sm_partitions[static_cast<size_t>(sm)];
+  }
 
   template <class V>
   void declare(V& v) {
@@ -118,7 +129,27 @@ struct L2Config : CacheConfig {
     v.number("atomic_float_cycles", atomic_float_cycles,
              {.min = 0.01, .max = 1000, .def = 1, .unit = "cycles/update",
               .doc = "as atomic_cycles, for floating-point updates (atomicAdd on float or double)"});
+    v.integer("partitions", partitions,
+              {.min = 1, .max = 16, .def = 1,
+               .doc = "the L2 is split into this many partitions of size_bytes / partitions each; a line lives in its home "
+                      "partition (partition_chunk_bytes of addresses hashed over them) and an SM reads through its near one "
+                      "(sm_partitions), which keeps a copy of what the SM reads or writes from a far one; a write drops the "
+                      "copies other partitions hold"});
+    v.integer("partition_chunk_bytes", partition_chunk_bytes,
+              {.min = 128, .max = int64_t{1} << 30, .def = 4096, .unit = "bytes",
+               .doc = "addresses are given a home partition in aligned chunks of this size"});
+    v.integer("far_latency", far_latency,
+              {.min = 0, .max = 100000, .def = 0, .unit = "cycles",
+               .doc = "added to a hit found only in a far partition (and to an atomic there): the hop between partitions"});
+    v.custom("sm_partitions", sm_partitions, sm_partitions_spec());
+    v.flag("copies_evicted_first", copies_evicted_first,
+           {.def = false, .doc = "a copy of a far line enters its set as the next victim (until it is hit); false: as any line"});
     v.check([&](const params::Checker& c) {
+      c.require(size_bytes % (int64_t{partitions} * line_bytes * associativity) == 0, "partitions",
+                "size_bytes / partitions must be a whole number of sets (line_bytes x associativity)");
+      for (int p : sm_partitions)
+        c.require(p < partitions, "sm_partitions", "partition " + std::to_string(p) + " is out of range [0, " +
+                                                       std::to_string(partitions - 1) + "]");
       c.require(fetch_bytes == 0 || ((fetch_bytes & (fetch_bytes - 1)) == 0 && fetch_bytes >= sector_bytes &&
                                      fetch_bytes <= line_bytes),
                 "fetch_bytes", "must be 0 or a power of two from sector_bytes to line_bytes");

@@ -14,6 +14,8 @@ class ReplacementPolicy {
   // A way was filled with a new line, or hit.
   virtual void filled(uint64_t set, uint32_t way) = 0;
   virtual void touched(uint64_t set, uint32_t way) = 0;
+  // A way was filled with a line to give up before the others unless it is hit first.
+  virtual void filled_evict_first(uint64_t set, uint32_t way) { filled(set, way); }
   // The way to evict from a set whose ways are all valid.
   virtual uint32_t victim(uint64_t set) const = 0;
 };

@@ -61,7 +61,7 @@ bool SectoredCache::write_hit(uint64_t address) {
   return true;
 }
 
-uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty) {
+uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
   const uint64_t line = address / line_;
   const uint64_t set = set_of(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
@@ -78,8 +78,11 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty) {
     w.tag = line;
     w.valid = 0;
     w.dirty = 0;
-    policy_->filled(set, static_cast<uint32_t>(found));
-  } else {
+    if (evict_first)
+      policy_->filled_evict_first(set, static_cast<uint32_t>(found));
+    else
+      policy_->filled(set, static_cast<uint32_t>(found));
+  } else if (!evict_first) {  // another sector of an evict-first line leaves it where it was
     policy_->touched(set, static_cast<uint32_t>(found));
   }
   Way& w = base[found];
@@ -87,6 +90,16 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty) {
   if (dirty) w.dirty |= 1u << sector;
   ready_[(set * ways_ + static_cast<uint32_t>(found)) * sectors_per_line_ + sector] = ready_at;
   return evicted_dirty;
+}
+
+void SectoredCache::invalidate(uint64_t address) {
+  const uint64_t line = address / line_, set = set_of(line);
+  const int way = find(line, set);
+  if (way < 0) return;
+  Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
+  const uint32_t bit = 1u << (address % line_ / sector_);
+  w.valid &= ~bit;
+  w.dirty &= ~bit;
 }
 
 void SectoredCache::invalidate_all() {

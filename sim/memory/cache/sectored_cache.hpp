@@ -26,9 +26,12 @@ class SectoredCache {
   // Whether a sector is present (or on its way), without touching the replacement state.
   bool contains(uint64_t address) const;
   // Installs a sector arriving at `ready_at`; returns the evicted line's dirty sectors (a bit each).
-  uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty);
+  // A new line installed `evict_first` is the set's next victim unless it is hit before.
+  uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first = false);
   // Marks a present sector dirty (a write hit); false when absent.
   bool write_hit(uint64_t address);
+  // Drops one sector (a copy made stale by a write elsewhere); its dirty bit goes with it.
+  void invalidate(uint64_t address);
   // Drops every line (an L1 at a kernel boundary: it is not coherent).
   void invalidate_all();
 

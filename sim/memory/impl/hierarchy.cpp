@@ -15,7 +15,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
       coalescing_(coalescing_rule(config.coalescing)),
       dram_(config.dram, context.core_clock_mhz, stats_),
       line_bytes_(config.l1 ? static_cast<uint32_t>(config.l1->line_bytes) : 128) {
-  if (config.l2) l2_.emplace(*config.l2, dram_, stats_);
+  if (config.l2) l2_.emplace(*config.l2, context.sm_count, dram_, stats_);
   set_may_refuse(config.l1 && config.l1->mshrs > 0);
   for (int i = 0; i < context.sm_count; ++i) {
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0});
@@ -68,8 +68,9 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   return at;
 }
 
-engine::Cycle MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent) {
-  const engine::Cycle arrives = l2_->read(address, sent);
+engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent) {
+  Sm& sm = sms_[sm_index];
+  const engine::Cycle arrives = l2_->read(address, sm_index, sent);
   if (sm.mshrs.limited())  // the line's register is held until its last sector is back
     for (Departed& d : departed_)
       if (d.line == address / line_bytes_) d.arrives = std::max(d.arrives, arrives);
@@ -143,7 +144,7 @@ uint32_t MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
       const HotWord hot = hot_word(r, a, a + step);
-      ready = std::max(ready, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, now));
+      ready = std::max(ready, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, r.sm, now));
     }
   if (!r.is_store) respond(r.sm, r.tag, ready);
   return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
@@ -160,7 +161,7 @@ uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
-      l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, now);
+      l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now);
     }
   }
   return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
@@ -179,7 +180,7 @@ uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t below = l2_->sector_bytes();
     if (!cached) {
       for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below)
-        ready = std::max(ready, read_below(sm, a, depart(sm, a, now)));
+        ready = std::max(ready, read_below(r.sm, a, depart(sm, a, now)));
       continue;
     }
     SectoredCache& l1 = *sm.l1;
@@ -194,7 +195,7 @@ uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       ++stats_.l1_misses;
       const engine::Cycle sent = depart(sm, a, now);
       engine::Cycle arrive = sent;  // an L1 sector is filled from the L2 sectors it spans
-      for (uint64_t s = a; s < a + step; s += below) arrive = std::max(arrive, read_below(sm, s, sent));
+      for (uint64_t s = a; s < a + step; s += below) arrive = std::max(arrive, read_below(r.sm, s, sent));
       l1.fill(a, arrive, false);
       ready = std::max(ready, arrive);
     }

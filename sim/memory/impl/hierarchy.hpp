@@ -29,6 +29,7 @@ class MemoryHierarchy final : public MemorySystem {
   int64_t l1_bytes() const override { return l1_bytes_; }
   uint64_t l2_bytes() const override { return l2_ ? l2_->capacity_bytes() : 0; }
   uint64_t l2_free_bytes() const override { return l2_ ? l2_->free_bytes() : 0; }
+  uint64_t l2_sure_bytes() const override { return l2_ ? l2_->capacity_bytes() / config_.l2->partitions : 0; }
   engine::Cycle drained_at() const override;
 
  private:
@@ -51,7 +52,7 @@ class MemoryHierarchy final : public MemorySystem {
   };
   static HotWord hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end);
   // One sector from the L2: returns when its data reaches the SM.
-  engine::Cycle read_below(Sm& sm, uint64_t address, engine::Cycle sent);
+  engine::Cycle read_below(uint32_t sm, uint64_t address, engine::Cycle sent);
   // When the request for `address`'s line leaves the SM: the miss port sends one line per
   // l1.miss_line_cycles, and each line takes a miss-status register until its data returns.
   engine::Cycle depart(Sm& sm, uint64_t address, engine::Cycle now);

@@ -21,6 +21,7 @@ class OldestStampEvicted : public ReplacementPolicy {
 
  protected:
   void stamp(uint64_t set, uint32_t way) { stamp_[set * ways_ + way] = ++clock_; }
+  void filled_evict_first(uint64_t set, uint32_t way) final { stamp_[set * ways_ + way] = 0; }
 
  private:
   uint32_t ways_;

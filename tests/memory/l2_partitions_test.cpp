@@ -1,0 +1,108 @@
+// A partitioned L2 (the H100's two halves): a line lives in its home partition, an SM
+// reads through its near one, a far hit costs the hop once and leaves a near copy, and a
+// write drops the copies other partitions hold (validate/probes/l2_partitions.py).
+#include <gtest/gtest.h>
+
+#include "memory/cache/sectored_cache.hpp"
+#include "memory/dram/dram.hpp"
+#include "memory/l2.hpp"
+
+namespace gpusim::memory {
+namespace {
+
+// Two partitions of 32 KB; SM 0 is near partition 0, SM 1 near partition 1; a near hit
+// takes 200 cycles, a far one 100 more; DRAM 500.
+struct TwoHalves {
+  MemoryStats stats;
+  Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
+  L2 l2{config(), 2, dram, stats};
+  static L2Config config() {
+    L2Config c;
+    c.size_bytes = 64 * 1024;
+    c.associativity = 4;
+    c.latency = 200;
+    c.slices = 64;
+    c.partitions = 2;
+    c.far_latency = 100;
+    c.sm_partitions = {0, 1};
+    return c;
+  }
+  // The first 4 KB chunk homed in partition `part`.
+  uint64_t homed_in(uint32_t part) const {
+    for (uint64_t a = 0;; a += 4096)
+      if (l2.home(a) == part) return a;
+  }
+};
+
+TEST(L2Partitions, AFarHitCostsTheHopOnceThenTheCopyIsNear) {
+  TwoHalves t;
+  const uint64_t a = t.homed_in(1);
+  t.l2.write(a, true, 1, 0);                      // SM 1 writes it: in partition 1 only
+  EXPECT_EQ(t.l2.read(a, 0, 1000), 1000u + 200 + 100);  // SM 0: found far
+  EXPECT_EQ(t.stats.l2_far_hits, 1u);
+  EXPECT_EQ(t.l2.read(a, 0, 2000), 2000u + 200);  // now near
+  EXPECT_EQ(t.l2.read(a, 1, 3000), 3000u + 200);  // and still at home
+  EXPECT_EQ(t.stats.l2_far_hits, 1u);
+  EXPECT_EQ(t.stats.l2_hits, 3u);
+  EXPECT_EQ(t.stats.l2_misses, 0u);
+}
+
+TEST(L2Partitions, AWriteDropsTheOtherSidesCopyAndKeepsTheWritersOwn) {
+  TwoHalves t;
+  const uint64_t a = t.homed_in(1);
+  t.l2.write(a, true, 1, 0);
+  t.l2.read(a, 0, 1000);                          // SM 0 holds a copy
+  t.l2.write(a, true, 1, 2000);                   // SM 1's store makes it stale: dropped
+  EXPECT_EQ(t.l2.read(a, 0, 3000), 3000u + 300);  // far again
+  t.l2.write(a, true, 0, 4000);                   // SM 0's own store: home updated, copy kept
+  EXPECT_EQ(t.l2.read(a, 0, 5000), 5000u + 200);
+  EXPECT_EQ(t.l2.read(a, 1, 6000), 6000u + 200);
+  EXPECT_EQ(t.stats.l2_far_hits, 2u);
+}
+
+TEST(L2Partitions, AMissFillsTheHomeAndTheReadersSide) {
+  TwoHalves t;
+  const uint64_t near = t.homed_in(0), far = t.homed_in(1);
+  EXPECT_GT(t.l2.read(far, 0, 0), 500u);          // from DRAM
+  EXPECT_EQ(t.l2.read(far, 0, 10000), 10000u + 200);  // a near copy
+  EXPECT_EQ(t.l2.read(far, 1, 11000), 11000u + 200);  // and at home
+  t.l2.read(near, 0, 12000);                      // homed near: no copy
+  EXPECT_EQ(t.l2.read(near, 1, 20000), 20000u + 300);
+  // Each sector is held twice: at home and on the other side (far's since its miss, near's
+  // since SM 1's far hit).
+  EXPECT_EQ(t.l2.capacity_bytes() - t.l2.free_bytes(), 4u * 32);
+  EXPECT_EQ(t.stats.l2_misses, 2u);
+}
+
+TEST(L2Partitions, HalfTheChunksAreHomedInEach) {
+  TwoHalves t;
+  int in_one = 0;
+  for (uint64_t chunk = 0; chunk < 1024; ++chunk) {
+    const uint32_t h = t.l2.home(chunk * 4096);
+    EXPECT_EQ(h, t.l2.home(chunk * 4096 + 4095));  // a chunk is homed whole
+    in_one += static_cast<int>(h);
+  }
+  EXPECT_NEAR(in_one, 512, 48);
+}
+
+// memory.l2.copies_evicted_first: a copy enters its set as the next victim, and stays so
+// while more of its sectors arrive, until it is hit.
+TEST(L2Partitions, ACopyEnteredEvictFirstGoesBeforeOlderLinesUnlessHit) {
+  CacheConfig one_set;
+  one_set.size_bytes = 256;  // one set of two 128-byte ways
+  one_set.associativity = 2;
+  const auto survivors = [&](bool hit_copy) {
+    SectoredCache c(one_set);
+    c.fill(0, 0, false);            // line A
+    c.fill(128, 0, false, true);    // copy B, first sector
+    c.fill(160, 0, false, true);    // its second sector
+    if (hit_copy) c.probe(128);
+    c.fill(256, 0, false);          // line C evicts one of them
+    return std::pair{c.contains(0), c.contains(128)};
+  };
+  EXPECT_EQ(survivors(false), std::pair(true, false));  // B went first, though newer
+  EXPECT_EQ(survivors(true), std::pair(false, true));   // hit, B is an ordinary line: A (older) goes
+}
+
+}  // namespace
+}  // namespace gpusim::memory

@@ -1,0 +1,42 @@
+# What the probes' simulators (*_sim.py) share: their command line, and running gpusim on a
+# workload written out as text.
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def arguments(results):
+    """A parser with --gpusim, --arch, --results (default `results`, under validate/results) and --set."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gpusim", default=os.path.join(ROOT, "build/gpusim"))
+    ap.add_argument("--arch", default=os.path.join(ROOT, "configs/hopper.yaml"))
+    ap.add_argument("--results", default=os.path.join(ROOT, "validate/results", results))
+    ap.add_argument("--set", action="append", default=[])
+    return ap
+
+
+def measured_rows(path):
+    """The CSV rows of a probe's results, its comment lines skipped."""
+    with open(path) as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def kernels(args, text):
+    """Simulates the workload `text` with args' gpusim, file and --set: its launches' JSON reports."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "probe.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
+        for s in args.set:
+            cmd += ["--set", s]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode:
+        sys.exit(run.stderr)
+    return json.loads(run.stdout)["kernels"]
