@@ -65,7 +65,7 @@ engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
       ++stats_.l2_hits;
       ++stats_.l2_far_hits;
       const engine::Cycle ready = std::max(now + latency, far.ready_at) + static_cast<engine::Cycle>(config_.far_latency);
-      install(near, address, ready, false, now);
+      install(near, address, ready, false, now, config_.copies_evicted_first);
       return ready;
     }
   }
@@ -86,9 +86,9 @@ uint32_t L2::chunk_bytes() const {
   return std::max<uint32_t>(static_cast<uint32_t>(config_.fetch_bytes), sector_bytes());
 }
 
-void L2::install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now) {
-  const bool copy = part != home(address);
-  write_back(address, parts_[part].fill(address, ready, dirty, copy && config_.copies_evicted_first), now);
+void L2::install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now,
+                 bool evict_first) {
+  write_back(address, parts_[part].fill(address, ready, dirty, evict_first), now);
 }
 
 engine::Cycle L2::fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now) {
@@ -99,7 +99,8 @@ engine::Cycle L2::fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sen
   const uint32_t at_home = home(address);
   for (uint64_t a = first; a < first + chunk_bytes(); a += sector_bytes()) {
     if (a == address || !parts_[at_home].contains(a)) install(at_home, a, ready, false, now);
-    if (near != at_home && (a == address || !parts_[near].contains(a))) install(near, a, ready, false, now);
+    if (near != at_home && (a == address || !parts_[near].contains(a)))
+      install(near, a, ready, false, now, config_.copies_evicted_first);
   }
   return ready;
 }

@@ -53,7 +53,8 @@ class L2 {
   // Writes an evicted line's dirty sectors (`dirty`, a bit each) to DRAM.
   void write_back(uint64_t address, uint32_t dirty, engine::Cycle now);
   // Installs a sector in partition `part`, writing back the dirty line it evicts.
-  void install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now);
+  void install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now,
+               bool evict_first = false);
   // After the home's copy of a sector changed: `keep` (the writer's near partition) takes
   // a clean copy when it is not the home, and every other partition drops its copy.
   void update_copies(uint64_t address, uint32_t keep, engine::Cycle now);

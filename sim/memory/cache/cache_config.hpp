@@ -143,7 +143,8 @@ struct L2Config : CacheConfig {
                .doc = "added to a hit found only in a far partition (and to an atomic there): the hop between partitions"});
     v.custom("sm_partitions", sm_partitions, sm_partitions_spec());
     v.flag("copies_evicted_first", copies_evicted_first,
-           {.def = false, .doc = "a copy of a far line enters its set as the next victim (until it is hit); false: as any line"});
+           {.def = false, .doc = "a copy a read makes of a far line enters its set as the next victim (until it is hit); "
+                                 "a writer's copy, and false, as any line"});
     v.check([&](const params::Checker& c) {
       c.require(size_bytes % (int64_t{partitions} * line_bytes * associativity) == 0, "partitions",
                 "size_bytes / partitions must be a whole number of sets (line_bytes x associativity)");
