@@ -1,0 +1,83 @@
+# How much of a footprint the H100's L2 keeps pass after pass, by access order (issue 13: the
+# L2's replacement). Every SM reads the same footprint four times, one launch per pass, after a
+# 256 MB read emptied the L2:
+#   sweep   - l2_read_passes: all threads step through the array together (coalesced, ld.cg);
+#   streams - lines_in_flight_16: each of 132 x 4 warps walks its own contiguous region;
+#   one_warp - lines_in_flight_16 with one warp on one SM.
+# Under LRU nothing of a cyclic walk larger than the cache survives; what does, pass by pass,
+# tells the policy. Usage (on the device): python3 validate/probes/l2_passes.py OUT.csv
+import datetime
+import os
+import subprocess
+import sys
+
+import cupy as cp
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+props = cp.cuda.runtime.getDeviceProperties(0)
+ARCH = f"--gpu-architecture=sm_{props['major']}{props['minor']}"
+micro = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/micro.cu")).read(), options=(ARCH,))
+bench = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/memory_bench.cu")).read(), options=(ARCH,))
+SMS = props["multiProcessorCount"]
+PASSES = 4
+flush_buf = cp.zeros(64 << 20, dtype=cp.float32)  # 256 MB
+sink = cp.zeros(SMS * 8 * 256, dtype=cp.float32)
+data = cp.zeros(24 << 20, dtype=cp.float32)       # 96 MB
+out = cp.zeros(SMS * 8 * 256, dtype=cp.float32)
+lines_16 = micro.get_function("lines_in_flight_16")
+passes_kernel = micro.get_function("l2_read_passes")
+read_sum = bench.get_function("stream_read")
+
+
+def flush():
+    read_sum((SMS * 8,), (256,), (flush_buf, sink, np.int32(flush_buf.size)))
+
+
+def launcher(order, mb):
+    floats = mb << 18
+    if order == "sweep":
+        threads = SMS * 8 * 256
+        n = floats // (4 * threads) * 4 * threads
+        return lambda: passes_kernel((SMS * 8,), (256,), (data, out, np.int32(n), np.int32(1)))
+    blocks = SMS * 4 if order == "streams" else 1
+    groups = (floats // 32) // (blocks * 16)
+    return lambda: lines_16((blocks,), (32,), (data, out, np.int32(groups), np.int64(32)))
+
+
+def passes(order, mb):
+    run = launcher(order, mb)
+    ev = [cp.cuda.Event() for _ in range(PASSES + 1)]
+    times = []
+    for _ in range(3):
+        flush()
+        ev[0].record()
+        for p in range(PASSES):
+            run()
+            ev[p + 1].record()
+        ev[-1].synchronize()
+        times.append([cp.cuda.get_elapsed_time(ev[p], ev[p + 1]) * 1e3 for p in range(PASSES)])
+    return np.median(np.array(times), axis=0)
+
+
+def main():
+    rows = []
+    for order, sizes in (("sweep", (8, 24, 32, 36, 40, 44, 48, 56, 64)),
+                         ("streams", (8, 24, 32, 36, 40, 44, 48, 56, 64)),
+                         ("one_warp", (8, 24, 28, 32, 40, 48))):
+        for mb in sizes:
+            t = passes(order, mb)
+            rows.append((order, mb, *t))
+            print(rows[-1], flush=True)
+    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version,clocks.sm", "--format=csv,noheader"],
+                            capture_output=True, text=True).stdout.strip()
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    with open(sys.argv[1], "w") as f:
+        f.write(f"# {props['name'].decode()}, driver and SM clock after the run: {driver}; {stamp}\n")
+        f.write("# command: python3 validate/probes/l2_passes.py (median of 3; 256 MB read before each; one launch per pass)\n")
+        f.write("order,footprint_mb," + ",".join(f"pass{p + 1}_us" for p in range(PASSES)) + "\n")
+        for order, mb, *t in rows:
+            f.write(f"{order},{mb}," + ",".join(f"{x:.2f}" for x in t) + "\n")
+
+
+main()
