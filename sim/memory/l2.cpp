@@ -54,13 +54,13 @@ engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
   const engine::Cycle now = slot(address, arrival);  // queueing at the slice
   const uint32_t near = near_[sm], at_home = home(address);
   const auto latency = static_cast<engine::Cycle>(config_.latency);
-  const SectoredCache::Probe p = parts_[near].probe(address);
+  const SectoredCache::Probe p = parts_[near].probe(address, now);
   if (p.present) {
     ++stats_.l2_hits;
     return std::max(now + latency, p.ready_at);
   }
   if (at_home != near) {
-    const SectoredCache::Probe far = parts_[at_home].probe(address);
+    const SectoredCache::Probe far = parts_[at_home].probe(address, now);
     if (far.present) {  // a far hit: the data crosses once and stays near as a copy
       ++stats_.l2_hits;
       ++stats_.l2_far_hits;

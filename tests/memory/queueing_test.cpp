@@ -1,6 +1,7 @@
 // Latency grows with the queue in front of a DRAM channel or an L2 slice; miss-status
 // registers bound what is in flight; FIFO replacement as a second replacement plug-in.
 #include <gtest/gtest.h>
+#include <string>
 
 #include "memory/cache/sectored_cache.hpp"
 #include "memory/dram/dram.hpp"
@@ -102,9 +103,58 @@ TEST(Replacement, FifoEvictsTheOldestFillHoweverOftenItWasHit) {
   EXPECT_FALSE(lru.probe(128).present);
 }
 
+// One set of four 128-byte lines, lines A-H at 0, 128, ... (all in set 0).
+SectoredCache four_way(const char* policy) {
+  CacheConfig g;
+  g.size_bytes = 512;
+  g.associativity = 4;
+  g.replacement = policy;
+  return SectoredCache(g);
+}
+
+TEST(Replacement, SrripKeepsALineThatWasHitThroughAScanWhereLruLosesIt) {
+  for (const char* policy : {"srrip", "lru"}) {
+    SectoredCache c = four_way(policy);
+    for (uint64_t line = 0; line < 4; ++line) c.fill(line * 128, 0, false);  // A-D, each predicted "long" (2)
+    c.probe(0, 10);  // A hit: "near" (0)
+    // E-G: B, C, D are aged to "distant" (3) and go one by one; A is aged to 1 on the way.
+    for (uint64_t line = 4; line < 7; ++line) c.fill(line * 128, 0, false);
+    EXPECT_TRUE(c.contains(0)) << policy;  // LRU too: A was the last used
+    c.fill(7 * 128, 0, false);  // H: SRRIP ages A to 2 and E-G to 3 and gives up E; LRU gives up A
+    EXPECT_EQ(c.contains(0), std::string(policy) == "srrip") << policy;
+    EXPECT_EQ(c.contains(4 * 128), std::string(policy) == "lru") << policy;
+  }
+}
+
+TEST(Replacement, SrripCountsNoReuseForTheRestOfAnAccess) {
+  // Line A's second sector arriving, and a request meeting its first while it is on its way,
+  // leave A predicted "long": with B-D, the fifth line evicts A (the first way of the oldest).
+  for (const bool reused : {false, true}) {
+    SectoredCache c = four_way("srrip");
+    c.fill(0, 100, false);
+    c.fill(32, 100, false);            // A's second sector: the same access
+    c.probe(0, reused ? 200 : 50);     // at 50 its data is still arriving; at 200 it is a hit
+    for (uint64_t line = 1; line < 5; ++line) c.fill(line * 128, 0, false);
+    EXPECT_EQ(c.contains(0), reused) << reused;
+    EXPECT_EQ(c.contains(128), !reused) << reused;  // else B was the victim
+  }
+}
+
+TEST(Replacement, SrripEvictsALineFilledEvictFirstBeforeTheOthers) {
+  SectoredCache c = four_way("srrip");
+  c.fill(0, 0, false);
+  c.fill(128, 0, false, /*evict_first=*/true);
+  c.fill(256, 0, false);
+  c.fill(384, 0, false);
+  c.fill(512, 0, false);
+  EXPECT_FALSE(c.contains(128));
+  EXPECT_TRUE(c.contains(0));
+}
+
 TEST(Replacement, PoliciesAreFoundByName) {
   EXPECT_NE(ReplacementRegistry::instance().find("lru"), nullptr);
   EXPECT_NE(ReplacementRegistry::instance().find("fifo"), nullptr);
+  EXPECT_NE(ReplacementRegistry::instance().find("srrip"), nullptr);
   EXPECT_EQ(ReplacementRegistry::instance().find("random"), nullptr);
   EXPECT_THROW(ReplacementRegistry::instance().make("random", 1, 1), std::invalid_argument);
 }

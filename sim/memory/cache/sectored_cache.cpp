@@ -32,14 +32,18 @@ int SectoredCache::find(uint64_t line, uint64_t set) const {
   return -1;
 }
 
-SectoredCache::Probe SectoredCache::probe(uint64_t address) {
+SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
   const uint64_t line = address / line_;
   const uint64_t set = set_of(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
   const int way = find(line, set);
   if (way < 0 || !(ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> sector & 1u)) return {};
-  policy_->touched(set, static_cast<uint32_t>(way));
-  return {true, ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector]};
+  const uint64_t ready = ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector];
+  if (ready > now)
+    policy_->continued(set, static_cast<uint32_t>(way));
+  else
+    policy_->touched(set, static_cast<uint32_t>(way));
+  return {true, ready};
 }
 
 bool SectoredCache::contains(uint64_t address) const {
@@ -83,7 +87,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
     else
       policy_->filled(set, static_cast<uint32_t>(found));
   } else if (!evict_first) {  // another sector of an evict-first line leaves it where it was
-    policy_->touched(set, static_cast<uint32_t>(found));
+    policy_->continued(set, static_cast<uint32_t>(found));
   }
   Way& w = base[found];
   w.valid |= 1u << sector;

@@ -21,8 +21,9 @@ class SectoredCache {
     bool present = false;   // the sector is in the cache (possibly still arriving)
     uint64_t ready_at = 0;  // when its data is there
   };
-  // Looks a sector up (address anywhere in it), telling the policy on a hit.
-  Probe probe(uint64_t address);
+  // Looks a sector up (address anywhere in it) at `now`, telling the policy on a hit: a sector
+  // still arriving then continues the access that asked for it.
+  Probe probe(uint64_t address, uint64_t now = ~uint64_t{0});
   // Whether a sector is present (or on its way), without touching the replacement state.
   bool contains(uint64_t address) const;
   // Installs a sector arriving at `ready_at`; returns the evicted line's dirty sectors (a bit each).
