@@ -2,8 +2,8 @@
 """The older architecture files against published microbenchmark latencies.
 
 validate/published/latencies.csv lists what papers measured on each generation's GPU (FP32
-dependent chain, and pointer chases through shared memory, L1, L2 and DRAM, in SM cycles per
-step). This script runs the same kinds of chains in gpusim on each architecture file, one
+dependent chain, pointer chases through shared memory, L1, L2 and DRAM, and bare chains of
+shared loads, in SM cycles per step). This script runs the same kinds of chains in gpusim on each architecture file, one
 workload per file built here (kernels of validate/kernels/*.cu), and reports the error of each
 and its distribution. Each quantity is the difference of two launches of different length,
 divided by the extra steps, so launch and warm-up costs cancel.
@@ -35,6 +35,8 @@ BENCH = os.path.join(ROOT, "validate", "kernels", "memory_bench.cu")
 QUANTITIES = {
     "fp32_chain": ("entry: fp32_chain, grid: 1, block: 32, args: [out, {half}, 1.0001, 0.5]", 4 // 2),
     "shared_chase": ("entry: shared_chase, grid: 1, block: 32, args: [out, {n}, 33]", 1),
+    # shared loads with nothing between them (each word holds the next one's address)
+    "shared_load": ("entry: shared_load_chain, grid: 1, block: 32, args: [out, {n}, 33]", 1),
     "l1_chase": ("entry: ca_chase, grid: 1, block: 1, args: [small, out, {n}]", 1),
     "l2_chase": ("source: %s, entry: pointer_chase, grid: 1, block: 1, args: [small, out, 0, 0, {n}, 1]" % BENCH, 1),
     # two rings, so the longer chase finds nothing the shorter one left in L2

@@ -296,3 +296,17 @@ extern "C" __global__ void sectors_in_flight(const float* a, float* out, int gro
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// One thread walks a ring of shared-memory addresses (each word holds the next word's address
+// in the shared window), so nothing but the loads is on the chain: the load-to-load latency
+// that papers timing bare LDS chains report (validate/published_latencies.py's shared_load).
+extern "C" __global__ void shared_load_chain(unsigned* out, int hops, int stride) {
+  __shared__ unsigned ring[1024];
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring));
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) ring[i] = base + 4u * ((i + stride) % 1024);
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  unsigned p = base;
+  for (int h = 0; h < hops; ++h) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
+  out[blockIdx.x] = p;
+}
