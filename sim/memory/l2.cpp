@@ -126,14 +126,15 @@ void L2::update_copies(uint64_t address, uint32_t keep, engine::Cycle now) {
   }
 }
 
-void L2::write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival) {
+engine::Cycle L2::write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival) {
   const engine::Cycle at = slot(address, arrival, whole_sector ? 1.0 : config_.partial_write_cycles);
   const uint32_t at_home = home(address);
   SectoredCache& cache = parts_[at_home];
   if (!cache.write_hit(address)) {
     if (!whole_sector && config_.partial_write_reads) {
       // The sector's other bytes must come from DRAM before it can be merged (and its ECC
-      // computed): the chunk is read, then the sector is written.
+      // computed): the chunk is read, then the sector is written. The slice holds the bytes
+      // meanwhile: the write is acknowledged without waiting (micro_block_placement).
       fetch_chunk(address, at_home, at, at);
       cache.write_hit(address);
     } else {
@@ -141,6 +142,9 @@ void L2::write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle a
     }
   }
   update_copies(address, near_[sm], at);
+  // Acknowledged from the home partition, as a read hit there would be answered.
+  return at + static_cast<engine::Cycle>(config_.latency) +
+         (near_[sm] != at_home ? static_cast<engine::Cycle>(config_.far_latency) : 0);
 }
 
 engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, uint32_t sm,

@@ -26,8 +26,9 @@ class L2 {
   // A sector read from SM `sm` arriving at `arrival`; returns when its data reaches the SM.
   engine::Cycle read(uint64_t address, uint32_t sm, engine::Cycle arrival);
   // A sector write arriving at `arrival` (all of its bytes, or some): the sector becomes dirty,
-  // and reaches DRAM when evicted.
-  void write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival);
+  // and reaches DRAM when evicted. Returns when the write's acknowledgement reaches the SM
+  // (a kernel is complete only when every write is).
+  engine::Cycle write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival);
   // Atomic updates to the sector at `address` arriving at `arrival`, `serial` of them to the
   // word at `word` (the rest to other words, alongside): the line's slice applies them in its
   // atomic unit once the sector is there. Returns when the old values reach the SM.

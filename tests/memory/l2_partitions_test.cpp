@@ -74,6 +74,22 @@ TEST(L2Partitions, AMissFillsTheHomeAndTheReadersSide) {
   EXPECT_EQ(t.stats.l2_misses, 2u);
 }
 
+TEST(L2Partitions, AWriteIsAcknowledgedFromItsHome) {
+  TwoHalves t;
+  const uint64_t a = t.homed_in(1);
+  EXPECT_EQ(t.l2.write(a, true, 1, 0), 0u + 200);           // SM 1, near its home: a near round trip
+  EXPECT_EQ(t.l2.write(a, true, 0, 1000), 1000u + 200 + 100);  // SM 0: the hop both ways
+  // A partial sector that misses is merged once its chunk is back from DRAM, but the slice
+  // holds the bytes meanwhile: the acknowledgement does not wait for DRAM.
+  L2Config partial = TwoHalves::config();
+  partial.partial_write_reads = true;
+  MemoryStats stats;
+  Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
+  L2 l2(partial, 2, dram, stats);
+  EXPECT_EQ(l2.write(a, false, 1, 2000), 2000u + 200);
+  EXPECT_EQ(stats.dram_read_bytes, 32u);  // its chunk was read all the same
+}
+
 TEST(L2Partitions, HalfTheChunksAreHomedInEach) {
   TwoHalves t;
   int in_one = 0;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "arch/arch_loader.hpp"
 #include "driver/timing_run.hpp"
@@ -119,6 +120,31 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   unlimited.access(StateSpace::Global, 128, 0, cg);
   // Without the limit all 32 leave at once; only sectors hashed to the same L2 slice queue.
   EXPECT_LT(unlimited.access(StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
+}
+
+TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
+  // A store leaves nothing for the SM to wait on, but the kernel is complete only when the L2
+  // has acknowledged it: from a home near the writer after the L2 latency (set to 300), from
+  // a far one after the hop (set to 150) as well. One warp writes one whole sector, in each
+  // of eight 4 KB chunks (homes alternate between the halves in hashed 4 KB chunks).
+  const std::vector<std::string> set = {"memory.l2.latency=300", "memory.l2.far_latency=150"};
+  const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), set);
+  std::set<engine::Cycle> waits;
+  for (uint64_t chunk = 0; chunk < 8; ++chunk) {
+    Port port(arch);
+    std::array<uint64_t, 32> addresses{};
+    for (uint64_t l = 0; l < 8; ++l) addresses[l] = (1ull << 32) + chunk * 4096 + l * 4;
+    MemoryRequest r;
+    r.space = StateSpace::Global;
+    r.is_store = true;
+    r.mask = 0xFFu;
+    r.bytes_per_lane = 4;
+    r.addresses = addresses.data();
+    port.events.advance_to(1000);
+    port.memory->send(r);
+    waits.insert(port.memory->drained_at() - 1000);
+  }
+  EXPECT_EQ(waits, (std::set<engine::Cycle>{300, 450}));
 }
 
 TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {

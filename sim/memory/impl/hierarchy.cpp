@@ -45,7 +45,7 @@ engine::Cycle MemoryHierarchy::accepts_at(uint32_t sm, engine::Cycle now) const 
 engine::Cycle MemoryHierarchy::drained_at() const {
   engine::Cycle end = std::max(MemorySystem::drained_at(), dram_.drained_at());
   if (l2_) end = std::max(end, l2_->drained_at());
-  return end;
+  return std::max(end, writes_acked_);
 }
 
 engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle now) {
@@ -146,7 +146,10 @@ uint32_t MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
       const HotWord hot = hot_word(r, a, a + step);
       ready = std::max(ready, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, r.sm, now));
     }
-  if (!r.is_store) respond(r.sm, r.tag, ready);
+  if (r.is_store)  // a reduction: nothing waits for its value, the kernel's end for its acknowledgement
+    writes_acked_ = std::max(writes_acked_, ready);
+  else
+    respond(r.sm, r.tag, ready);
   return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
 }
 
@@ -161,7 +164,8 @@ uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
-      l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now);
+      writes_acked_ = std::max(
+          writes_acked_, l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now));
     }
   }
   return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));

@@ -66,6 +66,7 @@ class MemoryHierarchy final : public MemorySystem {
   std::vector<Sm> sms_;
   uint32_t line_bytes_;  // an L1 line: a wavefront of the load/store pipeline
   int64_t l1_bytes_ = 0;  // the L1s' capacity for the running kernel
+  engine::Cycle writes_acked_ = 0;  // when the last write (store, reduction) so far is acknowledged
 
   // Scratch, reused by every request.
   struct Departed {
