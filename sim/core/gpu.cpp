@@ -89,12 +89,13 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   for (const auto& s : sms) end = std::max(end, s->stats().busy_until);
   LaunchStats stats;
   stats.cycles = end - start;
-  uint64_t first_idle = stats.cycles;
+  uint64_t first_idle = stats.cycles, last_idle = 0;
   for (const auto& s : sms) {
     s->finish(end);
     SmStats per = s->stats();
     per.busy_until = per.busy_until ? per.busy_until - start : 0;  // relative to the launch
     first_idle = std::min(first_idle, per.busy_until);
+    last_idle = std::max(last_idle, per.busy_until);
     stats.per_sm.push_back(per);
     for (BlockSlice b : s->block_trace()) {
       b.start -= start;
@@ -116,7 +117,8 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   stats.schedulers_per_sm = arch_.scheduling.warp_schedulers_per_sm;
   stats.issue_width = arch_.scheduling.issue_width;
   stats.max_warps_per_sm = arch_.limits.max_warps_per_sm;
-  stats.tail_cycles = stats.cycles - first_idle;
+  // Some SMs idle while others work; the writes' drain after the last is not the grid's tail.
+  stats.tail_cycles = std::max(last_idle, first_idle) - first_idle;
   stats.shared_carveout_bytes = carveout;
   stats.l1_bytes = memory_->l1_bytes();
   if (sampled) waves->extrapolate(stats, dispatcher.dispatched(), skipped.warp_instructions, skipped.thread_instructions);

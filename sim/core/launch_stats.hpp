@@ -75,7 +75,7 @@ struct LaunchStats {
   int schedulers_per_sm = 0;
   int issue_width = 0;
   int max_warps_per_sm = 0;
-  uint64_t tail_cycles = 0;   // from the first SM running out of work to the end
+  uint64_t tail_cycles = 0;   // from the first SM running out of work to the last
   int64_t shared_carveout_bytes = 0;  // shared memory the driver configured per SM for this kernel
   int64_t l1_bytes = 0;               // the L1 data capacity per SM that leaves
   std::vector<SmStats> per_sm;

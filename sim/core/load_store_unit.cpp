@@ -46,9 +46,9 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   a.ticket = next_ticket_;
   req.tag = uint64_t{a.ticket} << 32 | slot;
   req.not_before = std::max(now, data_free_);  // behind the lines and passes before it
-  const uint32_t lines = memory_.send(req);  // its lines (wavefronts)
-  data_free_ = req.not_before + lines;
-  stats.l1_wavefronts += lines;
+  const memory::Accepted taken = memory_.send(req);
+  data_free_ = req.not_before + taken.busy_cycles;
+  stats.l1_wavefronts += taken.wavefronts;
   a.ready = req.is_store ? now : engine::kNever;  // a store writes no register
   return a;
 }

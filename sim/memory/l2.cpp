@@ -126,6 +126,10 @@ void L2::update_copies(uint64_t address, uint32_t keep, engine::Cycle now) {
   }
 }
 
+void L2::write_request(uint64_t address, engine::Cycle arrival) {
+  if (config_.write_request_cycles > 0) slot(address, arrival, config_.write_request_cycles);
+}
+
 engine::Cycle L2::write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival) {
   const engine::Cycle at = slot(address, arrival, whole_sector ? 1.0 : config_.partial_write_cycles);
   const uint32_t at_home = home(address);
@@ -167,7 +171,7 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
   // The line's home slice (a line lives in one slice) takes a sector's updates per
   // atomic_cycles; updates to one word wait for the one before (micro_atomics_global: words
   // of a line in parallel, one word's float updates 2.4x slower than its integer ones).
-  AtomicUnit& unit = atomic_units_[spread(address / static_cast<uint64_t>(config_.line_bytes), atomic_units_.size())];
+  AtomicUnit& unit = atomic_units_[spread(atomic_unit_key(address / static_cast<uint64_t>(config_.line_bytes)), atomic_units_.size())];
   double start = std::max(unit.free, static_cast<double>(there));
   if (word == unit.word) start = std::max(start, unit.word_done);
   const double each = floating ? config_.atomic_float_cycles : config_.atomic_cycles;
@@ -175,6 +179,17 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
   unit.word = word;
   unit.word_done = start + serial * each;
   return static_cast<engine::Cycle>(std::ceil(unit.word_done)) + trip;
+}
+
+uint64_t L2::atomic_unit_key(uint64_t line) const {
+  // The line index with the shared bits squeezed out (pext by hand: the mask is small).
+  const auto shared = static_cast<uint64_t>(config_.atomic_unit_shared_line_bits);
+  if (shared == 0) return line;
+  uint64_t key = 0;
+  int out = 0;
+  for (int bit = 0; bit < 64; ++bit)
+    if (!(shared >> bit & 1u)) key |= (line >> bit & 1u) << out++;
+  return key;
 }
 
 engine::Cycle L2::drained_at() const {

@@ -29,6 +29,9 @@ class L2 {
   // and reaches DRAM when evicted. Returns when the write's acknowledgement reaches the SM
   // (a kernel is complete only when every write is).
   engine::Cycle write(uint64_t address, bool whole_sector, uint32_t sm, engine::Cycle arrival);
+  // The request of a write to the line holding `address` (its first sector written) arriving at
+  // `arrival`: it holds that sector's slice write_request_cycles before the sectors' writes.
+  void write_request(uint64_t address, engine::Cycle arrival);
   // Atomic updates to the sector at `address` arriving at `arrival`, `serial` of them to the
   // word at `word` (the rest to other words, alongside): the line's slice applies them in its
   // atomic unit once the sector is there. Returns when the old values reach the SM.
@@ -46,6 +49,7 @@ class L2 {
   // When the sector's slice, free from `arrival`, takes it (and is busy `cycles` with it).
   engine::Cycle slot(uint64_t address, engine::Cycle arrival, double cycles = 1);
   uint32_t chunk_bytes() const;  // what one DRAM access moves
+  uint64_t atomic_unit_key(uint64_t line) const;  // lines with one key share an atomic unit
   // Reads the DRAM chunk holding the missing sector at `address`, sent at `sent`, and installs
   // it; returns when the data reaches the SM.
   // and installs it in its home partition (and a copy in `near`); returns when the data

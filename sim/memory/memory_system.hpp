@@ -41,6 +41,13 @@ class ResponseSink {
   virtual void on_response(uint64_t tag) = 0;
 };
 
+// What taking a request costs the SM's load/store pipeline: its wavefronts (lines), and the
+// cycles its data stage is busy with it (a store's data may take longer than its lines).
+struct Accepted {
+  uint32_t wavefronts = 1;
+  uint32_t busy_cycles = 1;
+};
+
 struct MemorySystemContext {
   engine::EventQueue& events;
   int sm_count = 0;
@@ -60,9 +67,8 @@ class MemorySystem {
   virtual engine::Cycle accepts_at(uint32_t /*sm*/, engine::Cycle now) const { return now; }
   // Takes a request at the current cycle. A load's or an atomic's response arrives later
   // as an event; a store gets none (nothing waits on it; the kernel's end waits for it
-  // through drained_at). Returns the cycles the SM's load/store pipeline spends on it
-  // (one per wavefront).
-  virtual uint32_t send(const MemoryRequest& request) = 0;
+  // through drained_at). Returns what it costs the SM's load/store pipeline.
+  virtual Accepted send(const MemoryRequest& request) = 0;
   // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
   // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
   // the L2 keeps its data.

@@ -162,7 +162,7 @@ std::vector<LaunchMetric> build_launch_metrics() {
       Style::Integer, [](V v) { return i(v.launch.shared_carveout_bytes); }, Combine::CycleWeighted);
   add("l1_size", "", "L1 size", "bytes", "L1 data capacity per SM for the kernel (a unified array less the carve-out)",
       Style::Integer, [](V v) { return i(v.launch.l1_bytes); }, Combine::CycleWeighted);
-  add("tail_cycles", "", "Tail", "cycles", "from the first SM running out of work to the end", Style::Integer,
+  add("tail_cycles", "", "Tail", "cycles", "from the first SM running out of work to the last (the writes' drain after it not counted)", Style::Integer,
       [](V v) { return i(v.launch.tail_cycles); });
   add("scheduler_cycles", "", "Scheduler cycles", "scheduler cycles", "SMs x schedulers x cycles", Style::Integer,
       [](V v) { return i(scheduler_cycles(v)); });

@@ -271,7 +271,8 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
 // When every buffer fits in the L2 together nothing can be evicted: the sample need not wait
 // (here 768 KB in a 2 MB L2 of two partitions, each of which keeps 1 MB whoever reads it).
 // One more buffer, unused, and the L2 might turn over: exact. (The L2 latency is pinned at
-// one where this grid's 8 short waves settle within the sampler's tolerance.)
+// one where this grid's 8 short waves settle within the sampler's tolerance, with the store
+// path's costs left out.)
 TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   const std::string workload =
       "name: shared_table\nparams: {n: 256}\nkernel: {source: " + test::repo_path("validate/kernels/matmul.cu") +
@@ -285,7 +286,8 @@ TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   const auto run = [](const std::string& file, const char* sample) {
     const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", file, "--set", "gpu.sm_count=4", "--set",
                              "block_scheduler.sm_order=ascending", "--set", "memory.l2.sm_partitions=halves", "--set",
-                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=300", "--sample", sample,
+                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=300", "--set",
+                             "memory.l1.store_sector_cycles=0", "--set", "memory.l2.write_request_cycles=0", "--sample", sample,
                              "--format", "json"});
     EXPECT_EQ(r.code, 0) << r.err;
     return nlohmann::json::parse(r.out)["kernels"][0];

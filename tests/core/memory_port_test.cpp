@@ -60,12 +60,12 @@ class FakeMemory final : public memory::MemorySystem {
  public:
   FakeMemory(const memory::MemorySystemContext& c, engine::Cycle delay, Seen& seen)
       : MemorySystem(c), delay_(delay), seen_(seen) {}
-  uint32_t send(const memory::MemoryRequest& r) override {
+  memory::Accepted send(const memory::MemoryRequest& r) override {
     ++seen_.requests;
     seen_.lanes += static_cast<uint64_t>(std::popcount(r.mask));
     if (!r.is_store) respond(r.sm, r.tag, events().now() + delay_);
     else ++seen_.stores;
-    return 1;
+    return {};
   }
 
  private:

@@ -90,6 +90,41 @@ TEST(L2Partitions, AWriteIsAcknowledgedFromItsHome) {
   EXPECT_EQ(stats.dram_read_bytes, 32u);  // its chunk was read all the same
 }
 
+TEST(L2Partitions, ALinesWriteRequestHoldsItsSliceBeforeItsSectors) {
+  // One slice: a line's request (2.5 cycles) goes first, then its sector (one cycle, whole),
+  // so the write is taken at cycle 3 (the slice's next whole cycle) and acknowledged 200 later.
+  L2Config c = TwoHalves::config();
+  c.slices = 1;
+  c.write_request_cycles = 2.5;
+  MemoryStats stats;
+  Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
+  L2 l2(c, 2, dram, stats);
+  const uint64_t a = TwoHalves{}.homed_in(0);
+  l2.write_request(a, 0);
+  EXPECT_EQ(l2.write(a, true, 0, 0), 3u + 200);
+  EXPECT_EQ(l2.write(a + 32, true, 0, 0), 4u + 200);  // the next sector of the line: behind the first
+}
+
+TEST(L2Partitions, LinesDifferingInTheSharedBitsShareAnAtomicUnit) {
+  // Bits 0 and 2 of the line index shared (the H100's mask, 5): lines 0 and 4 of a 1 KB block
+  // queue at one atomic unit, so the second line's update waits for the first's (10 cycles);
+  // line 2 has a unit of its own, and is done when line 0 is.
+  L2Config c = TwoHalves::config();
+  c.atomic_cycles = 10;
+  c.atomic_unit_shared_line_bits = 5;
+  const auto done = [&](uint64_t second_line) {
+    MemoryStats stats;
+    Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
+    L2 l2(c, 2, dram, stats);
+    const uint64_t base = TwoHalves{}.homed_in(0);  // a 1 KB-aligned block homed near SM 0
+    for (uint64_t line : {uint64_t{0}, second_line}) l2.write(base + line * 128, true, 0, 0);  // both in the L2
+    const engine::Cycle first = l2.atomic(base, base, 1, false, 0, 1000);
+    return l2.atomic(base + second_line * 128, base + second_line * 128, 1, false, 0, 1000) - first;
+  };
+  EXPECT_EQ(done(4), 10u);
+  EXPECT_EQ(done(2), 0u);
+}
+
 TEST(L2Partitions, HalfTheChunksAreHomedInEach) {
   TwoHalves t;
   int in_one = 0;

@@ -59,7 +59,7 @@ struct Port {
     r.addresses = addresses.data();
     r.tag = ++tag;
     events.advance_to(now);
-    const uint32_t pipeline = memory->send(r);
+    const uint32_t pipeline = memory->send(r).busy_cycles;
     events.run();
     return {sink.arrived.at(r.tag) - now, pipeline};
   }
@@ -127,7 +127,8 @@ TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
   // has acknowledged it: from a home near the writer after the L2 latency (set to 300), from
   // a far one after the hop (set to 150) as well. One warp writes one whole sector, in each
   // of eight 4 KB chunks (homes alternate between the halves in hashed 4 KB chunks).
-  const std::vector<std::string> set = {"memory.l2.latency=300", "memory.l2.far_latency=150"};
+  const std::vector<std::string> set = {"memory.l2.latency=300", "memory.l2.far_latency=150",
+                                        "memory.l2.write_request_cycles=0"};  // (its slice time, apart)
   const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), set);
   std::set<engine::Cycle> waits;
   for (uint64_t chunk = 0; chunk < 8; ++chunk) {
@@ -145,6 +146,29 @@ TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
     waits.insert(port.memory->drained_at() - 1000);
   }
   EXPECT_EQ(waits, (std::set<engine::Cycle>{300, 450}));
+}
+
+TEST(MemorySystem, AStoresDataLeavesTheSmASectorPerStoreSectorCycles) {
+  // 32 lanes, one word each, 32 bytes apart: 8 lines, 4 sectors in each. The data stage takes
+  // the 8 lines, then a cycle per sector of data (store_sector_cycles 1): 40 cycles, 8
+  // wavefronts. A whole coalesced line: 1 + 4. Without the cost, one cycle per line.
+  const auto taken = [](const char* per_sector, uint64_t stride_bytes) {
+    const arch::ArchConfig arch =
+        arch::load_arch_config(test::config_path("hopper"), {std::string("memory.l1.store_sector_cycles=") + per_sector});
+    Port port(arch);
+    const auto addresses = strided(StateSpace::Global, stride_bytes);
+    MemoryRequest r;
+    r.space = StateSpace::Global;
+    r.is_store = true;
+    r.mask = 0xFFFFFFFFu;
+    r.bytes_per_lane = 4;
+    r.addresses = addresses.data();
+    const Accepted a = port.memory->send(r);
+    return std::pair(a.wavefronts, a.busy_cycles);
+  };
+  EXPECT_EQ(taken("1", 32), std::pair(8u, 40u));
+  EXPECT_EQ(taken("1", 4), std::pair(1u, 5u));
+  EXPECT_EQ(taken("0", 32), std::pair(8u, 8u));
 }
 
 TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {

@@ -310,3 +310,31 @@ extern "C" __global__ void shared_load_chain(unsigned* out, int hops, int stride
   for (int h = 0; h < hops; ++h) asm volatile("ld.shared.u32 %0, [%0];" : "+r"(p));
   out[blockIdx.x] = p;
 }
+
+// Store rates by pattern (validate/probes/store_path.py). Each warp makes `reps` store requests
+// of one 4-byte word per lane: 2^lps_log2 lanes fill one 32-byte sector together (3: whole
+// sectors, 0: one word of each), a request touches 2^spl_log2 sectors of each of its lines, and
+// its lines follow the previous request's, wrapping in line_mask + 1 lines. With combine_log2 > 0,
+// 2^combine_log2 successive requests of a warp write the other words of the same sectors.
+extern "C" __global__ void store_pattern(float* y, int lps_log2, int spl_log2, int reps, int line_mask, int combine_log2) {
+  const int lane = threadIdx.x & 31;
+  const long long warp = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) >> 5;
+  const int sector = lane >> lps_log2, word = lane & ((1 << lps_log2) - 1);
+  const int lines_log2 = 5 - lps_log2 - spl_log2;  // lines per request
+  const int line_in = sector >> spl_log2, sector_in = sector & ((1 << spl_log2) - 1);
+  const int combined = (1 << combine_log2) - 1;
+  for (int r = 0; r < reps; ++r) {
+    const long long q = (warp * reps + r) >> combine_log2;
+    const long long line = ((q << lines_log2) + line_in) & line_mask;
+    y[line * 32 + sector_in * 8 + word + ((r & combined) << lps_log2)] = static_cast<float>(r);
+  }
+}
+
+// Which lines share an L2 atomic unit (validate/probes/atomic_units.py): even warps add to the
+// 32 words of the line at `a`, odd warps to those of the line `offset_lines` further on.
+extern "C" __global__ void atomic_pair(unsigned* a, long long offset_lines, int reps) {
+  const int lane = threadIdx.x & 31;
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  unsigned* word = a + ((warp & 1) ? offset_lines * 32 : 0) + lane;
+  for (int r = 0; r < reps; ++r) atomicAdd(word, 1u);
+}

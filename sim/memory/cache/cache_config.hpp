@@ -59,6 +59,7 @@ struct L1Config : CacheConfig {
   bool caches_global_loads = false;
   bool caches_read_only_loads = true;
   int miss_line_cycles = 0;
+  double store_sector_cycles = 0;
   int mshrs = 0;
 
   template <class V>
@@ -76,6 +77,10 @@ struct L1Config : CacheConfig {
     v.integer("miss_line_cycles", miss_line_cycles,
               {.min = 0, .max = 1000, .def = 0, .unit = "cycles/line",
                .doc = "an SM sends one line request to L2 per this many cycles; 0: no limit"});
+    v.number("store_sector_cycles", store_sector_cycles,
+             {.min = 0, .max = 64, .def = 0, .unit = "cycles/sector",
+              .doc = "a store's data leaves the SM a 32-byte sector per this many cycles, after one cycle per line: "
+                     "the load/store unit's data stage is busy as long; 0: one cycle per line"});
     v.integer("mshrs", mshrs,
               {.min = 0, .max = 65536, .def = 0, .unit = "lines",
                .doc = "miss-status holding registers: lines in flight from L2 per SM; when all are held the load/store "
@@ -89,6 +94,8 @@ struct L2Config : CacheConfig {
   int fetch_bytes = 0;
   bool partial_write_reads = false;
   double partial_write_cycles = 1;
+  double write_request_cycles = 0;
+  int64_t atomic_unit_shared_line_bits = 0;
   double atomic_cycles = 1;
   double atomic_float_cycles = 1;
   int partitions = 1;
@@ -122,6 +129,15 @@ struct L2Config : CacheConfig {
              {.min = 1, .max = 64, .def = 1, .unit = "cycles",
               .doc = "how long a write to part of a sector holds its slice (the sector is read, merged and written "
                      "back, with its ECC); a whole sector takes one cycle"});
+    v.number("write_request_cycles", write_request_cycles,
+             {.min = 0, .max = 64, .def = 0, .unit = "cycles",
+              .doc = "how long a line's write request holds the slice of its first sector, besides what its sectors "
+                     "take (the request carries the address and byte mask); 0: free"});
+    v.integer("atomic_unit_shared_line_bits", atomic_unit_shared_line_bits,
+              {.min = 0, .max = 255, .def = 0, .unit = "bit mask",
+               .doc = "bits of a line's index that do not pick its atomic unit: lines differing only in them share one "
+                      "(5, bits 0 and 2: the H100's lines 0, 1, 4, 5 of each 1 KB share a unit, 2, 3, 6, 7 another); 0: "
+                      "each line hashed on its own"});
     v.number("atomic_cycles", atomic_cycles,
              {.min = 0.01, .max = 1000, .def = 1, .unit = "cycles/update",
               .doc = "each slice's atomic unit applies the updates to one line: a sector's lanes on distinct words together, "

@@ -14,17 +14,17 @@ class FixedLatencyMemory final : public MemorySystem {
   FixedLatencyMemory(const MemoryConfig& config, const MemorySystemContext& context)
       : MemorySystem(context), latency_(static_cast<engine::Cycle>(config.dram.latency)) {}
 
-  uint32_t send(const MemoryRequest& r) override {
+  Accepted send(const MemoryRequest& r) override {
     const uint64_t bytes = static_cast<uint64_t>(std::popcount(r.mask)) * r.bytes_per_lane;
     if (r.is_store) {
       ++stats_.global_store_requests;
       stats_.global_store_bytes += bytes;
-      return 1;
+      return {};
     }
     ++stats_.global_load_requests;
     stats_.global_load_bytes += bytes;
     respond(r.sm, r.tag, std::max(events().now(), r.not_before) + latency_);
-    return 1;
+    return {};
   }
 
  private:

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace gpusim::memory {
 
@@ -135,7 +136,7 @@ MemoryHierarchy::HotWord MemoryHierarchy::hot_word(const MemoryRequest& r, uint6
   return hot;
 }
 
-uint32_t MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
+Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   count_request(r);
   Sm& sm = sms_[r.sm];
   const uint32_t step = l2_->sector_bytes();
@@ -150,12 +151,14 @@ uint32_t MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
     writes_acked_ = std::max(writes_acked_, ready);
   else
     respond(r.sm, r.tag, ready);
-  return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+  return per_line();
 }
 
-uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
+Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   count_request(r);
   Sm& sm = sms_[r.sm];
+  uint32_t sectors = 0;
+  requested_.clear();
   for (const Transaction& t : tx_) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       dram_.access(t.address, t.bytes, true, now);
@@ -163,15 +166,25 @@ uint32_t MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     }
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
+      ++sectors;
+      const uint64_t line = a / line_bytes_;
+      if (std::find(requested_.begin(), requested_.end(), line) == requested_.end()) {
+        requested_.push_back(line);  // the line's write request goes first
+        l2_->write_request(a, now);
+      }
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       writes_acked_ = std::max(
           writes_acked_, l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now));
     }
   }
-  return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+  // The data leaves the SM a sector at a time after the lines' addresses (store_path.py).
+  Accepted taken = per_line();
+  if (config_.l1)
+    taken.busy_cycles += static_cast<uint32_t>(std::lround(config_.l1->store_sector_cycles * sectors));
+  return taken;
 }
 
-uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
+Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   const bool cached = through_l1(r);
   count_request(r);
   Sm& sm = sms_[r.sm];
@@ -212,10 +225,15 @@ uint32_t MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   if (sm.mshrs.limited())
     for (const Departed& d : departed_) sm.mshrs.release(d.mshr, d.arrives);
   respond(r.sm, r.tag, ready);
-  return static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+  return per_line();
 }
 
-uint32_t MemoryHierarchy::send(const MemoryRequest& r) {
+Accepted MemoryHierarchy::per_line() const {
+  const auto lines = static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+  return {lines, lines};
+}
+
+Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   const engine::Cycle now = std::max(events().now(), r.not_before);
   departed_.clear();  // each line of this request leaves the SM once
   coalescing_.coalesce(tx_, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));

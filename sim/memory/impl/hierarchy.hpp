@@ -24,7 +24,7 @@ class MemoryHierarchy final : public MemorySystem {
  public:
   MemoryHierarchy(const MemoryConfig& config, const MemorySystemContext& context);
   engine::Cycle accepts_at(uint32_t sm, engine::Cycle now) const override;
-  uint32_t send(const MemoryRequest& request) override;
+  Accepted send(const MemoryRequest& request) override;
   void start_kernel(int64_t shared_carveout) override;
   int64_t l1_bytes() const override { return l1_bytes_; }
   uint64_t l2_bytes() const override { return l2_ ? l2_->capacity_bytes() : 0; }
@@ -39,12 +39,14 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
   };
   void count_request(const MemoryRequest& r);
-  uint32_t store(const MemoryRequest& r, engine::Cycle now);
+  Accepted store(const MemoryRequest& r, engine::Cycle now);
   // Bytes of the sector at `sector` the request's lanes write.
   static uint32_t bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
-  uint32_t load(const MemoryRequest& r, engine::Cycle now);
+  Accepted load(const MemoryRequest& r, engine::Cycle now);
   // atom and red where there is an L2: each sector's updates go to the line's slice.
-  uint32_t atomic(const MemoryRequest& r, engine::Cycle now);
+  Accepted atomic(const MemoryRequest& r, engine::Cycle now);
+  // One wavefront per line, the data stage busy as long.
+  Accepted per_line() const;
   // The word in [begin, end) the most lanes of the request update, and how many (0: none).
   struct HotWord {
     uint64_t address = 0;
@@ -78,6 +80,7 @@ class MemoryHierarchy final : public MemorySystem {
   std::vector<Departed> departed_;
   std::vector<Transaction> tx_;
   std::vector<uint64_t> lines_;
+  std::vector<uint64_t> requested_;  // lines a store has sent its write request for
 };
 
 }  // namespace gpusim::memory
