@@ -41,6 +41,9 @@ FITS = [
            "shared atomics: 32 lanes on one word, on 32 words in 32 banks, on 32 words in one bank", ["false", "true"]),
     number("memory.l1.miss_line_cycles", [("micro_scattered_l2", 1), ("micro_scattered_l2", 2)],
            "32-line requests served by the L2: the SM's miss path per line", lo=0.1, hi=10),
+    number("memory.l1.store_sector_cycles", [("micro_store_path", 1), ("micro_store_path", 2)],
+           "one SM storing one word per sector into 32 lines, and into 4 sectors of 8 lines, per request: its "
+           "store data path", lo=0.25, hi=4, step=0.05),
     number("memory.l2.latency", [("micro_l2_chase", 2)], "one thread chasing a 4 MB ring in the L2"),
     number("memory.dram.latency", [("micro_dram_chase", 2)], "one thread chasing a 64 MB ring in DRAM"),
     choice("memory.l2.fetch_bytes", [("micro_scattered_read", 3), ("micro_scattered_read", 5)],
@@ -49,17 +52,24 @@ FITS = [
            "4-byte stores, one per sector, into 8 and 32 lines: does a partial sector read DRAM first", ["false", "true"]),
     number("memory.l2.slices", [("micro_l2_read_bandwidth", 2), ("micro_l2_read_bandwidth", 4)],
            "every SM reading an L2-resident array past the L1: the L2's sector rate"),
-    number("memory.l2.partial_write_cycles", [("micro_l2_partial_stores", 3), ("micro_l2_partial_stores", 4)],
-           "4 bytes into each of 32 sectors per store, L2-resident: a partial sector's merge", lo=0.25, hi=4, step=0.1),
+    number("memory.l2.partial_write_cycles", [("micro_store_path", 3), ("micro_store_path", 4)],
+           "every SM storing one word per sector into 32 lines, and into 4 sectors of 8 lines, per request: "
+           "a partial sector's merge in its slice", lo=0.25, hi=4, step=0.05),
+    number("memory.l2.write_request_cycles", [("micro_store_path", 3), ("micro_store_path", 4)],
+           "the same: a line's write request at its slice", lo=0.25, hi=4, step=0.05),
     number("memory.dram.bandwidth_gbs", [("micro_dram_bandwidth", 1)], "a 64 MB copy by every SM: DRAM's sustained rate"),
     number("memory.l2.atomic_cycles", [("micro_atomics_global", 1)], "u32 atomicAdd by every thread on one word",
            lo=0.1, hi=10, step=0.01),
     number("memory.l2.atomic_float_cycles", [("micro_atomics_global", 2)], "f32 atomicAdd by every thread on one word",
            lo=0.1, hi=10, step=0.01),
+    choice("memory.l2.atomic_unit_shared_line_bits", [("micro_atomic_units", k) for k in (1, 2, 3, 4)],
+           "atomics on line 0 of a 1 KB block, and on lines 0 and 1, 0 and 2, 0 and 4: which lines share an atomic unit",
+           ["0", "1", "4", "5"]),
 ]
 
 # Launches that no fit uses but the report shows, so the written file is checked on them too.
 CHECKS = [("micro_sync_256", 1), ("micro_dram_read", 1), ("micro_block_sizes", 3), ("micro_l2_copy", 1),
+          ("micro_l2_partial_stores", 3),
           ("micro_l1_lines", 3), ("micro_shared_bandwidth", 4), ("micro_shared_store_conflicts", 4)]
 
 

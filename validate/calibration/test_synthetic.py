@@ -20,12 +20,12 @@ GPUSIM = os.environ.get("GPUSIM", os.path.join(ROOT, "build/gpusim"))
 HOPPER = os.path.join(ROOT, "configs/hopper.yaml")
 
 TRUTH = {"block_scheduler.kernel_launch_cycles": 5000, "latencies.fp32": 6, "shared_memory.latency": 31,
-         "memory.l2.latency": 250, "memory.l2.fetch_bytes": 32}
+         "memory.l2.latency": 250, "memory.l2.fetch_bytes": 32, "memory.l1.store_sector_cycles": 1.5}
 # Small sizes: the fit runs each many times.
 SIZES = {"micro_empty": [], "micro_fp32_chain": ["n=300"], "micro_shared_chase": ["hops=500", "stride=33"],
          "micro_l2_chase": ["hops=400", "n=1048576", "step=32"],
          "micro_scattered_read": ["n=2097152", "threads=65536", "block=256", "stride=32"],
-         "micro_sync_32": ["n=100"]}
+         "micro_sync_32": ["n=100"], "micro_store_path": ["reps=8", "line_mask=4095"]}
 UNREACHABLE = ("micro_sync_32", 1)  # measured far below any launch: latencies.barrier cannot fit
 
 
