@@ -122,6 +122,17 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   EXPECT_LT(unlimited.access(StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
 }
 
+// A warp's store of one word per lane in `mask` to `addresses` (which must outlive it).
+MemoryRequest global_store(const std::array<uint64_t, 32>& addresses, uint32_t mask) {
+  MemoryRequest r;
+  r.space = StateSpace::Global;
+  r.is_store = true;
+  r.mask = mask;
+  r.bytes_per_lane = 4;
+  r.addresses = addresses.data();
+  return r;
+}
+
 TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
   // A store leaves nothing for the SM to wait on, but the kernel is complete only when the L2
   // has acknowledged it: from a home near the writer after the L2 latency (set to 300), from
@@ -135,14 +146,8 @@ TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
     Port port(arch);
     std::array<uint64_t, 32> addresses{};
     for (uint64_t l = 0; l < 8; ++l) addresses[l] = (1ull << 32) + chunk * 4096 + l * 4;
-    MemoryRequest r;
-    r.space = StateSpace::Global;
-    r.is_store = true;
-    r.mask = 0xFFu;
-    r.bytes_per_lane = 4;
-    r.addresses = addresses.data();
     port.events.advance_to(1000);
-    port.memory->send(r);
+    port.memory->send(global_store(addresses, 0xFFu));
     waits.insert(port.memory->drained_at() - 1000);
   }
   EXPECT_EQ(waits, (std::set<engine::Cycle>{300, 450}));
@@ -157,13 +162,7 @@ TEST(MemorySystem, AStoresDataLeavesTheSmASectorPerStoreSectorCycles) {
         arch::load_arch_config(test::config_path("hopper"), {std::string("memory.l1.store_sector_cycles=") + per_sector});
     Port port(arch);
     const auto addresses = strided(StateSpace::Global, stride_bytes);
-    MemoryRequest r;
-    r.space = StateSpace::Global;
-    r.is_store = true;
-    r.mask = 0xFFFFFFFFu;
-    r.bytes_per_lane = 4;
-    r.addresses = addresses.data();
-    const Accepted a = port.memory->send(r);
+    const Accepted a = port.memory->send(global_store(addresses, 0xFFFFFFFFu));
     return std::pair(a.wavefronts, a.busy_cycles);
   };
   EXPECT_EQ(taken("1", 32), std::pair(8u, 40u));

@@ -6,13 +6,13 @@
 #   one_warp - lines_in_flight_16 with one warp on one SM.
 # Under LRU nothing of a cyclic walk larger than the cache survives; what does, pass by pass,
 # tells the policy. Usage (on the device): python3 validate/probes/l2_passes.py OUT.csv
-import datetime
 import os
-import subprocess
 import sys
 
 import cupy as cp
 import numpy as np
+
+from on_device import write_csv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 props = cp.cuda.runtime.getDeviceProperties(0)
@@ -69,15 +69,8 @@ def main():
             t = passes(order, mb)
             rows.append((order, mb, *t))
             print(rows[-1], flush=True)
-    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version,clocks.sm", "--format=csv,noheader"],
-                            capture_output=True, text=True).stdout.strip()
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    with open(sys.argv[1], "w") as f:
-        f.write(f"# {props['name'].decode()}, driver and SM clock after the run: {driver}; {stamp}\n")
-        f.write("# command: python3 validate/probes/l2_passes.py (median of 3; 256 MB read before each; one launch per pass)\n")
-        f.write("order,footprint_mb," + ",".join(f"pass{p + 1}_us" for p in range(PASSES)) + "\n")
-        for order, mb, *t in rows:
-            f.write(f"{order},{mb}," + ",".join(f"{x:.2f}" for x in t) + "\n")
+    write_csv(sys.argv[1], "python3 validate/probes/l2_passes.py (median of 3; 256 MB read before each; one launch per pass)",
+              ["order", "footprint_mb"] + [f"pass{p + 1}_us" for p in range(PASSES)], [(o, mb, *t) for o, mb, *t in rows])
 
 
 main()

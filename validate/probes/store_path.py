@@ -6,25 +6,14 @@
 # write the other words of the same sectors in the next requests of the warp (write combining).
 # If 1 SM alone stores at the per-SM rate of 132, the SM's side sets the pace; if not, the L2's.
 # Usage (on the device): python3 validate/probes/store_path.py OUT.csv
-import datetime
-import os
-import subprocess
 import sys
 
 import cupy as cp
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-props = cp.cuda.runtime.getDeviceProperties(0)
-micro = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/micro.cu")).read(),
-                     options=(f"--gpu-architecture=sm_{props['major']}{props['minor']}",))
-bench = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/memory_bench.cu")).read(),
-                     options=(f"--gpu-architecture=sm_{props['major']}{props['minor']}",))
-SMS = props["multiProcessorCount"]
-store = micro.get_function("store_pattern")
-read_sum = bench.get_function("stream_read")
-flush_buf = cp.zeros(64 << 20, dtype=cp.float32)  # 256 MB
-sink = cp.zeros(SMS * 8 * 256, dtype=cp.float32)
+from on_device import SMS, flush, kernel, timed, write_csv
+
+store = kernel("validate/kernels/micro.cu", "store_pattern")
 LINES = 65536                                       # 8 MB
 y = cp.zeros(LINES * 32, dtype=cp.float32)
 REPS = 64
@@ -43,45 +32,19 @@ CASES = {
 COLD = ("whole_lines", "words_4_per_line", "words_1_per_line")
 
 
-def flush():
-    read_sum((SMS * 8,), (256,), (flush_buf, sink, np.int32(flush_buf.size)))
-
-
-def timed(case, blocks, cold):
-    lps, spl, comb = CASES[case]
-    args = (y, np.int32(lps), np.int32(spl), np.int32(REPS), np.int32(LINES - 1), np.int32(comb))
-    s, e = cp.cuda.Event(), cp.cuda.Event()
-    times = []
-    store((blocks,), (1024,), args)  # warm: the lines are in the L2, dirty
-    for _ in range(5):
-        if cold:
-            flush()
-        s.record()
-        store((blocks,), (1024,), args)
-        e.record()
-        e.synchronize()
-        times.append(cp.cuda.get_elapsed_time(s, e) * 1e3)
-    return float(np.median(times))
-
-
 def main():
     rows = []
-    for case in CASES:
+    for case, (lps, spl, comb) in CASES.items():
         for blocks in (1, 16, SMS):
+            args = (y, np.int32(lps), np.int32(spl), np.int32(REPS), np.int32(LINES - 1), np.int32(comb))
+            launch = lambda: store((blocks,), (1024,), args)  # noqa: E731
             for cold in ((False, True) if case in COLD else (False,)):
-                rows.append((case, blocks, "cold" if cold else "warm", timed(case, blocks, cold)))
+                launch()  # warm: the lines are in the L2, dirty
+                rows.append((case, lps, spl, comb, blocks, "cold" if cold else "warm", timed(launch, flush if cold else None)))
                 print(rows[-1], flush=True)
-    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version,clocks.sm", "--format=csv,noheader"],
-                            capture_output=True, text=True).stdout.strip()
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    with open(sys.argv[1], "w") as f:
-        f.write(f"# {props['name'].decode()}, driver and SM clock after the run: {driver}; {stamp}\n")
-        f.write(f"# command: python3 validate/probes/store_path.py (store_pattern, blocks of 1024 threads, {REPS} "
-                f"requests per warp, {LINES} lines; median of 5; cold: 256 MB read before each)\n")
-        f.write("case,lanes_per_sector_log2,sectors_per_line_log2,combine_log2,blocks,l2,us\n")
-        for case, blocks, state, us in rows:
-            lps, spl, comb = CASES[case]
-            f.write(f"{case},{lps},{spl},{comb},{blocks},{state},{us:.2f}\n")
+    write_csv(sys.argv[1], f"python3 validate/probes/store_path.py (store_pattern, blocks of 1024 threads, {REPS} "
+              f"requests per warp, {LINES} lines; median of 5; cold: 256 MB read before each)",
+              ["case", "lanes_per_sector_log2", "sectors_per_line_log2", "combine_log2", "blocks", "l2", "us"], rows)
 
 
 main()

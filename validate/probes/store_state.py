@@ -9,35 +9,22 @@
 #   written_other - emptied, then a coalesced fill of the array by every SM (dirty, other writers)
 #   warm_gap   - warm, then an empty kernel in between (is it the launch right before?)
 # Usage (on the device): python3 validate/probes/store_state.py OUT.csv
-import datetime
-import os
-import subprocess
 import sys
 
 import cupy as cp
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-props = cp.cuda.runtime.getDeviceProperties(0)
-arch = (f"--gpu-architecture=sm_{props['major']}{props['minor']}",)
-micro = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/micro.cu")).read(), options=arch)
-bench = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/memory_bench.cu")).read(), options=arch)
-SMS = props["multiProcessorCount"]
-store = micro.get_function("store_pattern")
-empty = micro.get_function("empty_kernel")
-read_sum = bench.get_function("stream_read")
-fill = bench.get_function("stream_read")
-flush_buf = cp.zeros(64 << 20, dtype=cp.float32)
+from on_device import SMS, flush, kernel, timed, write_csv
+
+store = kernel("validate/kernels/micro.cu", "store_pattern")
+empty = kernel("validate/kernels/micro.cu", "empty_kernel")
+read_sum = kernel("validate/kernels/memory_bench.cu", "stream_read")
 sink = cp.zeros(SMS * 8 * 256, dtype=cp.float32)
 LINES = 65536
 y = cp.zeros(LINES * 32, dtype=cp.float32)
 one = cp.zeros(1, dtype=cp.int32)
 REPS = 64
 CASES = {"words_1_per_line": (0, 0), "whole_lines": (3, 2)}
-
-
-def flush():
-    read_sum((SMS * 8,), (256,), (flush_buf, sink, np.int32(flush_buf.size)))
 
 
 def launch(case, blocks):
@@ -55,36 +42,16 @@ HISTORIES = {
 }
 
 
-def timed(case, blocks, history):
-    s, e = cp.cuda.Event(), cp.cuda.Event()
-    times = []
-    for _ in range(5):
-        HISTORIES[history](case, blocks)
-        s.record()
-        launch(case, blocks)
-        e.record()
-        e.synchronize()
-        times.append(cp.cuda.get_elapsed_time(s, e) * 1e3)
-    return float(np.median(times))
-
-
 def main():
     rows = []
     for case in CASES:
         for blocks in (1, SMS):
-            for history in HISTORIES:
-                rows.append((case, blocks, history, timed(case, blocks, history)))
+            for history, before in HISTORIES.items():
+                us = timed(lambda: launch(case, blocks), lambda: before(case, blocks))  # noqa: B023
+                rows.append((case, blocks, history, us))
                 print(rows[-1], flush=True)
-    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version,clocks.sm", "--format=csv,noheader"],
-                            capture_output=True, text=True).stdout.strip()
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    with open(sys.argv[1], "w") as f:
-        f.write(f"# {props['name'].decode()}, driver and SM clock after the run: {driver}; {stamp}\n")
-        f.write(f"# command: python3 validate/probes/store_state.py (store_pattern, blocks of 1024 threads, {REPS} "
-                f"requests per warp, {LINES} lines; median of 5)\n")
-        f.write("case,blocks,history,us\n")
-        for case, blocks, history, us in rows:
-            f.write(f"{case},{blocks},{history},{us:.2f}\n")
+    write_csv(sys.argv[1], f"python3 validate/probes/store_state.py (store_pattern, blocks of 1024 threads, {REPS} "
+              f"requests per warp, {LINES} lines; median of 5)", ["case", "blocks", "history", "us"], rows)
 
 
 main()
