@@ -77,14 +77,21 @@ WorkloadSession::WorkloadSession(const workload::Workload& w, const Modules& mod
   check_memory();
   for (const workload::Buffer& b : w.buffers) {
     try {
-      initial_[b.name] = workload::initial_bytes(b);
-      memory_.allocate(b.name, initial_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
+      host_[b.name] = workload::initial_bytes(b);
+      memory_.allocate(b.name, host_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
     } catch (const std::bad_alloc&) {
       throw InputError(w.source_file + ": buffer '" + b.name + "' (" + std::to_string(buffer_bytes(b)) +
                        " bytes): this host cannot give the memory to simulate it");
     }
   }
-  host_ = initial_;
+}
+
+reference::Buffers WorkloadSession::initial() const {
+  // Made again rather than kept: a copy of every buffer for the whole run would add its size
+  // to the peak (initial contents are deterministic: zeros, seeded random, a file).
+  reference::Buffers initial;
+  for (const workload::Buffer& b : w_.buffers) initial[b.name] = workload::initial_bytes(b);
+  return initial;
 }
 
 uint64_t WorkloadSession::buffer_bytes(const workload::Buffer& b) {
@@ -93,8 +100,8 @@ uint64_t WorkloadSession::buffer_bytes(const workload::Buffer& b) {
 
 void WorkloadSession::check_memory() const {
   // Buffers are checked before any is taken: against the GPU's memory, and against this
-  // host's, which holds each buffer three times (the device image, the initial and the host
-  // copy), naming the buffer that does not fit.
+  // host's, which holds each buffer up to three times (the device image, the host copy, and
+  // the initial contents a reference check computes from), naming the buffer that does not fit.
   uint64_t total = 0;
   const std::optional<uint64_t> host = util::available_host_memory();
   for (const workload::Buffer& b : w_.buffers) {
@@ -264,9 +271,9 @@ std::optional<reference::CheckResult> WorkloadSession::check() const {
   if (!w_.check->reference.empty()) {
     const reference::ReferenceFn* fn = reference::find_reference(w_.check->reference);
     if (!fn) throw InputError(w_.source_file + ": check.reference: no reference named '" + w_.check->reference + "'");
-    want = (*fn)(w_, initial_);
+    want = (*fn)(w_, initial());
   } else if (!w_.check->script.empty()) {
-    want = reference::script_expected(w_, initial_);
+    want = reference::script_expected(w_, initial());
   } else if (w_.check->reference_kernel) {
     want = reference_kernel_output();
   } else {

@@ -56,13 +56,13 @@ class WorkloadSession {
   const kernel::Program& program_of(const workload::Step& step, const workload::LaunchStep& launch) const;
   void check_memory() const;
   std::vector<uint8_t> reference_kernel_output() const;
+  reference::Buffers initial() const;  // every buffer's initial contents, made again
   static uint64_t buffer_bytes(const workload::Buffer& b);
 
   const workload::Workload& w_;
   Modules modules_;
   const arch::ArchConfig* arch_;
   exec::DeviceMemory memory_;
-  reference::Buffers initial_;
   reference::Buffers host_;
 };
 
