@@ -1,6 +1,7 @@
 #include "memory/l2.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace gpusim::memory {
@@ -182,14 +183,16 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
 }
 
 uint64_t L2::atomic_unit_key(uint64_t line) const {
-  // The line index with the shared bits squeezed out (pext by hand: the mask is small).
+  // The line index with the shared bits squeezed out: the low bits the mask spans, compacted,
+  // then everything above it (the mask is at most 8 bits).
   const auto shared = static_cast<uint64_t>(config_.atomic_unit_shared_line_bits);
   if (shared == 0) return line;
+  const int span = std::bit_width(shared);
   uint64_t key = 0;
   int out = 0;
-  for (int bit = 0; bit < 64; ++bit)
+  for (int bit = 0; bit < span; ++bit)
     if (!(shared >> bit & 1u)) key |= (line >> bit & 1u) << out++;
-  return key;
+  return key | (line >> span) << out;
 }
 
 engine::Cycle L2::drained_at() const {

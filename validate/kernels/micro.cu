@@ -331,10 +331,10 @@ extern "C" __global__ void store_pattern(float* y, int lps_log2, int spl_log2, i
 }
 
 // Which lines share an L2 atomic unit (validate/probes/atomic_units.py): even warps add to the
-// 32 words of the line at `a` (moved on to a 1 KB boundary: which lines share depends on where
-// they lie), odd warps to those of the line `offset_lines` further on.
-extern "C" __global__ void atomic_pair(unsigned* a, long long offset_lines, int reps) {
-  a = reinterpret_cast<unsigned*>((reinterpret_cast<unsigned long long>(a) + 1023) & ~1023ull);
+// 32 words of line `first_line` past the first 1 KB boundary in `a` (which lines share depends
+// on where they lie), odd warps to those of the line `offset_lines` further on.
+extern "C" __global__ void atomic_pair(unsigned* a, long long first_line, long long offset_lines, int reps) {
+  a = reinterpret_cast<unsigned*>((reinterpret_cast<unsigned long long>(a) + 1023) & ~1023ull) + first_line * 32;
   const int lane = threadIdx.x & 31;
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   unsigned* word = a + ((warp & 1) ? offset_lines * 32 : 0) + lane;

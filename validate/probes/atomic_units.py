@@ -21,9 +21,10 @@ aligned = (-region.data.ptr) % (2 << 20) // 4  # words to the first 2 MB boundar
 def main():
     rows = []
     for first in range(8):
-        a = region[aligned + first * 32:]
+        a = region[aligned:]
         for d in list(range(0, 33)) + ([64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384] if first == 0 else []):
-            rows.append((first, d, timed(lambda: pair((SMS * 8,), (256,), (a, np.int64(d), np.int32(REPS))))))  # noqa: B023
+            args = (a, np.int64(first), np.int64(d), np.int32(REPS))
+            rows.append((first, d, timed(lambda: pair((SMS * 8,), (256,), args))))  # noqa: B023
         print(first, [round(t) for _, _, t in rows[-33:]], flush=True)
     write_csv(sys.argv[1], f"python3 validate/probes/atomic_units.py (atomic_pair, {SMS * 8} x 256 threads, {REPS} "
               "updates each; line A = first_line lines past a 2 MB boundary, B = A + d; median of 5)",

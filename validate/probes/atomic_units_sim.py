@@ -12,7 +12,7 @@ ALIGN_WORDS = (2 << 20) // 4  # the region is put on a 2 MB boundary, as the pro
 
 def workload(first, ds):
     launches = "".join(
-        f"  - launch: {{grid: {SMS * 8}, block: 256, args: [{{buffer: region, offset: {ALIGN_WORDS + first * 32}}}, {d}, {REPS}]}}\n"
+        f"  - launch: {{grid: {SMS * 8}, block: 256, args: [{{buffer: region, offset: {ALIGN_WORDS}}}, {first}, {d}, {REPS}]}}\n"
         for d in ds)
     return (f"name: atomic_units_probe\n"
             f"kernel: {{source: {ROOT}/validate/kernels/micro.cu, entry: atomic_pair}}\n"

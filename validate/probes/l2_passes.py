@@ -6,32 +6,18 @@
 #   one_warp - lines_in_flight_16 with one warp on one SM.
 # Under LRU nothing of a cyclic walk larger than the cache survives; what does, pass by pass,
 # tells the policy. Usage (on the device): python3 validate/probes/l2_passes.py OUT.csv
-import os
 import sys
 
 import cupy as cp
 import numpy as np
 
-from on_device import write_csv
+from on_device import SMS, flush, kernel, write_csv
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-props = cp.cuda.runtime.getDeviceProperties(0)
-ARCH = f"--gpu-architecture=sm_{props['major']}{props['minor']}"
-micro = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/micro.cu")).read(), options=(ARCH,))
-bench = cp.RawModule(code=open(os.path.join(ROOT, "validate/kernels/memory_bench.cu")).read(), options=(ARCH,))
-SMS = props["multiProcessorCount"]
 PASSES = 4
-flush_buf = cp.zeros(64 << 20, dtype=cp.float32)  # 256 MB
-sink = cp.zeros(SMS * 8 * 256, dtype=cp.float32)
 data = cp.zeros(24 << 20, dtype=cp.float32)       # 96 MB
 out = cp.zeros(SMS * 8 * 256, dtype=cp.float32)
-lines_16 = micro.get_function("lines_in_flight_16")
-passes_kernel = micro.get_function("l2_read_passes")
-read_sum = bench.get_function("stream_read")
-
-
-def flush():
-    read_sum((SMS * 8,), (256,), (flush_buf, sink, np.int32(flush_buf.size)))
+lines_16 = kernel("validate/kernels/micro.cu", "lines_in_flight_16")
+passes_kernel = kernel("validate/kernels/micro.cu", "l2_read_passes")
 
 
 def launcher(order, mb):

@@ -4,11 +4,10 @@
 # replacement is each later pass's time over the first (pass 1 comes from DRAM).
 # Usage: /usr/bin/python3 validate/probes/l2_passes_sim.py [--gpusim build/gpusim] [--order sweep]
 #        [--max-mb 48] [--set SECTION.KEY=VALUE]...
-from simulate import ROOT, arguments, kernels, measured_rows
+from simulate import ROOT, arguments, flush_buffers, flush_launch, kernels, measured_rows
 
 SMS = 132
 PASSES = 4
-FLUSH_FLOATS = 64 << 20  # the probe's 256 MB read
 
 
 def workload(order, mb):
@@ -25,13 +24,10 @@ def workload(order, mb):
                   f"grid: {blocks}, block: 32, args: [data, out, {groups}, 32]}}\n")
     return (f"name: l2_passes_probe\n"
             f"kernel: {{source: {ROOT}/validate/kernels/memory_bench.cu, entry: stream_read}}\n"
-            f"buffers:\n"
-            f"  - {{name: flush, type: f32, count: {FLUSH_FLOATS}, init: zero}}\n"
-            f"  - {{name: sink, type: f32, count: {SMS * 8 * 256}, init: zero}}\n"
+            f"buffers:\n" + flush_buffers(sms=SMS) +
             f"  - {{name: data, type: f32, count: {floats + 64}, init: zero}}\n"
             f"  - {{name: out, type: f32, count: {SMS * 8 * 256}, init: zero}}\n"
-            f"steps:\n"
-            f"  - launch: {{grid: {SMS * 8}, block: 256, args: [flush, sink, {FLUSH_FLOATS}]}}\n" + launch * PASSES)
+            f"steps:\n" + flush_launch(SMS) + launch * PASSES)
 
 
 def main():

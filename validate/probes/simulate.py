@@ -21,6 +21,21 @@ def arguments(results):
     return ap
 
 
+FLUSH_FLOATS = 64 << 20  # the probes' 256 MB read that empties the L2
+
+
+def flush_buffers(floats=FLUSH_FLOATS, sms=132):
+    """Workload buffer lines for the flush: its array (`floats` long) and a sink."""
+    return (f"  - {{name: flush, type: f32, count: {floats}, init: zero}}\n"
+            f"  - {{name: sink, type: f32, count: {sms * 8 * 256}, init: zero}}\n")
+
+
+def flush_launch(sms=132):
+    """A workload step reading the 256 MB flush array, as the probes do before a cold case."""
+    return (f"  - launch: {{source: {ROOT}/validate/kernels/memory_bench.cu, entry: stream_read, grid: {sms * 8}, "
+            f"block: 256, args: [flush, sink, {FLUSH_FLOATS}]}}\n")
+
+
 def measured_rows(path):
     """The CSV rows of a probe's results, its comment lines skipped."""
     with open(path) as f:

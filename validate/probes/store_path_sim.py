@@ -3,25 +3,21 @@
 # lines each, from 1, 16 or 132 SMs, into lines the L2 holds (warm) or after a 256 MB read
 # (cold). Usage: /usr/bin/python3 validate/probes/store_path_sim.py [--gpusim build/gpusim]
 #                [--case NAME]... [--blocks N]... [--set SECTION.KEY=VALUE]...
-from simulate import ROOT, arguments, kernels, measured_rows
+from simulate import ROOT, arguments, flush_buffers, flush_launch, kernels, measured_rows
 
 LINES = 65536
 REPS = 64
-FLUSH_FLOATS = 64 << 20
 
 
 def workload(r):
     launch = (f"  - launch: {{grid: {r['blocks']}, block: 1024, args: [y, {r['lanes_per_sector_log2']}, "
               f"{r['sectors_per_line_log2']}, {REPS}, {LINES - 1}, {r['combine_log2']}]}}\n")
-    flush = (f"  - launch: {{source: {ROOT}/validate/kernels/memory_bench.cu, entry: stream_read, grid: 1056, "
-             f"block: 256, args: [flush, sink, {FLUSH_FLOATS}]}}\n")
+    cold = r["l2"] == "cold"
     return (f"name: store_path_probe\n"
             f"kernel: {{source: {ROOT}/validate/kernels/micro.cu, entry: store_pattern}}\n"
             f"buffers:\n"
-            f"  - {{name: y, type: f32, count: {LINES * 32}, init: zero}}\n"
-            f"  - {{name: flush, type: f32, count: {FLUSH_FLOATS if r['l2'] == 'cold' else 32}, init: zero}}\n"
-            f"  - {{name: sink, type: f32, count: {1056 * 256}, init: zero}}\n"
-            f"steps:\n" + launch + (flush if r["l2"] == "cold" else "") + launch)
+            f"  - {{name: y, type: f32, count: {LINES * 32}, init: zero}}\n" + (flush_buffers() if cold else "") +
+            f"steps:\n" + launch + (flush_launch() if cold else "") + launch)
 
 
 def main():

@@ -158,7 +158,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   count_request(r);
   Sm& sm = sms_[r.sm];
   uint32_t sectors = 0;
-  requested_.clear();
+  size_t requested = 0;  // lines_ lists the request's lines in the order this loop first meets them
   for (const Transaction& t : tx_) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       dram_.access(t.address, t.bytes, true, now);
@@ -167,9 +167,8 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       ++sectors;
-      const uint64_t line = a / line_bytes_;
-      if (std::find(requested_.begin(), requested_.end(), line) == requested_.end()) {
-        requested_.push_back(line);  // the line's write request goes first
+      if (requested < lines_.size() && a / line_bytes_ == lines_[requested]) {
+        ++requested;  // a line met for the first time: its write request goes first
         l2_->write_request(a, now);
       }
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate

@@ -80,7 +80,6 @@ class MemoryHierarchy final : public MemorySystem {
   std::vector<Departed> departed_;
   std::vector<Transaction> tx_;
   std::vector<uint64_t> lines_;
-  std::vector<uint64_t> requested_;  // lines a store has sent its write request for
 };
 
 }  // namespace gpusim::memory
