@@ -22,13 +22,20 @@ Gpu::Gpu(const arch::ArchConfig& arch)
 Gpu::Gpu(const arch::ArchConfig& arch, const MemoryFactory& make)
     : arch_(arch), memory_(make({events_, arch.gpu.sm_count, arch.gpu.core_clock_mhz})) {}
 
+// ptxas's "Used N registers" counts two the ABI reserves: nbody_direct's SASS uses R0-R29 of
+// 32, uniform_stream's R0-R27 of 30 (validate/sass/).
+constexpr int kReservedRegisters = 2;
+
 LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, const exec::LaunchConfig& launch,
                         int registers_per_thread, engine::Cycle start, const TimingOptions& options) {
   // Issue order as ptxas would emit it, where the architecture says so (core/ptxas_schedule.hpp).
   const ClassifierConfig classes{arch_.units, arch_.latencies, arch_.warp_size, arch_.scheduling.warp_schedulers_per_sm,
                                  arch_.scheduling.sass_like, arch_.instruction_classes, arch_.scheduling.ptxas_unroll};
   const kernel::Program reordered =
-      arch_.scheduling.sass_like ? schedule_like_ptxas(ptx, classify_program(ptx, classes)) : kernel::Program{};
+      arch_.scheduling.sass_like
+          ? schedule_like_ptxas(ptx, classify_program(ptx, classes),
+                                arch_.scheduling.ptxas_register_bound ? registers_per_thread - kReservedRegisters : 0)
+          : kernel::Program{};
   const kernel::Program& program = arch_.scheduling.sass_like ? reordered : ptx;
   const int64_t shared = int64_t{program.static_shared_bytes} + launch.dynamic_shared_bytes;
   const arch::OccupancyResult occ = arch::compute_occupancy(

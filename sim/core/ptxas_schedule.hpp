@@ -15,6 +15,9 @@ namespace gpusim::core {
 
 // The program with each basic block reordered; block starts (branch targets and
 // reconvergence points) keep their PCs. `timing` is classify_program's for `program`.
-kernel::Program schedule_like_ptxas(const kernel::Program& program, const std::vector<InstructionTiming>& timing);
+// `register_budget` (ptxas's registers per thread; 0: none) holds back a load whose result
+// would take the live values past it while other work can issue.
+kernel::Program schedule_like_ptxas(const kernel::Program& program, const std::vector<InstructionTiming>& timing,
+                                    int register_budget = 0);
 
 }  // namespace gpusim::core

@@ -15,6 +15,7 @@ struct SchedulingConfig {
   bool sass_like = false;
   int ptxas_unroll = 1;
   int ptxas_hoist_loads = 0;
+  bool ptxas_register_bound = false;
 
   template <class V>
   void declare(V& v) {
@@ -35,6 +36,10 @@ struct SchedulingConfig {
               {.min = 0, .max = 1024, .def = 0, .unit = "loads",
                .doc = "loads ptxas schedules ahead of the first use of a loaded value: once a warp has issued this many "
                       "since it last issued such a use, what it set aside issues before anything more; 0: no limit"});
+    v.flag("ptxas_register_bound", ptxas_register_bound,
+           {.def = false,
+            .doc = "with sass_like: a basic block's loads move up only while the live values fit the kernel's "
+                   "registers per thread (ptxas schedules within what it allocated; core/ptxas_schedule.hpp)"});
   }
 };
 
