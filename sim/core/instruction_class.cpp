@@ -1,6 +1,7 @@
 #include "core/instruction_class.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "core/pointer_roots.hpp"
 #include "core/ptxas_fusion.hpp"
@@ -48,6 +49,41 @@ Unit unit_of(const kernel::Instruction& in) {
   if (t == DataType::F32 || kernel::is_half(t))
     return Unit::Fp32;
   return Unit::Int32;
+}
+
+// The instruction before `pc` (in program order) that last wrote `reg`, if any.
+const kernel::Instruction* last_writer(const kernel::Program& program, size_t pc, uint32_t reg) {
+  for (size_t i = pc; i-- > 0;) {
+    const kernel::Instruction& in = program.code[i];
+    if (in.dst.kind == Operand::Kind::Reg && in.dst.reg == reg && in.op != Opcode::St && in.op != Opcode::Red) return &in;
+  }
+  return nullptr;
+}
+
+// A special function ptxas wraps in a subnormal fix-up: FSETP on the input, a scaling FMUL
+// before the MUFU and after it (rcp: two FSETPs and FSELs; validate/sass/kernels_nbody_parts.sass).
+// Not where ptxas can see the input is at least the smallest normal: |x| plus a constant that
+// is (math_funcs' rsqrtf(fabsf(v) + 1.0f) has none).
+int range_fixup_slots(const kernel::Program& program, size_t pc) {
+  const kernel::Instruction& in = program.code[pc];
+  const bool fixed_up = in.op == Opcode::Rsqrt || in.op == Opcode::Ex2 || in.op == Opcode::Lg2 ||
+                        in.op == Opcode::Sqrt || in.op == Opcode::Rcp;
+  if (!fixed_up || in.type != DataType::F32 || in.ftz || in.rounding != kernel::Rounding::None) return 0;
+  if (in.op != Opcode::Ex2 && in.src[0].kind == Operand::Kind::Reg) {
+    const kernel::Instruction* def = last_writer(program, pc, in.src[0].reg);
+    if (def && def->op == Opcode::Add && def->type == DataType::F32 && def->num_src == 2) {
+      constexpr float kSmallestNormal = 1.17549435e-38f;
+      for (int k = 0; k < 2; ++k) {
+        const Operand& c = def->src[k];
+        const Operand& x = def->src[1 - k];
+        if (c.kind != Operand::Kind::Imm || x.kind != Operand::Kind::Reg) continue;
+        const float value = std::bit_cast<float>(static_cast<uint32_t>(c.imm));
+        const kernel::Instruction* abs = last_writer(program, static_cast<size_t>(def - program.code.data()), x.reg);
+        if (value >= kSmallestNormal && abs && abs->op == Opcode::Abs) return 0;
+      }
+    }
+  }
+  return in.op == Opcode::Rcp ? 6 : 3;
 }
 
 // 64-bit integer add/sub/multiply/compare: two dependent 32-bit SASS instructions.
@@ -199,6 +235,10 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
       t.latency = static_cast<uint16_t>(config.latencies.int_divide);
       t.issue_slots = static_cast<uint16_t>(config.latencies.int_divide_slots);
+    } else if (const int fixup = config.sass_like && config.latencies.sfu_range_fixup > 0
+                                     ? range_fixup_slots(program, out.size()) : 0) {
+      t.latency = static_cast<uint16_t>(t.latency + config.latencies.sfu_range_fixup);
+      t.issue_slots = static_cast<uint16_t>(t.issue_slots + fixup);
     } else if (t.unit == Unit::Int32 && config.sass_like && is_wide_integer_pair(in)) {
       // The integer datapath is 32 bits: SASS does this as a low and a high half, the high
       // one waiting for the low one's carry or comparison.

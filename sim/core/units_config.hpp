@@ -41,6 +41,7 @@ struct Latencies {
   double barrier_per_warp = 0;
   int int_divide = 0;
   int int_divide_slots = 13;
+  int sfu_range_fixup = 0;
 
   template <class V>
   void declare(V& v) {
@@ -59,6 +60,11 @@ struct Latencies {
     v.integer("int_divide_slots", int_divide_slots,
               {.min = 1, .max = 1000, .def = 13, .unit = "issue cycles",
                .doc = "scheduler issue cycles that sequence takes (13 SASS instructions on every generation checked)"});
+    v.integer("sfu_range_fixup", sfu_range_fixup,
+              {.min = 0, .max = 10000, .def = 0, .unit = "cycles",
+               .doc = "with sass_like: what ptxas's subnormal fix-up around a MUFU adds to a dependent chain "
+                      "(rsqrt, ex2, lg2, sqrt, rcp .approx.f32 without .ftz: FSETP, a scaling FMUL before and "
+                      "after); 0: not modelled"});
   }
 };
 

@@ -149,6 +149,30 @@ uint64_t bare_cycles(const std::string& body, const std::vector<std::string>& ov
 
 const std::vector<std::string> kAsWritten = {"scheduling.sass_like=false"};
 
+TEST(Timing, SpecialFunctionsWithoutFtzCarryPtxasRangeFixup) {
+  // Without .ftz, ptxas wraps rsqrt's MUFU in a subnormal fix-up (FSETP, FMUL before and after):
+  // on hopper.yaml each dependent step costs sfu 17 + sfu_range_fixup 22 cycles, with .ftz 17.
+  const auto steps = [](int n, const std::string& op) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += op + "\n";
+    return s;
+  };
+  const std::string rsqrt = "rsqrt.approx.f32 %f1, %f1;", rsqrt_ftz = "rsqrt.approx.ftz.f32 %f1, %f1;";
+  EXPECT_EQ(bare_cycles(steps(128, rsqrt)) - bare_cycles(steps(64, rsqrt)), 64u * (17 + 22));
+  EXPECT_EQ(bare_cycles(steps(128, rsqrt_ftz)) - bare_cycles(steps(64, rsqrt_ftz)), 64u * 17);
+  EXPECT_EQ(bare_cycles(steps(64, rsqrt), {"latencies.sfu_range_fixup=0"}), bare_cycles(steps(64, rsqrt_ftz)));
+  // Where ptxas sees the input is normal, |x| plus a constant of at least 2^-126, there is none.
+  const auto guarded = [](const std::string& op) {
+    return "abs.f32 %f3, %f1;\nadd.f32 %f4, %f3, 0f3F800000;\n" + op + " %f1, %f4;\n";
+  };
+  std::string plain, ftz;
+  for (int i = 0; i < 16; ++i) {
+    plain += guarded("rsqrt.approx.f32");
+    ftz += guarded("rsqrt.approx.ftz.f32");
+  }
+  EXPECT_EQ(bare_cycles(plain), bare_cycles(ftz));
+}
+
 TEST(Timing, PairsPtxasFusesIssueAsOne) {
   // x = (x << 2) + tid as shl + add: ptxas emits one LEA, so each pair adds one dependent
   // latency (4 cycles on Hopper), not two. 16 pairs against 8: 8 more pairs.
