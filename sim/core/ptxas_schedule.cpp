@@ -36,34 +36,37 @@ constexpr int kLoadWeight = 24;
 
 using Registers = boost::dynamic_bitset<>;
 
-// Registers live on entry to each basic block: the usual backward dataflow over the CFG.
-std::vector<Registers> live_on_entry(const kernel::Program& program, const kernel::ControlFlowGraph& cfg,
-                                     const std::vector<InstructionTiming>& timing) {
+struct Liveness {
+  std::vector<Registers> in, out;  // per basic block: live on entry, live on exit
+};
+
+// Registers live on entry to and exit from each basic block: the usual backward dataflow.
+Liveness liveness(const kernel::Program& program, const kernel::ControlFlowGraph& cfg,
+                  const std::vector<InstructionTiming>& timing) {
   const size_t regs = program.reg_wide.size(), blocks = cfg.blocks.size();
   std::vector<Registers> use(blocks, Registers(regs)), def(blocks, Registers(regs));
   for (size_t b = 0; b < blocks; ++b)
     for (int pc = cfg.blocks[b].first; pc <= cfg.blocks[b].last; ++pc) {
       const InstructionTiming& t = timing[static_cast<size_t>(pc)];
       for (uint32_t r : t.reads)
-        if (r != kernel::kNoReg && r < regs && !def[b][r]) use[b].set(r);
+        if (r != kernel::kNoReg && !def[b][r]) use[b].set(r);
       for (uint32_t r : t.writes)
-        if (r != kernel::kNoReg && r < regs) def[b].set(r);
+        if (r != kernel::kNoReg) def[b].set(r);
     }
-  std::vector<Registers> in(blocks, Registers(regs));
+  Liveness live{std::vector<Registers>(blocks, Registers(regs)), std::vector<Registers>(blocks, Registers(regs))};
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t b = blocks; b-- > 0;) {
-      Registers out(regs);
       for (int s : cfg.blocks[b].successors)
-        if (static_cast<size_t>(s) < blocks) out |= in[static_cast<size_t>(s)];
-      Registers next = use[b] | (out - def[b]);
-      if (next != in[b]) {
-        in[b] = std::move(next);
+        if (static_cast<size_t>(s) < blocks) live.out[b] |= live.in[static_cast<size_t>(s)];
+      Registers next = use[b] | (live.out[b] - def[b]);
+      if (next != live.in[b]) {
+        live.in[b] = std::move(next);
         changed = true;
       }
     }
   }
-  return in;
+  return live;
 }
 
 // ptxas allocates registers and schedules within what it allocated: a load whose result would
@@ -74,65 +77,58 @@ class RegisterPressure {
  public:
   RegisterPressure(const kernel::Program& program, const std::vector<InstructionTiming>& timing, size_t begin,
                    size_t end, const Registers& live_in, const Registers& live_out)
-      : program_(program), timing_(timing), begin_(begin), live_(live_in), live_out_(live_out) {
+      : program_(program), timing_(timing), begin_(begin), live_(live_in), live_out_(live_out),
+        readers_(live_in.size(), 0) {
     for (size_t r = live_.find_first(); r != Registers::npos; r = live_.find_next(r)) now_ += width(r);
     for (size_t i = begin; i < end; ++i)
-      for_each_read(i, [&](uint32_t r) { ++readers_[r]; });
+      for (uint32_t r : distinct_reads(i))
+        if (r != kernel::kNoReg) ++readers_[r];
   }
   int now() const { return now_; }
-  // Slots the instruction at block index i adds once issued (negative: frees).
-  int growth(size_t i) const {
-    int g = 0;
-    for_each_read(begin_ + i, [&](uint32_t r) {
-      const auto it = readers_.find(r);
-      if (it != readers_.end() && it->second == 1 && !live_out_[r] && live_[r]) g -= width(r);
-    });
-    for (uint32_t r : timing_[begin_ + i].writes)
-      if (r != kernel::kNoReg && r < live_.size() && !live_[r] && (pending_after_write(begin_ + i, r) || live_out_[r]))
-        g += width(r);
-    return g;
-  }
-  void issue(size_t i) {
-    for_each_read(begin_ + i, [&](uint32_t r) {
-      if (--readers_[r] == 0 && !live_out_[r] && live_[r]) {
-        live_.reset(r);
-        now_ -= width(r);
-      }
-    });
-    for (uint32_t r : timing_[begin_ + i].writes)
-      if (r != kernel::kNoReg && r < live_.size() && !live_[r] && (pending_after_write(begin_ + i, r) || live_out_[r])) {
-        live_.set(r);
-        now_ += width(r);
-      }
-  }
+  // Slots the instruction at block index i takes once issued (negative: frees).
+  int growth(size_t i) { return step(i, false); }
+  void issue(size_t i) { now_ += step(i, true); }
 
  private:
   int width(size_t r) const { return program_.reg_wide[r] ? 2 : 1; }
-  template <class F>
-  void for_each_read(size_t pc, F f) const {
-    const auto& reads = timing_[pc].reads;
-    for (size_t k = 0; k < reads.size(); ++k) {
-      const uint32_t r = reads[k];
-      if (r == kernel::kNoReg || r >= live_.size()) continue;
-      if (std::find(reads.begin(), reads.begin() + static_cast<long>(k), r) != reads.begin() + static_cast<long>(k))
-        continue;  // each register once per instruction
-      f(r);
-    }
+  std::array<uint32_t, 6> distinct_reads(size_t pc) const {
+    std::array<uint32_t, 6> reads = timing_[pc].reads;
+    for (size_t k = 1; k < reads.size(); ++k)
+      if (std::find(reads.begin(), reads.begin() + static_cast<long>(k), reads[k]) != reads.begin() + static_cast<long>(k))
+        reads[k] = kernel::kNoReg;  // each register once per instruction
+    return reads;
   }
-  // Whether a later instruction of the block still reads r (the one at pc reading it too is not later).
-  bool pending_after_write(size_t pc, uint32_t r) const {
-    const auto it = readers_.find(r);
-    if (it == readers_.end()) return false;
-    bool reads_itself = false;
-    for_each_read(pc, [&](uint32_t x) { reads_itself |= x == r; });
-    return it->second > (reads_itself ? 1 : 0);
+  // A read's value dies with its last reader unless it leaves the block; a written value lives
+  // while a later instruction of the block reads it or it leaves the block. `apply` issues it.
+  int step(size_t i, bool apply) {
+    const std::array<uint32_t, 6> reads = distinct_reads(begin_ + i);
+    int delta = 0;
+    for (uint32_t r : reads) {
+      if (r == kernel::kNoReg) continue;
+      const int left = readers_[r] - 1;
+      if (apply) readers_[r] = left;
+      if (left == 0 && !live_out_[r] && live_[r]) {
+        delta -= width(r);
+        if (apply) live_.reset(r);
+      }
+    }
+    for (uint32_t r : timing_[begin_ + i].writes) {
+      if (r == kernel::kNoReg || live_[r]) continue;
+      const bool reads_r = std::find(reads.begin(), reads.end(), r) != reads.end();
+      const int later = readers_[r] - (apply || !reads_r ? 0 : 1);
+      if (later > 0 || live_out_[r]) {
+        delta += width(r);
+        if (apply) live_.set(r);
+      }
+    }
+    return delta;
   }
 
   const kernel::Program& program_;
   const std::vector<InstructionTiming>& timing_;
   size_t begin_;
   Registers live_, live_out_;
-  std::unordered_map<uint32_t, int> readers_;  // reads of each register not yet issued
+  std::vector<int> readers_;  // per register: reads in the block not yet issued
   int now_ = 0;
 };
 
@@ -210,7 +206,7 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
   long cycle = 0;
   // A load that would pass the register budget waits while anything else can still issue.
   const auto held_back = [&](size_t i) {
-    return pressure && timing[begin + i].needs_mshr && !timing[begin + i].is_store &&
+    return pressure && timing[begin + i].needs_mshr &&
            pressure->now() + pressure->growth(i) > register_budget;
   };
   while (order.size() < n) {
@@ -258,17 +254,11 @@ kernel::Program schedule_like_ptxas(const kernel::Program& program, const std::v
   // The CFG's blocks start at every branch target and reconvergence point and end at
   // every branch: reordering inside them moves no PC anything refers to.
   const kernel::ControlFlowGraph cfg = kernel::build_cfg(program.code);
-  std::vector<Registers> live_in;
-  if (register_budget > 0) live_in = live_on_entry(program, cfg, timing);
+  const Liveness live = register_budget > 0 ? liveness(program, cfg, timing) : Liveness{};
   for (size_t b = 0; b < cfg.blocks.size(); ++b) {
     const size_t first = static_cast<size_t>(cfg.blocks[b].first), end = static_cast<size_t>(cfg.blocks[b].last) + 1;
     std::optional<RegisterPressure> pressure;
-    if (register_budget > 0) {
-      Registers live_out(program.reg_wide.size());
-      for (int s : cfg.blocks[b].successors)
-        if (static_cast<size_t>(s) < cfg.blocks.size()) live_out |= live_in[static_cast<size_t>(s)];
-      pressure.emplace(program, timing, first, end, live_in[b], live_out);
-    }
+    if (register_budget > 0) pressure.emplace(program, timing, first, end, live.in[b], live.out[b]);
     schedule_block(out.code, timing, first, end, pressure ? &*pressure : nullptr, register_budget);
   }
   return out;
