@@ -226,7 +226,8 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     if (own && own->latency > 0) t.latency = static_cast<uint16_t>(own->latency);
     if (in.op == Opcode::Match) t.per_value = static_cast<uint16_t>(config.classes.warp_match_per_value);
     t.rare = in.op == Opcode::CpAsync || in.op == Opcode::Match || in.op == Opcode::Nanosleep;
-    t.hoist_fence = orders_memory(in.op) || in.op == Opcode::Trap || in.op == Opcode::WarpSync || t.rare;
+    t.hoist_fence = orders_memory(in.op) || in.op == Opcode::Trap || in.op == Opcode::WarpSync || t.rare ||
+                    kernel::reads_clock(in);
     t.is_store = in.op == Opcode::St && !in.call_abi;
     t.passes_stores = in.op == Opcode::Ld && (in.cache_op == kernel::CacheOp::NonCoherent || in.call_abi ||
                                              in.space == kernel::StateSpace::Const || in.space == kernel::StateSpace::Param);

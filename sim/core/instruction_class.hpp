@@ -32,7 +32,7 @@ struct InstructionTiming {
   bool rare = false;           // cp.async, match.sync or nanosleep: the SM's slower path after issue
   // ptxas's unrolled loops (core/hoist_queue.hpp): what a warp may issue ahead of earlier
   // instructions still waiting for memory.
-  bool hoist_fence = false;    // barriers, atomics, fences, exits, calls: everything before it issues first
+  bool hoist_fence = false;    // barriers, atomics, fences, exits, calls, clock reads: everything before it issues first
   uint8_t unroll_trips = 1;    // a backward branch: trips ptxas unrolls its loop into one body (core/hoist_queue.hpp)
   bool is_store = false;       // st: a later load may pass it only where ptxas tells the two apart
   bool passes_stores = false;  // a load no store can change (ld.global.nc, constants, parameters)

@@ -15,16 +15,9 @@ namespace {
 using kernel::Instruction;
 using kernel::Opcode;
 
-// Reading a clock is volatile: ptxas keeps it where the program put it, or in-kernel timing
-// would measure nothing.
-bool reads_clock(const Instruction& in) {
-  if (in.op != Opcode::Mov || in.src[0].kind != kernel::Operand::Kind::Special) return false;
-  const kernel::SpecialReg s = in.src[0].special;
-  return s == kernel::SpecialReg::Clock || s == kernel::SpecialReg::Clock64 || s == kernel::SpecialReg::GlobalTimer;
-}
 bool is_fence(const Instruction& in) {
   return in.op == Opcode::Bar || in.op == Opcode::Membar || in.op == Opcode::Call || in.op == Opcode::WarpSync ||
-         in.op == Opcode::CpAsync || reads_clock(in);
+         in.op == Opcode::CpAsync || kernel::reads_clock(in);
 }
 bool is_memory(const Instruction& in) {
   return in.op == Opcode::Ld || in.op == Opcode::St || in.op == Opcode::Atom || in.op == Opcode::Red;

@@ -126,6 +126,14 @@ struct Instruction {
   uint16_t source_file = 0;         // index in Program::source_files
 };
 
+// Reading a clock is volatile: it happens where the program put it (ptxas keeps it there, and
+// the SM runs nothing ahead of it), or in-kernel timing would measure nothing.
+inline bool reads_clock(const Instruction& in) {
+  if (in.op != Opcode::Mov || in.src[0].kind != Operand::Kind::Special) return false;
+  return in.src[0].special == SpecialReg::Clock || in.src[0].special == SpecialReg::Clock64 ||
+         in.src[0].special == SpecialReg::GlobalTimer;
+}
+
 struct Param {
   std::string name;
   DataType type = DataType::None;

@@ -48,6 +48,23 @@ TEST(Timing, ClockAndGlobaltimerMeasureSimulatedTime) {
   EXPECT_NEAR(static_cast<double>(ns200), cycles200 / 1.98, 1.0);
 }
 
+// A clock read waits for what the warp set aside: around a loop of 20 dependent loads (global
+// memory answering after 500 cycles), the warp could run the loop's counting and branches ahead
+// of its loads (as it does to emulate ptxas's hoisting), but %clock64 must read once the 20th
+// load has issued, as on hardware: 19 round trips of 500 cycles, plus a few issue cycles a hop
+// (run ahead, it read three loads early: 8234 cycles).
+TEST(Timing, ClockReadsWaitForLoadsSetAside) {
+  const std::string body =
+      "mov.u32 %r20, 0;\nmov.u32 %r21, 0;\nmov.u64 %rd4, %clock64;\n"
+      "HOP:\nmul.wide.u32 %rd5, %r20, 4;\nadd.s64 %rd5, %rd1, %rd5;\nld.global.cg.u32 %r20, [%rd5];\n"
+      "add.u32 %r21, %r21, 1;\nsetp.lt.u32 %p1, %r21, 20;\n@%p1 bra HOP;\n"
+      "mov.u64 %rd6, %clock64;\nsub.s64 %rd6, %rd6, %rd4;\ncvt.u32.u64 %r26, %rd6;\nadd.u32 %r26, %r26, %r20;\n"
+      "mov.b32 %f44, %r26;\n";
+  const uint32_t elapsed = simulate(kernel(body), "hopper", {"memory.dram.latency=500"}, 32, 1).out[0];
+  EXPECT_GE(elapsed, 19u * 500u);
+  EXPECT_LE(elapsed, 19u * 500u + 20u * 16u);
+}
+
 // cp.async's groups, timed: global memory answers after 500 cycles, and the data is in shared
 // memory one shared access (25 cycles on hopper.yaml) later. Waiting for the only group
 // (wait_group 0, or wait_all) waits for its copy; allowing one group in flight
