@@ -12,7 +12,7 @@ import numpy as np
 from on_device import SMS, flush, kernel, write_csv
 
 SRC = "validate/kernels/dram_mix.cu"
-LINES = 1 << 20          # 128 MB per streamed array
+LINES = 1 << 23          # 1 GB per streamed array: a stream never comes back to a line
 RING_WORDS = 16 << 20    # 64 MB ring, one hop per line
 HOPS, CYCLES, REPEATS = 64, 300000, 5
 MODES = ("reads", "writes", "copy", "axpy")

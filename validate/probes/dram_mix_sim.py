@@ -12,7 +12,7 @@ import numpy as np
 
 from simulate import ROOT, arguments, flush_buffers, flush_launch, measured_rows
 
-HOPS, CYCLES, LINES, RING_WORDS = 64, 300000, 1 << 20, 16 << 20
+HOPS, CYCLES, LINES, RING_WORDS = 64, 300000, 1 << 23, 16 << 20
 ARRAYS = {"none": 0, "reads": 1, "writes": 1, "copy": 2, "axpy": 3}
 
 

@@ -10,11 +10,39 @@ Dram::Dram(const DramConfig& config, double core_clock_mhz, MemoryStats& stats)
       ticks_per_byte_(std::ldexp(1.0, kFraction) /
                       (config.bandwidth_gbs * 1e9 / (core_clock_mhz * 1e6) / config.channels)),
       channel_free_(static_cast<size_t>(config.channels), 0),
+      bank_free_(config.bank_cycles > 0 ? static_cast<size_t>(config.channels) * static_cast<size_t>(config.banks) : 0, 0),
+      queued_writes_(static_cast<size_t>(config.channels), 0),
+      writing_(static_cast<size_t>(config.channels), false),
       stats_(stats) {}
 
 engine::Cycle Dram::access(uint64_t address, uint32_t bytes, bool write, engine::Cycle now) {
-  uint64_t& free = channel_free_[spread(address / kInterleave, channel_free_.size())];
-  free = std::max(now << kFraction, free) + static_cast<uint64_t>(std::llround(bytes * ticks_per_byte_));
+  const size_t channel = spread(address / kInterleave, channel_free_.size());
+  uint64_t& free = channel_free_[channel];
+  if (write && config_.write_batch_bytes > 0) {
+    stats_.dram_write_bytes += bytes;
+    uint32_t& queued = queued_writes_[channel];
+    queued += bytes;
+    if (queued < static_cast<uint32_t>(config_.write_batch_bytes)) return now;  // written with its batch
+    const uint64_t turn = writing_[channel] ? 0 : static_cast<uint64_t>(config_.turnaround_cycles) << kFraction;
+    free = std::max(now << kFraction, free) + turn + static_cast<uint64_t>(std::llround(queued * ticks_per_byte_));
+    queued = 0;
+    writing_[channel] = true;
+    return ceil_cycles(free);
+  }
+  engine::Cycle start = now;
+  if (!bank_free_.empty()) {
+    // A second hash (of the 64-byte unit) picks the bank, so that a line's two units and a
+    // stream's neighbouring units fall on different banks.
+    const size_t bank = channel * static_cast<size_t>(config_.banks) +
+                        spread(address / kBankUnit * 0xD1B54A32D192ED03ull, static_cast<size_t>(config_.banks));
+    start = std::max(now, bank_free_[bank]);
+    bank_free_[bank] = start + static_cast<engine::Cycle>(config_.bank_cycles);
+  }
+  if (writing_[channel]) {  // the bus turns back to reading
+    free += static_cast<uint64_t>(config_.turnaround_cycles) << kFraction;
+    writing_[channel] = false;
+  }
+  free = std::max(start << kFraction, free) + static_cast<uint64_t>(std::llround(bytes * ticks_per_byte_));
   (write ? stats_.dram_write_bytes : stats_.dram_read_bytes) += bytes;
   return ceil_cycles(free) + static_cast<engine::Cycle>(config_.latency);
 }
@@ -22,8 +50,14 @@ engine::Cycle Dram::access(uint64_t address, uint32_t bytes, bool write, engine:
 engine::Cycle Dram::ceil_cycles(uint64_t ticks) { return (ticks + (uint64_t{1} << kFraction) - 1) >> kFraction; }
 
 engine::Cycle Dram::drained_at() const {
+  // Writes still queued go out at the end, as one more batch.
   uint64_t last = 0;
-  for (uint64_t f : channel_free_) last = std::max(last, f);
+  for (size_t c = 0; c < channel_free_.size(); ++c) {
+    const uint64_t rest = queued_writes_[c] == 0 ? 0
+                          : (static_cast<uint64_t>(writing_[c] ? 0 : config_.turnaround_cycles) << kFraction) +
+                                static_cast<uint64_t>(std::llround(queued_writes_[c] * ticks_per_byte_));
+    last = std::max(last, channel_free_[c] + rest);
+  }
   return ceil_cycles(last);
 }
 

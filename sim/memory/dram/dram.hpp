@@ -1,6 +1,12 @@
 // DRAM channels: each serves bytes at its share of the configured bandwidth, one access
 // after another, so an access queues behind the ones before it on its channel and its
 // latency grows with the load. Addresses are hashed over the channels in 256-byte chunks.
+// Each channel has banks; an access holds its bank for bank_cycles (opening a row), so
+// accesses that meet on a bank wait for it even when the channel's bus is free: what makes
+// the latency grow long before the bus is full (validate/probes/dram_mix.py). With
+// write_batch_bytes, write-backs wait in the channel's queue and go out together; the bus
+// loses turnaround_cycles at each change of direction, and a read that comes meanwhile
+// waits for the batch.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +35,7 @@ class Dram {
 
  private:
   static constexpr uint64_t kInterleave = 256;  // bytes mapped to one channel before the next
+  static constexpr uint64_t kBankUnit = 64;     // bytes of one access to one bank
   // Channel time is kept in fixed point (1/2^20 cycle): exact integers, so a kernel's
   // timing does not depend on where on the workload's clock it starts.
   static constexpr int kFraction = 20;
@@ -36,6 +43,9 @@ class Dram {
   DramConfig config_;
   double ticks_per_byte_;                // per channel
   std::vector<uint64_t> channel_free_;   // per channel: when it is next free, in ticks
+  std::vector<engine::Cycle> bank_free_; // per bank of every channel: when it can open a row again
+  std::vector<uint32_t> queued_writes_;  // per channel: bytes of write-backs waiting for a batch
+  std::vector<bool> writing_;            // per channel: its bus last carried a write batch
   MemoryStats& stats_;
 };
 
