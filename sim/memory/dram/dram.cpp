@@ -23,8 +23,7 @@ engine::Cycle Dram::access(uint64_t address, uint32_t bytes, bool write, engine:
     uint32_t& queued = queued_writes_[channel];
     queued += bytes;
     if (queued < static_cast<uint32_t>(config_.write_batch_bytes)) return now;  // written with its batch
-    const uint64_t turn = writing_[channel] ? 0 : static_cast<uint64_t>(config_.turnaround_cycles) << kFraction;
-    free = std::max(now << kFraction, free) + turn + static_cast<uint64_t>(std::llround(queued * ticks_per_byte_));
+    free = std::max(now << kFraction, free) + batch_ticks(channel);
     queued = 0;
     writing_[channel] = true;
     return ceil_cycles(free);
@@ -39,25 +38,29 @@ engine::Cycle Dram::access(uint64_t address, uint32_t bytes, bool write, engine:
     bank_free_[bank] = start + static_cast<engine::Cycle>(config_.bank_cycles);
   }
   if (writing_[channel]) {  // the bus turns back to reading
-    free += static_cast<uint64_t>(config_.turnaround_cycles) << kFraction;
+    free += turnaround_ticks();
     writing_[channel] = false;
   }
-  free = std::max(start << kFraction, free) + static_cast<uint64_t>(std::llround(bytes * ticks_per_byte_));
+  free = std::max(start << kFraction, free) + bus_ticks(bytes);
   (write ? stats_.dram_write_bytes : stats_.dram_read_bytes) += bytes;
   return ceil_cycles(free) + static_cast<engine::Cycle>(config_.latency);
 }
 
 engine::Cycle Dram::ceil_cycles(uint64_t ticks) { return (ticks + (uint64_t{1} << kFraction) - 1) >> kFraction; }
 
+uint64_t Dram::bus_ticks(uint64_t bytes) const { return static_cast<uint64_t>(std::llround(bytes * ticks_per_byte_)); }
+
+uint64_t Dram::turnaround_ticks() const { return static_cast<uint64_t>(config_.turnaround_cycles) << kFraction; }
+
+uint64_t Dram::batch_ticks(size_t channel) const {
+  if (queued_writes_[channel] == 0) return 0;
+  return (writing_[channel] ? 0 : turnaround_ticks()) + bus_ticks(queued_writes_[channel]);
+}
+
 engine::Cycle Dram::drained_at() const {
   // Writes still queued go out at the end, as one more batch.
   uint64_t last = 0;
-  for (size_t c = 0; c < channel_free_.size(); ++c) {
-    const uint64_t rest = queued_writes_[c] == 0 ? 0
-                          : (static_cast<uint64_t>(writing_[c] ? 0 : config_.turnaround_cycles) << kFraction) +
-                                static_cast<uint64_t>(std::llround(queued_writes_[c] * ticks_per_byte_));
-    last = std::max(last, channel_free_[c] + rest);
-  }
+  for (size_t c = 0; c < channel_free_.size(); ++c) last = std::max(last, channel_free_[c] + batch_ticks(c));
   return ceil_cycles(last);
 }
 

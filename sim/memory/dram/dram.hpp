@@ -40,6 +40,10 @@ class Dram {
   // timing does not depend on where on the workload's clock it starts.
   static constexpr int kFraction = 20;
   static engine::Cycle ceil_cycles(uint64_t ticks);
+  uint64_t bus_ticks(uint64_t bytes) const;  // the channel's bus time for `bytes`
+  uint64_t turnaround_ticks() const;
+  // Bus time to write the channel's queued writes, turning the bus first if it was reading.
+  uint64_t batch_ticks(size_t channel) const;
   DramConfig config_;
   double ticks_per_byte_;                // per channel
   std::vector<uint64_t> channel_free_;   // per channel: when it is next free, in ticks
