@@ -117,17 +117,40 @@ def keep_gpu_busy():
     kernel((1,), (1,), (out, np.int64(100_000)))
 
 
+# The flush reads a scratch array four times the L2 (at least 256 MB). Reading leaves the L2
+# full of clean lines, as close as a GPU gets to gpusim's empty L2. Until 2026-11-26 it wrote
+# the array (a fill), which leaves the L2 full of dirty lines: every timed launch that then
+# evicted them paid their write-back (validate/probes/write_back.py: a 256 MB read takes 11 us
+# longer after a fill of 32 MB or more; the GPU does not write them back while it idles).
+FLUSH_SRC = r"""
+extern "C" __global__ void flush_read(const float4* a, long long n, float* sink) {
+  float acc = 0.0f;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    const float4 v = a[i];
+    acc += v.x + v.y + v.z + v.w;
+  }
+  if (acc == 12345.0f) sink[0] = acc;  // never (the array holds zeros): keeps the reads
+}
+"""
+FLUSH_WRITES = False  # --flush write: the harness before 2026-11-26, for comparisons
 _SCRATCH = None
 
 
 def flush_l2():
-    """Overwrite twice the L2's capacity so that the next launch finds none of its data there
-    (the restore copies before it would otherwise leave the inputs L2-resident)."""
+    """Replace the L2's contents so that the next launch finds none of its data there (the
+    restore copies before it would otherwise leave the inputs L2-resident)."""
     global _SCRATCH
     if _SCRATCH is None:
-        l2 = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)["l2CacheSize"]
-        _SCRATCH = cp.empty(2 * l2, dtype=cp.uint8)
-    _SCRATCH.fill(0)
+        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+        words = max(4 * props["l2CacheSize"], 256 << 20) // 16
+        _SCRATCH = (cp.zeros(words * 4, dtype=cp.float32), cp.zeros(1, dtype=cp.float32),
+                    cp.RawKernel(FLUSH_SRC, "flush_read"), props["multiProcessorCount"])
+        _SCRATCH[2]((_SCRATCH[3] * 8,), (256,), (_SCRATCH[0], np.int64(words), _SCRATCH[1]))  # cleans its own zeroing
+    scratch, sink, read, sms = _SCRATCH
+    if FLUSH_WRITES:
+        scratch.fill(0)
+    else:
+        read((sms * 8,), (256,), (scratch, np.int64(scratch.size // 4), sink))
 
 
 def global_of(module, name):
@@ -342,9 +365,14 @@ def main():
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--size", default="h100", help="the workloads' named size to run (their `sizes:`), default h100")
     ap.add_argument("--host-copies", metavar="FILE", help="also time host<->device copies into FILE")
+    ap.add_argument("--flush", choices=("read", "write"), default="read",
+                    help="how the L2 is emptied before a workload: read (clean lines; default) or write (dirty "
+                         "lines: the harness before 2026-11-26)")
     ap.add_argument("--save-outputs", metavar="DIR", help="write each checked buffer's final bytes into DIR")
     ap.add_argument("workloads", nargs="*", help="names under workloads/, or paths to .yaml files")
     args = ap.parse_args()
+    global FLUSH_WRITES
+    FLUSH_WRITES = args.flush == "write"
     names = args.workloads or sorted(
         [f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads")) if f.endswith(".yaml")] +
         ["micro/" + f[:-5] for f in os.listdir(os.path.join(ROOT, "workloads", "micro")) if f.endswith(".yaml")])
