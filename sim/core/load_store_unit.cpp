@@ -27,6 +27,7 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
     }
     case StateSpace::Param:
     case StateSpace::Const:  // the constant cache: as fast as shared memory
+      a.ticket = Scoreboard::kOperand;
       a.ready = now + static_cast<engine::Cycle>(shared_.latency);
       a.busy_ticks = kUnitTicks;
       return a;

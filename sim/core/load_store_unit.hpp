@@ -27,7 +27,7 @@ class LoadStoreUnit {
 
   struct Access {
     engine::Cycle ready = 0;  // when the loaded data can be read; kNever: when the response comes
-    uint32_t ticket = 0;      // for the scoreboard (Scoreboard::kMemoryKnown or a load's own)
+    uint32_t ticket = 0;      // for the scoreboard (Scoreboard::kMemoryKnown, kOperand or a load's own)
     uint64_t busy_ticks = 0;  // load/store pipeline time it takes, in 1/kUnitTicks cycles
   };
   // Starts the memory access of an executed instruction of the warp in `slot`.

@@ -26,6 +26,10 @@ bool is_memory(const Instruction& in) {
 // A load's result waits on memory: weigh it as a shared-memory load would, so that address
 // arithmetic for later loads moves ahead of work that only consumes earlier ones.
 constexpr int kLoadWeight = 24;
+// ptxas expects a global or local load to take hundreds of cycles: lines_in_flight_16's SASS
+// issues all 16 LDGs before its first FADD (validate/sass/kernels_micro.sass), where weighed as
+// a shared load the adds came in after the eighth load and the last loads waited for the first.
+constexpr int kGlobalLoadWeight = 400;
 
 using Registers = boost::dynamic_bitset<>;
 
@@ -160,7 +164,7 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
       if (r == kernel::kNoReg) continue;
       if (auto w = writer.find(r); w != writer.end()) {
         const InstructionTiming& wt = timing[begin + w->second];
-        edge(w->second, i, wt.is_memory ? kLoadWeight : wt.latency);
+        edge(w->second, i, wt.is_memory ? (wt.needs_mshr ? kGlobalLoadWeight : kLoadWeight) : wt.latency);
       }
     }
     for (uint32_t r : t.writes) {

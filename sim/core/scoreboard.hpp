@@ -18,13 +18,15 @@ class Scoreboard {
   static constexpr int kEntries = 32;
   // Tickets: what a pending write waits for.
   static constexpr uint32_t kArithmetic = 0;   // a result due at a known cycle
-  static constexpr uint32_t kMemoryKnown = 1;  // memory data due at a known cycle (shared, constant)
-  static constexpr uint32_t kFirstLoad = 2;    // from here: a load whose response is awaited
+  static constexpr uint32_t kMemoryKnown = 1;  // shared-memory data due at a known cycle
+  static constexpr uint32_t kOperand = 2;      // a parameter or constant due at a known cycle (an operand in SASS)
+  static constexpr uint32_t kFirstLoad = 3;    // from here: a load whose response is awaited
 
   struct Wait {
     engine::Cycle at = 0;      // when the instruction's operands are ready (kNever: a load not yet back)
     bool from_memory = false;  // what it waits for: a load, or an arithmetic result
     bool from_load = false;    // a global or local load (not shared memory or constants)
+    bool loaded = false;       // a value a load brought (global, local or shared; not a parameter or constant)
   };
 
   void clear() {
@@ -55,10 +57,11 @@ class Scoreboard {
         w.at = p.at;
         w.from_memory = p.ticket != kArithmetic;
         w.from_load = p.ticket >= kFirstLoad;
+        w.loaded = p.ticket == kMemoryKnown || p.ticket >= kFirstLoad;
       }
     }
     // A full table takes no new write until its first entry arrives.
-    if (full && earliest > w.at) w = {earliest, false, false};
+    if (full && earliest > w.at) w = {earliest, false, false, false};
     return w;
   }
 
@@ -127,7 +130,7 @@ class Scoreboard {
     for (int i = 0; i < count_; ++i) {
       Pending& p = entries_[static_cast<size_t>(i)];
       if (p.ticket != ticket || p.at != engine::kNever) continue;
-      p.ticket = at == engine::kNever ? then : (then == kMemoryKnown ? kMemoryKnown : kArithmetic);
+      p.ticket = at == engine::kNever ? then : (then == kMemoryKnown || then == kOperand ? then : kArithmetic);
       p.at = at;
     }
   }
@@ -149,7 +152,7 @@ class Scoreboard {
  private:
   struct Pending {
     uint32_t reg;
-    uint32_t ticket;  // kArithmetic, kMemoryKnown, or the load it waits for
+    uint32_t ticket;  // kArithmetic, kMemoryKnown, kOperand, or the load it waits for
     engine::Cycle at;
   };
   // Puts `p` at `index` (and advances it), noting its register in the summary.

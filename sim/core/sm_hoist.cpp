@@ -8,13 +8,15 @@
 namespace gpusim::core {
 
 void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
-  const auto know = [&w](const InstructionTiming* t, engine::Cycle at, Stall waits, bool set_aside) {
+  // `loaded`: it waits for a value a load brought (not a parameter or constant: operands in
+  // SASS), so issuing it opens a new load window.
+  const auto know = [&w](const InstructionTiming* t, engine::Cycle at, Stall waits, bool set_aside, bool loaded) {
     w.next = t;
     w.operands_at = at;
     w.operands_wait = waits;
     w.next_set_aside = set_aside;
     w.next_known = true;
-    if (waits == Stall::LongScoreboard || waits == Stall::ShortScoreboard) w.next_waited_memory = true;
+    if (loaded) w.next_waited_memory = true;
   };
   HoistQueue& q = w.hoist;
   for (;;) {
@@ -36,11 +38,11 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
           continue;
         }
         const engine::Cycle head = queued ? q.front().ready_at() : kNever;
-        if (!queued || wait.at <= head) return know(&t, wait.at, operand_stall(wait), false);
+        if (!queued || wait.at <= head) return know(&t, wait.at, operand_stall(wait), false, wait.loaded);
       }
     }
-    if (!queued) return know(&kernel_.timing.back(), 0, Stall::Wait, false);  // every lane has exited: try_issue retires it
-    return know(q.front().timing, q.front().ready_at(), Stall::LongScoreboard, true);
+    if (!queued) return know(&kernel_.timing.back(), 0, Stall::Wait, false, false);  // every lane has exited: try_issue retires it
+    return know(q.front().timing, q.front().ready_at(), Stall::LongScoreboard, true, true);
   }
 }
 

@@ -83,5 +83,38 @@ TEST(PtxasSchedule, ALoadWaitsUntilItsRegistersAreFree) {
   EXPECT_GT(q.load_b, q.adds_of_a[2]);
 }
 
+// lines_in_flight_16's loop as nvcc writes it: 16 addresses, then each load followed by the add
+// that sums it. ptxas issues all 16 LDGs before the first FADD (validate/sass/kernels_micro.sass):
+// it expects a global load to take hundreds of cycles. Weighed as a shared load (24 cycles),
+// the adds came in after the eighth load.
+TEST(PtxasSchedule, GlobalLoadsGoAboveEveryUseAsInSass) {
+  std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p, .param .u64 s)\n{\n"
+                    ".reg .f32 %f<40>;\n.reg .b64 %rd<40>;\nld.param.u64 %rd1, [p];\nld.param.u64 %rd2, [s];\n"
+                    "cvta.to.global.u64 %rd3, %rd1;\nmov.f32 %f0, 0f00000000;\n";
+  for (int i = 0; i < 15; ++i) ptx += "add.s64 %rd" + std::to_string(5 + i) + ", %rd" + std::to_string(i == 0 ? 3 : 4 + i) + ", %rd2;\n";
+  for (int i = 0; i < 16; ++i) {
+    const std::string address = "%rd" + std::to_string(i == 0 ? 3 : 4 + i);
+    ptx += "ld.global.f32 %f" + std::to_string(1 + i) + ", [" + address + "];\n";
+    ptx += "add.f32 %f" + std::to_string(20 + i) + ", %f" + std::to_string(i == 0 ? 0 : 19 + i) + ", %f" + std::to_string(1 + i) + ";\n";
+  }
+  ptx += "st.global.f32 [%rd3], %f35;\nret;\n}\n";
+  const kernel::Module m = frontend::parse_ptx(ptx, "lines16.ptx");
+  const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
+  const ClassifierConfig config{arch.units, arch.latencies, arch.warp_size, arch.scheduling.warp_schedulers_per_sm,
+                                true, arch.instruction_classes, arch.scheduling.ptxas_unroll};
+  const kernel::Program out = schedule_like_ptxas(m.kernels[0], classify_program(m.kernels[0], config), 0);
+  size_t last_load = 0, first_add = out.code.size(), loads = 0;
+  for (size_t pc = 0; pc < out.code.size(); ++pc) {
+    const kernel::Instruction& in = out.code[pc];
+    if (in.op == kernel::Opcode::Ld && in.space == kernel::StateSpace::Global) {
+      last_load = pc;
+      ++loads;
+    }
+    if (in.op == kernel::Opcode::Add && in.type == kernel::DataType::F32) first_add = std::min(first_add, pc);
+  }
+  EXPECT_EQ(loads, 16u);
+  EXPECT_LT(last_load, first_add);
+}
+
 }  // namespace
 }  // namespace gpusim::core

@@ -288,6 +288,36 @@ TEST(Timing, HoistingStopsAtPtxasLoadWindow) {
   EXPECT_LE(extra, 4u * 674);
 }
 
+// A parameter is an operand in SASS, not a loaded value: an instruction that waits for an
+// ld.param's result must not open a new load window. The trips of HoistingStopsAtPtxasLoadWindow
+// with a parameter read and used in each: a window of 8 must still cost at least one more
+// memory latency (674 cycles, less up to 64 of issue) than no window. When a parameter's use
+// opened the window it cost nothing (9417 cycles either way), and whether an instruction
+// happened to wait for a parameter depended on shared_memory.latency: micro_lines_in_flight #9
+// took 212627 cycles at 25 and 376772 at 24.
+TEST(Timing, AParameterUseOpensNoLoadWindow) {
+  std::string trip = "$L_w:\n";
+  for (int i = 0; i < 4; ++i) trip += "ld.global.f32 %f" + std::to_string(10 + i) + ", [%rd3];\n";
+  trip += "ld.param.u64 %rd4, [out];\nadd.s64 %rd5, %rd4, %rd2;\n";
+  for (int i = 0; i < 4; ++i)
+    trip += "add.f32 %f" + std::to_string(1 + i) + ", %f" + std::to_string(1 + i) + ", %f" + std::to_string(10 + i) + ";\n";
+  const std::string body =
+      "mov.u32 %r20, 0;\n" + trip + "add.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 16;\n@%p1 bra $L_w;\n";
+  const auto run = [&](int window, int shared_latency) {
+    return simulate(kernel(body), "hopper",
+                    {"scheduling.ptxas_hoist_loads=" + std::to_string(window),
+                     "shared_memory.latency=" + std::to_string(shared_latency)},
+                    32, 1).stats.cycles;
+  };
+  const uint64_t unlimited = run(0, 25);
+  const uint64_t extra = run(8, 25) - unlimited;
+  EXPECT_GE(extra, 674u - 64);
+  EXPECT_LE(extra, 4u * 674);
+  // A cycle more or less for the parameter moves the run by about that, not by a latency.
+  const uint64_t at24 = run(8, 24), at25 = run(8, 25);
+  EXPECT_LE(std::max(at24, at25) - std::min(at24, at25), 16u * 2);
+}
+
 TEST(Timing, DependentChainCostsLatencyPerInstruction) {
   // Each extra dependent FMA adds exactly the FP32 latency: 4 cycles on Hopper, 11 on Kepler.
   EXPECT_EQ(cycles(chains(128, 1)) - cycles(chains(64, 1)), 64u * 4);
