@@ -133,24 +133,35 @@ extern "C" __global__ void flush_read(const float4* a, long long n, float* sink)
 }
 """
 FLUSH_WRITES = False  # --flush write: the harness before 2026-11-26, for comparisons
-_SCRATCH = None
+_FLUSH = None
+
+
+class _Flush:
+    """The scratch array, its sink and the reading kernel, made once."""
+
+    def __init__(self):
+        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
+        self.vectors = max(4 * props["l2CacheSize"], 256 << 20) // 16  # float4s
+        self.scratch = cp.zeros(self.vectors * 4, dtype=cp.float32)
+        self.sink = cp.zeros(1, dtype=cp.float32)
+        self.kernel = cp.RawKernel(FLUSH_SRC, "flush_read")
+        self.blocks = props["multiProcessorCount"] * 8
+        self.read()  # its own zeroing left dirty lines: read them out once
+
+    def read(self):
+        self.kernel((self.blocks,), (256,), (self.scratch, np.int64(self.vectors), self.sink))
 
 
 def flush_l2():
     """Replace the L2's contents so that the next launch finds none of its data there (the
     restore copies before it would otherwise leave the inputs L2-resident)."""
-    global _SCRATCH
-    if _SCRATCH is None:
-        props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-        words = max(4 * props["l2CacheSize"], 256 << 20) // 16
-        _SCRATCH = (cp.zeros(words * 4, dtype=cp.float32), cp.zeros(1, dtype=cp.float32),
-                    cp.RawKernel(FLUSH_SRC, "flush_read"), props["multiProcessorCount"])
-        _SCRATCH[2]((_SCRATCH[3] * 8,), (256,), (_SCRATCH[0], np.int64(words), _SCRATCH[1]))  # cleans its own zeroing
-    scratch, sink, read, sms = _SCRATCH
+    global _FLUSH
+    if _FLUSH is None:
+        _FLUSH = _Flush()
     if FLUSH_WRITES:
-        scratch.fill(0)
+        _FLUSH.scratch.fill(0)
     else:
-        read((sms * 8,), (256,), (scratch, np.int64(scratch.size // 4), sink))
+        _FLUSH.read()
 
 
 def global_of(module, name):
