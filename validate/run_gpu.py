@@ -117,21 +117,12 @@ def keep_gpu_busy():
     kernel((1,), (1,), (out, np.int64(100_000)))
 
 
-# The flush reads a scratch array four times the L2 (at least 256 MB). Reading leaves the L2
-# full of clean lines, as close as a GPU gets to gpusim's empty L2. Until 2026-11-26 it wrote
-# the array (a fill), which leaves the L2 full of dirty lines: every timed launch that then
-# evicted them paid their write-back (validate/probes/write_back.py: a 256 MB read takes 11 us
-# longer after a fill of 32 MB or more; the GPU does not write them back while it idles).
-FLUSH_SRC = r"""
-extern "C" __global__ void flush_read(const float4* a, long long n, float* sink) {
-  float acc = 0.0f;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    const float4 v = a[i];
-    acc += v.x + v.y + v.z + v.w;
-  }
-  if (acc == 12345.0f) sink[0] = acc;  // never (the array holds zeros): keeps the reads
-}
-"""
+# The flush reads a scratch array four times the L2 (at least 256 MB) with the probes' grid-stride
+# sum (validate/kernels/memory_bench.cu's stream_read, as validate/probes/on_device.py). Reading
+# leaves the L2 full of clean lines, as close as a GPU gets to gpusim's empty L2. Until 2026-11-26
+# it wrote the array (a fill), which leaves the L2 full of dirty lines: every timed launch that
+# then evicted them paid their write-back (validate/probes/write_back.py: a 256 MB read takes
+# 11 us longer after a fill of 32 MB or more; the GPU does not write them back while it idles).
 FLUSH_WRITES = False  # --flush write: the harness before 2026-11-26, for comparisons
 _FLUSH = None
 
@@ -141,15 +132,16 @@ class _Flush:
 
     def __init__(self):
         props = cp.cuda.runtime.getDeviceProperties(cp.cuda.Device().id)
-        self.vectors = max(4 * props["l2CacheSize"], 256 << 20) // 16  # float4s
-        self.scratch = cp.zeros(self.vectors * 4, dtype=cp.float32)
-        self.sink = cp.zeros(1, dtype=cp.float32)
-        self.kernel = cp.RawKernel(FLUSH_SRC, "flush_read")
+        self.scratch = cp.zeros(max(4 * props["l2CacheSize"], 256 << 20) // 4, dtype=cp.float32)
         self.blocks = props["multiProcessorCount"] * 8
+        self.sink = cp.zeros(self.blocks * 256, dtype=cp.float32)
+        source = open(os.path.join(ROOT, "validate/kernels/memory_bench.cu")).read()
+        arch = f"--gpu-architecture=sm_{props['major']}{props['minor']}"
+        self.kernel = cp.RawModule(code=source, options=(arch,)).get_function("stream_read")
         self.read()  # its own zeroing left dirty lines: read them out once
 
     def read(self):
-        self.kernel((self.blocks,), (256,), (self.scratch, np.int64(self.vectors), self.sink))
+        self.kernel((self.blocks,), (256,), (self.scratch, self.sink, np.int32(self.scratch.size)))
 
 
 def flush_l2():

@@ -23,10 +23,12 @@ class Scoreboard {
   static constexpr uint32_t kFirstLoad = 3;    // from here: a load whose response is awaited
 
   struct Wait {
-    engine::Cycle at = 0;      // when the instruction's operands are ready (kNever: a load not yet back)
-    bool from_memory = false;  // what it waits for: a load, or an arithmetic result
-    bool from_load = false;    // a global or local load (not shared memory or constants)
-    bool loaded = false;       // a value a load brought (global, local or shared; not a parameter or constant)
+    engine::Cycle at = 0;            // when the instruction's operands are ready (kNever: a load not yet back)
+    uint32_t ticket = kArithmetic;   // what the last of them waits for
+    bool from_memory() const { return ticket != kArithmetic; }  // memory of any kind, not arithmetic
+    bool from_load() const { return ticket >= kFirstLoad; }     // a global or local load
+    // A value a load brought (global, local or shared; not a parameter or constant).
+    bool loaded() const { return ticket == kMemoryKnown || ticket >= kFirstLoad; }
   };
 
   void clear() {
@@ -54,14 +56,11 @@ class Scoreboard {
       const Pending& p = entries_[static_cast<size_t>(i)];
       earliest = std::min(earliest, p.at);
       if (p.at > w.at && uses(p.reg)) {
-        w.at = p.at;
-        w.from_memory = p.ticket != kArithmetic;
-        w.from_load = p.ticket >= kFirstLoad;
-        w.loaded = p.ticket == kMemoryKnown || p.ticket >= kFirstLoad;
+        w = {p.at, p.ticket};
       }
     }
     // A full table takes no new write until its first entry arrives.
-    if (full && earliest > w.at) w = {earliest, false, false, false};
+    if (full && earliest > w.at) w = {earliest, kArithmetic};
     return w;
   }
 

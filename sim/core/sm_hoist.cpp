@@ -29,16 +29,16 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
         if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
           // Until the copies it waits for are in shared memory (kNever: a response is still due).
           const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
-          if (copied > wait.at) wait = {copied, true, true};
+          if (copied > wait.at) wait = {copied, Scoreboard::kFirstLoad};  // as for a load: loaded data
         }
-        const bool waits_for_memory = wait.at == kNever && wait.from_memory;
+        const bool waits_for_memory = wait.at == kNever && wait.from_memory();
         if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
             !q.window_full(config_.hoist_loads) && w.scoreboard.has_room(t)) {
           set_aside(w, t, now);
           continue;
         }
         const engine::Cycle head = queued ? q.front().ready_at() : kNever;
-        if (!queued || wait.at <= head) return know(&t, wait.at, operand_stall(wait), false, wait.loaded);
+        if (!queued || wait.at <= head) return know(&t, wait.at, operand_stall(wait), false, wait.loaded());
       }
     }
     if (!queued) return know(&kernel_.timing.back(), 0, Stall::Wait, false, false);  // every lane has exited: try_issue retires it

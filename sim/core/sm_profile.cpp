@@ -27,7 +27,7 @@ Sm::WarpState Sm::warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now
     Scoreboard::Wait wait = pc >= 0 ? w.scoreboard.operands(*t, !q.empty()) : Scoreboard::Wait{};
     if (!q.empty() && (pc < 0 || q.holds_back(*t) || wait.at > q.front().ready_at())) {
       t = q.front().timing;
-      wait = {q.front().ready_at(), true, true};
+      wait = {q.front().ready_at(), Scoreboard::kFirstLoad};
     }
     r = now < w.eligible_at ? Readiness{w.eligible_at, w.eligible_wait}
         : wait.at > now     ? Readiness{wait.at, operand_stall(wait)}

@@ -48,23 +48,6 @@ TEST(Timing, ClockAndGlobaltimerMeasureSimulatedTime) {
   EXPECT_NEAR(static_cast<double>(ns200), cycles200 / 1.98, 1.0);
 }
 
-// A clock read waits for what the warp set aside: around a loop of 20 dependent loads (global
-// memory answering after 500 cycles), the warp could run the loop's counting and branches ahead
-// of its loads (as it does to emulate ptxas's hoisting), but %clock64 must read once the 20th
-// load has issued, as on hardware: 19 round trips of 500 cycles, plus a few issue cycles a hop
-// (run ahead, it read three loads early: 8234 cycles).
-TEST(Timing, ClockReadsWaitForLoadsSetAside) {
-  const std::string body =
-      "mov.u32 %r20, 0;\nmov.u32 %r21, 0;\nmov.u64 %rd4, %clock64;\n"
-      "HOP:\nmul.wide.u32 %rd5, %r20, 4;\nadd.s64 %rd5, %rd1, %rd5;\nld.global.cg.u32 %r20, [%rd5];\n"
-      "add.u32 %r21, %r21, 1;\nsetp.lt.u32 %p1, %r21, 20;\n@%p1 bra HOP;\n"
-      "mov.u64 %rd6, %clock64;\nsub.s64 %rd6, %rd6, %rd4;\ncvt.u32.u64 %r26, %rd6;\nadd.u32 %r26, %r26, %r20;\n"
-      "mov.b32 %f44, %r26;\n";
-  const uint32_t elapsed = simulate(kernel(body), "hopper", {"memory.dram.latency=500"}, 32, 1).out[0];
-  EXPECT_GE(elapsed, 19u * 500u);
-  EXPECT_LE(elapsed, 19u * 500u + 20u * 16u);
-}
-
 // cp.async's groups, timed: global memory answers after 500 cycles, and the data is in shared
 // memory one shared access (25 cycles on hopper.yaml) later. Waiting for the only group
 // (wait_group 0, or wait_all) waits for its copy; allowing one group in flight
@@ -225,97 +208,6 @@ TEST(Timing, ListSchedulingFillsAChainsGaps) {
   for (int i = 0; i < 8; ++i) adds += "add.s32 %r" + std::to_string(10 + i) + ", %r1, " + std::to_string(i) + ";\n";
   EXPECT_EQ(bare_cycles(chain + adds) - bare_cycles(chain), 0u);
   EXPECT_EQ(bare_cycles(chain + adds, kAsWritten) - bare_cycles(chain, kAsWritten), 15u);
-}
-
-// Which loops ptxas unrolls (validate/sass_structure.py): the backward branch of a small,
-// straight, counted loop carries scheduling.ptxas_unroll trips; one marked nounroll, one with
-// a barrier, and one stepped by a register (a grid-stride loop) carry 1.
-TEST(Timing, PtxasUnrollsSmallCountedLoopsOnly) {
-  const auto trips = [](const std::string& head, const std::string& extra, const std::string& step) {
-    const std::string body = "mov.u32 %r20, 0;\nmov.f32 %f1, 0f00000000;\n$L_trip:\n" + head +
-                             "ld.global.f32 %f2, [%rd3];\nadd.f32 %f1, %f1, %f2;\n" + extra + "add.s32 %r20, %r20, " +
-                             step + ";\nsetp.lt.s32 %p1, %r20, 16;\n@%p1 bra $L_trip;\nmov.f32 %f44, %f1;\n";
-    const kernel::Module m = frontend::parse_ptx(kernel(body), "unroll.ptx");
-    const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
-    EXPECT_EQ(arch.scheduling.ptxas_unroll, 4);
-    const ClassifierConfig config{arch.units, arch.latencies, arch.warp_size, arch.scheduling.warp_schedulers_per_sm,
-                                  false, arch.instruction_classes, arch.scheduling.ptxas_unroll};
-    const std::vector<InstructionTiming> t = classify_program(m.kernels[0], config);
-    int found = 0;
-    for (size_t pc = 0; pc < t.size(); ++pc)
-      if (m.kernels[0].code[pc].op == kernel::Opcode::Bra && m.kernels[0].code[pc].src[0].imm < static_cast<int64_t>(pc))
-        found = t[pc].unroll_trips;
-    return found;
-  };
-  EXPECT_EQ(trips("", "", "1"), 4);
-  EXPECT_EQ(trips(".pragma \"nounroll\";\n", "", "1"), 1);
-  EXPECT_EQ(trips("", "bar.sync 0;\n", "1"), 1);
-  EXPECT_EQ(trips("", "", "%r3"), 1);
-}
-
-// A set-aside instruction keeps its own addresses until it issues, wherever the queue moves it:
-// 16 trips of a shared load whose address waits for a load from the L2 (all lanes read word 0, so
-// each access is one broadcast pass), set aside trip after trip with ptxas_unroll 4.
-TEST(Timing, SetAsideLoadsKeepTheirAddresses) {
-  const std::string body =
-      "mov.u32 %r20, 0;\nmov.f32 %f1, 0f00000000;\n$L_g:\nld.global.cg.u32 %r21, [%rd1];\nshl.b32 %r22, %r21, 2;\n"
-      "ld.shared.f32 %f2, [%r22];\nadd.f32 %f1, %f1, %f2;\nadd.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 16;\n"
-      "@%p1 bra $L_g;\nmov.f32 %f44, %f1;\n";
-  const SimRun r = simulate(kernel(body), "hopper", {"memory.model=hierarchy", "scheduling.ptxas_unroll=4"}, 32, 1, 1024);
-  EXPECT_EQ(r.total.shared_requests, 16u);
-  EXPECT_EQ(r.total.shared_passes, 16u);
-}
-
-// ptxas schedules only so many loads ahead of the first use of one (validate/sass_structure.py).
-// 16 trips of 4 independent loads, each summed, 4 trips unrolled: a warp waits out one memory
-// latency (674 cycles on Hopper) per 16 loads. With a window of 8 loads, the other 8 of each 16
-// leave only once the first add has issued: one latency more per 16, less the few cycles the
-// held loads would have taken to issue anyway (at most 64). A window wider than 16: no change.
-TEST(Timing, HoistingStopsAtPtxasLoadWindow) {
-  std::string trip = "$L_w:\n";
-  for (int i = 0; i < 4; ++i) trip += "ld.global.f32 %f" + std::to_string(10 + i) + ", [%rd3];\n";
-  for (int i = 0; i < 4; ++i)
-    trip += "add.f32 %f" + std::to_string(1 + i) + ", %f" + std::to_string(1 + i) + ", %f" + std::to_string(10 + i) + ";\n";
-  const std::string body =
-      "mov.u32 %r20, 0;\n" + trip + "add.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 16;\n@%p1 bra $L_w;\n";
-  const auto run = [&](int window) {
-    return simulate(kernel(body), "hopper", {"scheduling.ptxas_hoist_loads=" + std::to_string(window)}, 32, 1).stats.cycles;
-  };
-  const uint64_t unlimited = run(0);
-  EXPECT_EQ(run(17), unlimited);
-  const uint64_t extra = run(8) - unlimited;
-  EXPECT_GE(extra, 4u * (674 - 64));
-  EXPECT_LE(extra, 4u * 674);
-}
-
-// A parameter is an operand in SASS, not a loaded value: an instruction that waits for an
-// ld.param's result must not open a new load window. The trips of HoistingStopsAtPtxasLoadWindow
-// with a parameter read and used in each: a window of 8 must still cost at least one more
-// memory latency (674 cycles, less up to 64 of issue) than no window. When a parameter's use
-// opened the window it cost nothing (9417 cycles either way), and whether an instruction
-// happened to wait for a parameter depended on shared_memory.latency: micro_lines_in_flight #9
-// took 212627 cycles at 25 and 376772 at 24.
-TEST(Timing, AParameterUseOpensNoLoadWindow) {
-  std::string trip = "$L_w:\n";
-  for (int i = 0; i < 4; ++i) trip += "ld.global.f32 %f" + std::to_string(10 + i) + ", [%rd3];\n";
-  trip += "ld.param.u64 %rd4, [out];\nadd.s64 %rd5, %rd4, %rd2;\n";
-  for (int i = 0; i < 4; ++i)
-    trip += "add.f32 %f" + std::to_string(1 + i) + ", %f" + std::to_string(1 + i) + ", %f" + std::to_string(10 + i) + ";\n";
-  const std::string body =
-      "mov.u32 %r20, 0;\n" + trip + "add.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 16;\n@%p1 bra $L_w;\n";
-  const auto run = [&](int window, int shared_latency) {
-    return simulate(kernel(body), "hopper",
-                    {"scheduling.ptxas_hoist_loads=" + std::to_string(window),
-                     "shared_memory.latency=" + std::to_string(shared_latency)},
-                    32, 1).stats.cycles;
-  };
-  const uint64_t unlimited = run(0, 25);
-  const uint64_t extra = run(8, 25) - unlimited;
-  EXPECT_GE(extra, 674u - 64);
-  EXPECT_LE(extra, 4u * 674);
-  // A cycle more or less for the parameter moves the run by about that, not by a latency.
-  const uint64_t at24 = run(8, 24), at25 = run(8, 25);
-  EXPECT_LE(std::max(at24, at25) - std::min(at24, at25), 16u * 2);
 }
 
 TEST(Timing, DependentChainCostsLatencyPerInstruction) {

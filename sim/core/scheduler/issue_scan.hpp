@@ -31,8 +31,8 @@ struct Readiness {
 };
 // What an instruction whose operands are not ready waits for.
 inline Stall operand_stall(const Scoreboard::Wait& w) {
-  if (!w.from_memory) return Stall::Wait;
-  return w.from_load ? Stall::LongScoreboard : Stall::ShortScoreboard;
+  if (!w.from_memory()) return Stall::Wait;
+  return w.from_load() ? Stall::LongScoreboard : Stall::ShortScoreboard;
 }
 // Which throttle a busy unit is, in Nsight Compute's terms.
 inline Stall unit_throttle(const InstructionTiming& t) {
