@@ -5,6 +5,7 @@
 
 #include "core/pointer_roots.hpp"
 #include "core/ptxas_fusion.hpp"
+#include "kernel/cfg.hpp"
 
 namespace gpusim::core {
 
@@ -131,6 +132,45 @@ void add_operand(std::array<uint32_t, N>& list, size_t& n, const Operand& o) {
     for (int i = 0; i < o.count; ++i) add_reg(list, n, o.regs[i]);
 }
 
+// Volta onward an SM sub-partition has two 16-lane pipes for integer work: the ALU (logic,
+// shifts, compares, IADD3, LEA) and the FMA pipe, which runs IMAD beside FP32
+// (validate/kernels/int_pipes.cu: shift-XOR chains and multiply-add chains run at 0.5 warp
+// instructions per cycle each, half of each at 0.9). ptxas writes a plain add, move or left
+// shift as IMAD.IADD / IMAD.MOV / IMAD.SHL where that balances the two (int_add: half of
+// its adds), so those take whichever pipe is free first. Latency and occupancy stay the
+// int32 class's.
+void place_integer_work(const kernel::Instruction& in, bool sass_like, InstructionTiming& t) {
+  if (in.op == Opcode::Mul || in.op == Opcode::Mad) {
+    t.unit = Unit::Fp32;
+    return;
+  }
+  if (!sass_like || kernel::type_bits(in.type) != 32 || in.carry != 0) return;
+  const bool plain_add = (in.op == Opcode::Add || in.op == Opcode::Sub);
+  const bool plain_move = in.op == Opcode::Mov && (in.src[0].kind == Operand::Kind::Reg || in.src[0].kind == Operand::Kind::Imm);
+  const bool left_shift = in.op == Opcode::Shl && in.src[1].kind == Operand::Kind::Imm;
+  if (plain_add || plain_move || left_shift) t.other_unit = Unit::Fp32;
+}
+
+// ptxas balances each basic block as a whole: it writes adds and moves as IMADs only where the
+// ALU is the block's busiest pipe (int_add: every add is ALU work; an FFMA loop's counter add,
+// or the address adds between SpMV's loads, stay IADD3: the FMA pipe or the load/store unit
+// bounds those blocks, and the SASS has no IMAD.IADD there).
+void balance_integer_pipes(const kernel::Program& program, std::vector<InstructionTiming>& timing) {
+  const kernel::ControlFlowGraph cfg = kernel::build_cfg(program.code);
+  for (const kernel::BasicBlock& b : cfg.blocks) {
+    std::array<uint64_t, kUnitCount> busy{};
+    for (int pc = b.first; pc <= b.last; ++pc) {
+      const InstructionTiming& t = timing[static_cast<size_t>(pc)];
+      busy[static_cast<size_t>(t.unit)] += t.occupancy;
+    }
+    const uint64_t alu = busy[static_cast<size_t>(Unit::Int32)];
+    if (std::all_of(busy.begin(), busy.end(), [&](uint64_t other) { return other <= alu; }) &&
+        alu > busy[static_cast<size_t>(Unit::Fp32)])
+      continue;
+    for (int pc = b.first; pc <= b.last; ++pc) timing[static_cast<size_t>(pc)].other_unit = Unit::Count;
+  }
+}
+
 // The class of its own an instruction belongs to, if any.
 const InstructionClass* own_class(const kernel::Instruction& in, const InstructionClasses& c) {
   switch (in.op) {
@@ -246,6 +286,15 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
       t.latency = static_cast<uint16_t>(2 * t.latency);
       t.issue_slots = 2;
     }
+    if (t.unit == Unit::Int32 && !own && config.units.int_multiply_on_fp32) place_integer_work(in, config.sass_like, t);
+    // A constant or parameter at a fixed address is an operand in SASS (c[bank][offset]) or a
+    // uniform load (ULDC.64) beside the load/store unit: it takes an issue slot but no
+    // load/store time (micro_const_operands: 128 taps from constant memory run as fast as the
+    // FFMAs and ULDCs alone, not at the load/store unit's one warp per 4 cycles).
+    if (config.sass_like && in.op == Opcode::Ld &&
+        (in.space == kernel::StateSpace::Const || in.space == kernel::StateSpace::Param) &&
+        in.src[0].kind == Operand::Kind::Addr && in.src[0].reg == kernel::kNoReg && !in.src[0].frame)
+      t.occupancy = 0;
     t.reads.fill(kernel::kNoReg);
     t.writes.fill(kernel::kNoReg);
     size_t nr = 0, nw = 0;
@@ -260,7 +309,8 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
   }
   for (size_t pc = 0; pc < program.code.size(); ++pc)
     if (program.code[pc].op == Opcode::Bra) out[pc].unroll_trips = static_cast<uint8_t>(unroll_trips(program, pc, config.ptxas_unroll));
-  if (config.sass_like) fuse_like_ptxas(program, out);
+  if (config.sass_like) fuse_like_ptxas(program, out, config.units.int_multiply_on_fp32);
+  if (config.sass_like && config.units.int_multiply_on_fp32) balance_integer_pipes(program, out);
   for (InstructionTiming& t : out) {
     t.reads_mask = register_mask(t.reads);
     t.writes_mask = register_mask(t.writes);

@@ -18,6 +18,7 @@ enum class AsyncRole : uint8_t { None, Copy, Commit, Wait, WaitAll };
 
 struct InstructionTiming {
   Unit unit = Unit::Int32;
+  Unit other_unit = Unit::Count;  // a second pipe that can take it (Count: none), whichever frees first
   uint16_t latency = 1;        // cycles until the result can be read (memory: decided at issue)
   uint32_t occupancy = kUnitTicks;  // unit time one warp instruction takes, in 1/kUnitTicks cycles
   uint16_t issue_slots = 1;    // scheduler cycles: >1 where SASS expands it (integer division), 0 where
@@ -43,6 +44,13 @@ struct InstructionTiming {
   uint64_t reads_mask = 0;   // register_mask(reads): the scoreboard's quick test
   uint64_t writes_mask = 0;  // register_mask(writes)
 };
+
+// Which of `t`'s pipes takes it first, given when each frees up (ties: its own).
+template <class Free>
+Unit first_free_unit(const InstructionTiming& t, const Free& unit_free) {
+  if (t.other_unit == Unit::Count) return t.unit;
+  return unit_free[static_cast<size_t>(t.other_unit)] < unit_free[static_cast<size_t>(t.unit)] ? t.other_unit : t.unit;
+}
 
 // A 64-bit summary of a set of registers (bit reg % 64): disjoint summaries, disjoint sets.
 template <size_t N>

@@ -40,7 +40,7 @@ bool fusable(const Instruction& producer, const Instruction& consumer) {
 
 }  // namespace
 
-void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTiming>& timing) {
+void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTiming>& timing, bool imad_on_fp32) {
   struct Use {
     int defs = 0, uses = 0;
     size_t user = 0;
@@ -63,6 +63,11 @@ void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTimi
     if (u.defs != 1 || u.uses != 1 || u.user == i || absorbed[u.user] || timing[u.user].issue_slots == 0) continue;
     if (!fusable(program.code[i], program.code[u.user])) continue;
     absorbed[u.user] = true;
+    const Opcode made = program.code[i].op;
+    InstructionTiming& user = timing[u.user];
+    if (made == Opcode::Mul && imad_on_fp32) user.unit = Unit::Fp32;
+    if (made == Opcode::Mul || made == Opcode::Shl || made == Opcode::Shr || made == Opcode::Add || made == Opcode::Sub)
+      user.other_unit = Unit::Count;
     timing[i].issue_slots = 0;
     timing[i].latency = 0;
     timing[i].occupancy = 0;

@@ -14,7 +14,9 @@ namespace gpusim::core {
 
 // Marks the producer of each such pair free (no issue cycle, no latency, no unit time):
 // only where its result has one definition and one use, the user is an eligible
-// consumer, and that consumer has not already absorbed another producer.
-void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTiming>& timing);
+// consumer, and that consumer has not already absorbed another producer. The consumer
+// becomes what ptxas makes of the pair: an IMAD (on the FP32 pipe where
+// `imad_on_fp32`) or an ALU instruction (LEA, IADD3) that no other pipe can take.
+void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTiming>& timing, bool imad_on_fp32);
 
 }  // namespace gpusim::core

@@ -195,7 +195,7 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
   std::array<long, kUnitCount> unit_free{};  // ptxas knows each pipe's throughput too
   const auto unit_ready = [&](size_t i) {
     const InstructionTiming& t = timing[begin + i];
-    return t.occupancy == 0 ? 0L : unit_free[static_cast<size_t>(t.unit)];
+    return t.occupancy == 0 ? 0L : unit_free[static_cast<size_t>(first_free_unit(t, unit_free))];
   };
   std::vector<bool> done(n, false);
   std::vector<size_t> order;
@@ -229,7 +229,7 @@ void schedule_block(std::vector<Instruction>& code, const std::vector<Instructio
     if (pressure) pressure->issue(best);
     const InstructionTiming& bt = timing[begin + best];
     if (bt.occupancy != 0)
-      unit_free[static_cast<size_t>(bt.unit)] = cycle + static_cast<long>((bt.occupancy + kUnitTicks - 1) / kUnitTicks);
+      unit_free[static_cast<size_t>(first_free_unit(bt, unit_free))] = cycle + static_cast<long>((bt.occupancy + kUnitTicks - 1) / kUnitTicks);
     for (const Edge& e : succ[best]) {
       --preds[e.to];
       ready_at[e.to] = std::max(ready_at[e.to], cycle + e.delay);

@@ -165,16 +165,17 @@ Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
       const LoadStoreUnit::Access a = lsu_.access(r, w.slot, now, stats_);
       b.ready = a.ready;
       b.ticket = a.ticket;
-      b.busy = std::max(b.busy, a.busy_ticks);
+      if (t.occupancy != 0) b.busy = std::max(b.busy, a.busy_ticks);  // 0: an operand, no unit time
     }
   }
   return b;
 }
 
 void Sm::occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now) {
-  uint64_t& unit = s.units.unit_free[static_cast<int>(t.unit)];
+  const Unit pipe = first_free_unit(t, s.units.unit_free);
+  uint64_t& unit = s.units.unit_free[static_cast<size_t>(pipe)];
   unit = std::max(unit, now * kUnitTicks) + busy;
-  stats_.pipe_busy[static_cast<size_t>(t.unit)] += busy;
+  stats_.pipe_busy[static_cast<size_t>(pipe)] += busy;
   if (t.issue_slots > 1) s.units.issue_free = now + t.issue_slots;
 }
 

@@ -17,6 +17,7 @@ struct ExecutionUnits {
   int fp64 = 0;
   int sfu = 0;
   int load_store = 0;
+  bool int_multiply_on_fp32 = false;
 
   template <class V>
   void declare(V& v) {
@@ -28,6 +29,12 @@ struct ExecutionUnits {
     v.integer("sfu", sfu, {.min = 1, .max = 4096, .unit = "lanes/SM", .doc = "special-function (MUFU) results per clock per SM"});
     v.integer("load_store", load_store,
               {.min = 1, .max = 4096, .unit = "lanes/SM", .doc = "load/store unit lanes per SM: addresses per clock"});
+    v.flag("int_multiply_on_fp32", int_multiply_on_fp32,
+           {.def = false,
+            .doc = "Volta onward: integer multiply-adds (IMAD) run on the FP32 (FMA) pipe at the int32 rate, beside "
+                   "the integer ALU; with sass_like, in a basic block whose busiest pipe is the ALU, 32-bit adds, moves "
+                   "and left shifts take whichever of the two is free first (ptxas writes them as IMAD.IADD, "
+                   "IMAD.MOV, IMAD.SHL to balance the pipes)"});
   }
 };
 

@@ -286,7 +286,7 @@ TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   const auto run = [](const std::string& file, const char* sample) {
     const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", file, "--set", "gpu.sm_count=4", "--set",
                              "block_scheduler.sm_order=ascending", "--set", "memory.l2.sm_partitions=halves", "--set",
-                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=290", "--set",
+                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=280", "--set",
                              "memory.l1.store_sector_cycles=0", "--set", "memory.l2.write_request_cycles=0", "--sample", sample,
                              "--format", "json"});
     EXPECT_EQ(r.code, 0) << r.err;

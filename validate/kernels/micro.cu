@@ -340,3 +340,34 @@ extern "C" __global__ void atomic_pair(unsigned* a, long long first_line, long l
   unsigned* word = a + ((warp & 1) ? offset_lines * 32 : 0) + lane;
   for (int r = 0; r < reps; ++r) atomicAdd(word, 1u);
 }
+
+// Many SMs reading the same lines at once: block b reads region b % regions of `region`
+// floats (a multiple of 4 x blockDim.x), `passes` times, past the L1 (ld.global.cg), 4
+// coalesced loads per thread per step. regions = 1: every block reads the same lines (as
+// conv_columns' neighbouring rows do); regions = the grid: each block its own.
+extern "C" __global__ void region_read(const float* a, float* out, int region, int regions, int passes) {
+  const float* base = a + static_cast<long long>(blockIdx.x % regions) * region;
+  const int step = blockDim.x;
+  float acc = 0.0f;
+  for (int p = 0; p < passes; ++p)
+    for (int i = threadIdx.x; i < region; i += 4 * step)
+      acc += __ldcg(&base[i]) + __ldcg(&base[i + step]) + __ldcg(&base[i + 2 * step]) + __ldcg(&base[i + 3 * step]);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// Random gathers, as SpMV's x[cols[k]]: each of the first `lanes` lanes of a warp reads one
+// float at a hashed index below `floats` (a power of two), `reps` times, through the L1.
+// The table's size decides where the lines come from (L1, L2); `lanes` how many lines a
+// request needs.
+extern "C" __global__ void gather_random(const float* table, float* out, int floats, int lanes, int reps) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.0f;
+  if ((threadIdx.x & 31) < lanes) {
+    unsigned h = t * 2654435761u;
+    for (int r = 0; r < reps; ++r) {
+      h = h * 1664525u + 1013904223u;
+      acc += table[(h >> 7) & (floats - 1)];
+    }
+  }
+  out[t] = acc;
+}

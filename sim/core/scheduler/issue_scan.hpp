@@ -45,8 +45,9 @@ inline Stall unit_throttle(const InstructionTiming& t) {
 // Whether `t` can start on the scheduler's units at `now`; if not, when and why.
 inline Readiness units_readiness(const InstructionTiming& t, const IssueUnits& units, engine::Cycle now) {
   if (units.issue_free > now) return {units.issue_free, Stall::DispatchStall};
+  if (t.occupancy == 0) return {now, Stall::Idle};  // folded into its user, or an operand: no unit
   // The unit takes a new warp instruction in the first cycle in which it frees up.
-  const engine::Cycle unit_cycle = units.unit_free[static_cast<int>(t.unit)] / kUnitTicks;
+  const engine::Cycle unit_cycle = units.unit_free[static_cast<size_t>(first_free_unit(t, units.unit_free))] / kUnitTicks;
   if (unit_cycle > now) return {unit_cycle, unit_throttle(t)};
   return {now, Stall::Idle};
 }
