@@ -122,6 +122,25 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   EXPECT_LT(unlimited.access(StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
 }
 
+TEST(MemorySystem, L1HitsTakeTheBusiestLookupOrDataBank) {
+  // hopper.yaml: 4 lookup banks (line number modulo 4) and 32 data banks of 4 bytes. Once the
+  // lines are in the L1, 32 consecutive lines with lane l at word l of line l take 8 cycles
+  // (8 lines a lookup bank), the same lines at word 0 of each take 32 (one data bank), one
+  // whole line 1 (micro_l1_banks on the H100: 9.2, 32 and 2.6 with the loop around them).
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
+  ASSERT_EQ(hopper.memory.l1->lookup_banks, 4);
+  Port port(hopper);
+  for (uint64_t stride : {132u, 128u, 4u}) port.access(StateSpace::Global, stride, 0);
+  EXPECT_EQ(port.access(StateSpace::Global, 132, 100000).pipeline_cycles, 8u);
+  EXPECT_EQ(port.access(StateSpace::Global, 128, 200000).pipeline_cycles, 32u);
+  EXPECT_EQ(port.access(StateSpace::Global, 4, 300000).pipeline_cycles, 1u);
+  // Without the banks, a line a cycle: 32 for either.
+  const arch::ArchConfig per_line = arch::load_arch_config(test::config_path("hopper"), {"memory.l1.lookup_banks=0"});
+  Port old(per_line);
+  old.access(StateSpace::Global, 132, 0);
+  EXPECT_EQ(old.access(StateSpace::Global, 132, 100000).pipeline_cycles, 32u);
+}
+
 // A warp's store of one word per lane in `mask` to `addresses` (which must outlive it).
 MemoryRequest global_store(const std::array<uint64_t, 32>& addresses, uint32_t mask) {
   MemoryRequest r;
@@ -183,11 +202,14 @@ TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {
   EXPECT_EQ(dram_bytes({"memory.l2.fetch_bytes=0"}), 32u * 32);
   EXPECT_EQ(dram_bytes({"memory.l2.sector_bytes=64", "memory.l1.sector_bytes=64"}), 32u * 64);
   // A warp reading 128 consecutive bytes is one 128-byte line, or two 64-byte lines: the
-  // load/store pipeline spends one cycle per line (wavefront).
-  Port wide(arch::load_arch_config(test::config_path("hopper")));
+  // load/store pipeline spends one cycle per line (wavefront), or, with lookup banks, the two
+  // lines (in two banks) take one cycle.
+  Port wide(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.lookup_banks=0"}));
   EXPECT_EQ(wide.access(StateSpace::Global, 4, 0).pipeline_cycles, 1u);
-  Port narrow(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.line_bytes=64"}));
+  Port narrow(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.line_bytes=64", "memory.l1.lookup_banks=0"}));
   EXPECT_EQ(narrow.access(StateSpace::Global, 4, 0).pipeline_cycles, 2u);
+  Port banked(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.line_bytes=64"}));
+  EXPECT_EQ(banked.access(StateSpace::Global, 4, 0).pipeline_cycles, 1u);
 }
 
 TEST(SectoredCache, LruReplacementAndMissMerging) {

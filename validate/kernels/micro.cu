@@ -371,3 +371,15 @@ extern "C" __global__ void gather_random(const float* table, float* out, int flo
   }
   out[t] = acc;
 }
+
+// L1 hits whose lines and banks are chosen: lane i reads line i % `lines` of a 16 KB table
+// that stays in every SM's L1, at word 0 of it (`same_word`: every lane in bank 0) or at word i
+// (each lane its own bank). `reps` requests per warp at line-aligned offsets that move.
+extern "C" __global__ void l1_lines_banks(const float* table, float* out, int lines, int same_word, int reps) {
+  const int lane = threadIdx.x & 31;
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int offset = (lane % lines) * 32 + (same_word ? 0 : lane);
+  float acc = 0.0f;
+  for (int r = 0; r < reps; ++r) acc += table[(((warp * 7 + r * 5) & 127) * 32 + offset) & 4095];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}

@@ -61,6 +61,8 @@ struct L1Config : CacheConfig {
   int miss_line_cycles = 0;
   double store_sector_cycles = 0;
   int mshrs = 0;
+  int lookup_banks = 0;
+  int data_banks = 0;
 
   template <class V>
   void declare(V& v) {
@@ -81,6 +83,14 @@ struct L1Config : CacheConfig {
              {.min = 0, .max = 64, .def = 0, .unit = "cycles/sector",
               .doc = "a store's data leaves the SM a 32-byte sector per this many cycles, after one cycle per line: "
                      "the load/store unit's data stage is busy as long; 0: one cycle per line"});
+    v.integer("lookup_banks", lookup_banks,
+              {.min = 0, .max = 64, .def = 0, .unit = "banks",
+               .doc = "a cached load looks its lines up in this many banks (line number modulo this), one line per bank "
+                      "per cycle; 0: one line per cycle"});
+    v.integer("data_banks", data_banks,
+              {.min = 0, .max = 128, .def = 0, .unit = "banks",
+               .doc = "with lookup_banks: 4-byte banks of the data array; the lanes' distinct lines in one bank are "
+                      "read one per cycle (as shared memory's conflicts); 0: not modelled"});
     v.integer("mshrs", mshrs,
               {.min = 0, .max = 65536, .def = 0, .unit = "lines",
                .doc = "miss-status holding registers: lines in flight from L2 per SM; when all are held the load/store "

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "memory/cache/sectored_cache.hpp"
@@ -47,6 +48,9 @@ class MemoryHierarchy final : public MemorySystem {
   Accepted atomic(const MemoryRequest& r, engine::Cycle now);
   // One wavefront per line, the data stage busy as long.
   Accepted per_line() const;
+  // A cached load's cycles in the L1 (lookup_banks): its busiest lookup bank's lines, or its
+  // busiest data bank's distinct lines, whichever is more.
+  Accepted banked_lookup(const MemoryRequest& r);
   // The word in [begin, end) the most lanes of the request update, and how many (0: none).
   struct HotWord {
     uint64_t address = 0;
@@ -80,6 +84,8 @@ class MemoryHierarchy final : public MemorySystem {
   std::vector<Departed> departed_;
   std::vector<Transaction> tx_;
   std::vector<uint64_t> lines_;
+  std::vector<uint32_t> bank_load_;                        // banked_lookup's scratch
+  std::vector<std::pair<uint64_t, uint64_t>> bank_lines_;  // (data bank, line) the lanes touch
 };
 
 }  // namespace gpusim::memory
