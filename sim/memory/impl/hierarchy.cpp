@@ -232,25 +232,27 @@ Accepted MemoryHierarchy::banked_lookup(const MemoryRequest& r) {
   // 5.0, 8 take 3.1 (4 lines a cycle and about one more); 32 lines at one word offset (one data
   // bank) take 32. The cycle more is not charged: an aligned warp's one line goes at one a
   // cycle (the convolutions, L1-bound, are within 10% so).
+  const size_t lines = lines_.size();
+  if (lines <= 1) return {1, 1};  // one line: no bank holds two of its words' lines
   const auto banks = static_cast<uint64_t>(config_.l1->lookup_banks);
   bank_load_.assign(banks, 0);
-  for (uint64_t line : lines_) ++bank_load_[line % banks];
-  uint32_t cycles = std::max<uint32_t>(1, *std::max_element(bank_load_.begin(), bank_load_.end()));
-  if (const int data = config_.l1->data_banks; data > 0) {
-    bank_lines_.clear();  // (bank, line) pairs the lanes touch
-    for (uint32_t m = r.mask; m != 0; m &= m - 1) {
-      const uint64_t a = r.addresses[std::countr_zero(m)];
-      for (uint64_t w = a / 4; w * 4 < a + r.bytes_per_lane; ++w)
-        bank_lines_.push_back({w % static_cast<uint64_t>(data), a / line_bytes_});
+  uint32_t cycles = 1;
+  for (uint64_t line : lines_) cycles = std::max(cycles, ++bank_load_[line % banks]);
+  const auto data = static_cast<uint64_t>(config_.l1->data_banks);
+  if (data == 0 || cycles == lines) return {cycles, cycles};  // a data bank cannot hold more lines
+  bank_lines_.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
+  uint64_t last = ~uint64_t{0};
+  size_t index = 0;
+  for (uint32_t m = r.mask; m != 0; m &= m - 1) {
+    const uint64_t a = r.addresses[std::countr_zero(m)];
+    if (a / line_bytes_ != last) {
+      last = a / line_bytes_;
+      index = static_cast<size_t>(std::find(lines_.begin(), lines_.end(), last) - lines_.begin());
     }
-    std::sort(bank_lines_.begin(), bank_lines_.end());
-    bank_lines_.erase(std::unique(bank_lines_.begin(), bank_lines_.end()), bank_lines_.end());
-    uint32_t run = 0;
-    for (size_t i = 0; i < bank_lines_.size(); ++i) {
-      run = i > 0 && bank_lines_[i].first == bank_lines_[i - 1].first ? run + 1 : 1;
-      cycles = std::max(cycles, run);
-    }
+    if (index >= 32) continue;
+    for (uint64_t w = a / 4; w * 4 < a + r.bytes_per_lane; ++w) bank_lines_[w % data] |= 1u << index;
   }
+  for (uint32_t held : bank_lines_) cycles = std::max<uint32_t>(cycles, static_cast<uint32_t>(std::popcount(held)));
   return {cycles, cycles};
 }
 

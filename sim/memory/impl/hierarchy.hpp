@@ -8,7 +8,6 @@
 
 #include <memory>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "memory/cache/sectored_cache.hpp"
@@ -85,7 +84,7 @@ class MemoryHierarchy final : public MemorySystem {
   std::vector<Transaction> tx_;
   std::vector<uint64_t> lines_;
   std::vector<uint32_t> bank_load_;                        // banked_lookup's scratch
-  std::vector<std::pair<uint64_t, uint64_t>> bank_lines_;  // (data bank, line) the lanes touch
+  std::vector<uint32_t> bank_lines_;                       // per data bank: which of the lines it serves
 };
 
 }  // namespace gpusim::memory
