@@ -383,3 +383,12 @@ extern "C" __global__ void l1_lines_banks(const float* table, float* out, int li
   for (int r = 0; r < reps; ++r) acc += table[(((warp * 7 + r * 5) & 127) * 32 + offset) & 4095];
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// region_read through the L1 (plain loads, which allocate there); read once, so nothing hits.
+extern "C" __global__ void region_read_l1(const float* a, float* out, int region, int regions) {
+  const float* base = a + static_cast<long long>(blockIdx.x % regions) * region;
+  const int step = blockDim.x;
+  float acc = 0.0f;
+  for (int i = threadIdx.x; i < region; i += 4 * step) acc += base[i] + base[i + step] + base[i + 2 * step] + base[i + 3 * step];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
