@@ -66,8 +66,7 @@ void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTimi
     const Opcode made = program.code[i].op;
     InstructionTiming& user = timing[u.user];
     if (made == Opcode::Mul && imad_on_fp32) user.unit = Unit::Fp32;
-    if (made == Opcode::Mul || made == Opcode::Shl || made == Opcode::Shr || made == Opcode::Add || made == Opcode::Sub)
-      user.other_unit = Unit::Count;
+    if (made != Opcode::Cvt) user.other_unit = Unit::Count;  // an IMAD, LEA or IADD3 has one pipe
     timing[i].issue_slots = 0;
     timing[i].latency = 0;
     timing[i].occupancy = 0;
