@@ -6,6 +6,7 @@
 #include "arch/occupancy.hpp"
 #include "core/block_dispatcher.hpp"
 #include "core/counter_sampler.hpp"
+#include "core/ptxas_predication.hpp"
 #include "core/ptxas_schedule.hpp"
 #include "core/sm.hpp"
 #include "exec/block_runner.hpp"
@@ -28,14 +29,19 @@ constexpr int kReservedRegisters = 2;
 
 LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, const exec::LaunchConfig& launch,
                         int registers_per_thread, engine::Cycle start, const TimingOptions& options) {
-  // Issue order as ptxas would emit it, where the architecture says so (core/ptxas_schedule.hpp).
+  // The instructions as ptxas would emit them, where the architecture says so: short
+  // if-thens predicated (core/ptxas_predication.hpp), then each basic block in ptxas's
+  // issue order (core/ptxas_schedule.hpp).
   const ClassifierConfig classes{arch_.units, arch_.latencies, arch_.warp_size, arch_.scheduling.warp_schedulers_per_sm,
                                  arch_.scheduling.sass_like, arch_.instruction_classes, arch_.scheduling.ptxas_unroll};
-  const kernel::Program reordered =
-      arch_.scheduling.sass_like
-          ? schedule_like_ptxas(ptx, classify_program(ptx, classes),
-                                arch_.scheduling.ptxas_register_bound ? registers_per_thread - kReservedRegisters : 0)
-          : kernel::Program{};
+  const auto like_ptxas = [&] {
+    const kernel::Program predicated = arch_.scheduling.ptxas_predicate
+                                           ? predicate_like_ptxas(ptx, classify_program(ptx, classes))
+                                           : ptx;
+    return schedule_like_ptxas(predicated, classify_program(predicated, classes),
+                               arch_.scheduling.ptxas_register_bound ? registers_per_thread - kReservedRegisters : 0);
+  };
+  const kernel::Program reordered = arch_.scheduling.sass_like ? like_ptxas() : kernel::Program{};
   const kernel::Program& program = arch_.scheduling.sass_like ? reordered : ptx;
   const int64_t shared = int64_t{program.static_shared_bytes} + launch.dynamic_shared_bytes;
   const arch::OccupancyResult occ = arch::compute_occupancy(

@@ -291,6 +291,14 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     // uniform load (ULDC.64) beside the load/store unit: it takes an issue slot but no
     // load/store time (micro_const_operands: 128 taps from constant memory run as fast as the
     // FFMAs and ULDCs alone, not at the load/store unit's one warp per 4 cycles).
+    // A branch to the next instruction (a predicated if-then's, core/ptxas_predication.hpp)
+    // is no instruction in SASS.
+    if (config.sass_like && in.op == Opcode::Bra && in.guard == kernel::kNoReg &&
+        in.src[0].imm == static_cast<int64_t>(out.size()) + 1) {
+      t.issue_slots = 0;
+      t.latency = 0;
+      t.occupancy = 0;
+    }
     if (config.sass_like && in.op == Opcode::Ld &&
         (in.space == kernel::StateSpace::Const || in.space == kernel::StateSpace::Param) &&
         in.src[0].kind == Operand::Kind::Addr && in.src[0].reg == kernel::kNoReg && !in.src[0].frame)

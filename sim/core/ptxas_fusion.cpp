@@ -19,7 +19,9 @@ bool is_int_add(const Instruction& in) { return (in.op == Opcode::Add || in.op =
 
 // Can `producer`'s result be folded into `consumer` as ptxas would?
 bool fusable(const Instruction& producer, const Instruction& consumer) {
-  if (producer.guard != kernel::kNoReg || !is_integer(producer.type)) return false;
+  // A predicated pair fuses under one predicate (ptxas's predicated if-thens: @!P0 IMAD.WIDE).
+  if (producer.guard != consumer.guard || producer.guard_negated != consumer.guard_negated || !is_integer(producer.type))
+    return false;
   switch (producer.op) {
     case Opcode::Shl:
     case Opcode::Shr:  // LEA / LEA.HI take a constant shift

@@ -16,6 +16,7 @@ struct SchedulingConfig {
   int ptxas_unroll = 1;
   int ptxas_hoist_loads = 0;
   bool ptxas_register_bound = false;
+  bool ptxas_predicate = false;
 
   template <class V>
   void declare(V& v) {
@@ -40,6 +41,11 @@ struct SchedulingConfig {
            {.def = false,
             .doc = "with sass_like: a basic block's loads move up only while the live values fit the kernel's "
                    "registers per thread (ptxas schedules within what it allocated; core/ptxas_schedule.hpp)"});
+    v.flag("ptxas_predicate", ptxas_predicate,
+           {.def = false,
+            .doc = "with sass_like: a short if-then (at most 20 instructions, stores weighing more) is predicated as "
+                   "ptxas does: no branch, and every warp issues the body, lanes off where the condition fails "
+                   "(core/ptxas_predication.hpp)"});
   }
 };
 

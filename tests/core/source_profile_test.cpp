@@ -91,13 +91,17 @@ TEST(SourceProfile, BarrierWaitsAreChargedToTheBarrier) {
 }
 
 TEST(SourceProfile, DivergenceShowsAsFewerLanesPerExecution) {
-  // Lanes 0-7 of one warp take a branch of 10 FMAs: 8 lanes per execution there.
+  // Lanes 0-7 of one warp take a branch of 10 FMAs: 8 lanes per execution there. Predicated
+  // as ptxas would (core/ptxas_predication.hpp), all 32 lanes issue it and 8 run it.
   const std::string ptx = kernel("setp.ge.u32 %p1, %r1, 8;\n@%p1 bra SKIP;\n" + chains(10, 1) + "SKIP:\n");
-  const SimRun r = simulate(ptx, "hopper", {}, 32, 1, 0, true, true);
-  const InstructionProfile& p = r.stats.profile;
-  const InstructionCounters fma = at(p, ptx, "fma.rn.f32 %f1");
+  const SimRun r = simulate(ptx, "hopper", {"scheduling.ptxas_predicate=false"}, 32, 1, 0, true, true);
+  const InstructionCounters fma = at(r.stats.profile, ptx, "fma.rn.f32 %f1");
   EXPECT_EQ(fma.warp_executions, 10u);
   EXPECT_EQ(fma.thread_executions, 80u);
+  const SimRun predicated = simulate(ptx, "hopper", {}, 32, 1, 0, true, true);
+  const InstructionCounters on = at(predicated.stats.profile, ptx, "fma.rn.f32 %f1");
+  EXPECT_EQ(on.thread_executions, 320u);
+  EXPECT_EQ(on.predicated_threads, 80u);
 }
 
 // Speed of light counts each unit's busy time: on Hopper a scheduler has 32 FP32 lanes, so
