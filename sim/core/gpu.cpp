@@ -134,7 +134,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   stats.tail_cycles = std::max(last_idle, first_idle) - first_idle;
   stats.shared_carveout_bytes = carveout;
   stats.l1_bytes = memory_->l1_bytes();
-  if (sampled) waves->extrapolate(stats, dispatcher.dispatched(), skipped.warp_instructions, skipped.thread_instructions);
+  if (sampled) waves->extrapolate(stats, dispatcher.dispatched(), skipped);
   return stats;
 }
 

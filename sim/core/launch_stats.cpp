@@ -52,6 +52,10 @@ std::span<const stats::Counter<SmStats>> SmStats::counters() {
       C{"warp_instructions", "", "instructions", "warp instructions issued", &SmStats::warp_instructions},
       C{"thread_instructions", "", "instructions", "active threads summed over issued warp instructions",
         &SmStats::thread_instructions},
+      C{"predicated_on_threads", "", "instructions",
+        "of those threads, the ones whose guard predicate held: the lanes doing work (ptxas predicates short "
+        "if-thens, so every lane issues them)",
+        &SmStats::predicated_on_threads},
       C{"issue_cycles", "", "scheduler cycles", "scheduler cycles in which at least one instruction issued",
         &SmStats::issue_cycles},
       C{"dual_issues", "", "instructions",

@@ -19,6 +19,7 @@ namespace gpusim::core {
 struct SmStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;
+  uint64_t predicated_on_threads = 0;  // of those, lanes whose guard predicate held
   uint64_t issue_cycles = 0;         // scheduler-cycles with at least one issue
   uint64_t dual_issues = 0;          // second (or later) instructions a warp issued in the same cycle
   uint64_t active_cycles = 0;        // cycles with at least one resident warp

@@ -156,6 +156,7 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
 Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(util::lane_count(r.active_mask));
+  stats_.predicated_on_threads += static_cast<uint64_t>(util::lane_count(r.executed_mask));
   Begun b{now + t.latency, Scoreboard::kArithmetic, t.occupancy};
   if (r.instruction && r.instruction->op == kernel::Opcode::Shfl) {
     b.ready = now + static_cast<engine::Cycle>(config_.shared.latency);

@@ -90,8 +90,7 @@ void distribute(std::vector<SmStats>& sms, uint64_t SmStats::*member, uint64_t t
 
 }  // namespace
 
-void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, uint64_t warp_instructions,
-                              uint64_t thread_instructions) const {
+void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, const exec::FunctionalStats& functional) const {
   const Snapshot& last = waves_.back();
   const Snapshot& prev = waves_[waves_.size() - 2];
   const Snapshot& earlier = waves_[waves_.size() - 3];
@@ -106,8 +105,10 @@ void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, uint64_t w
     if (stats.per_sm[i].busy_until) stats.per_sm[i].busy_until += extra;
   }
   // Instructions and blocks are known exactly; they go to the SMs in the last wave's proportions.
-  distribute(stats.per_sm, &SmStats::warp_instructions, warp_instructions, before, last.sms, prev.sms);
-  distribute(stats.per_sm, &SmStats::thread_instructions, thread_instructions, before, last.sms, prev.sms);
+  distribute(stats.per_sm, &SmStats::warp_instructions, functional.warp_instructions, before, last.sms, prev.sms);
+  distribute(stats.per_sm, &SmStats::thread_instructions, functional.thread_instructions, before, last.sms, prev.sms);
+  distribute(stats.per_sm, &SmStats::predicated_on_threads, functional.predicated_on_threads, before, last.sms,
+             prev.sms);
   distribute(stats.per_sm, &SmStats::blocks, remaining, before, last.sms, prev.sms);
   const memory::MemoryStats delta = last.memory - prev.memory;
   for (const auto& c : memory::MemoryStats::counters())

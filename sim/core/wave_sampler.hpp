@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/launch_stats.hpp"
+#include "exec/block_runner.hpp"
 #include "engine/event_queue.hpp"
 #include "memory/memory_system.hpp"
 
@@ -60,8 +61,7 @@ class WaveSampler {
   // After the timed part (which dispatched `simulated` blocks) ends: adds to `stats` what the
   // `simulated`..total blocks would have added at the last wave's rate, with the exact
   // instruction counts of the functional run of those blocks; fills stats.sample.
-  void extrapolate(LaunchStats& stats, uint64_t simulated, uint64_t warp_instructions,
-                   uint64_t thread_instructions) const;
+  void extrapolate(LaunchStats& stats, uint64_t simulated, const exec::FunctionalStats& functional) const;
 
  private:
   struct Snapshot {

@@ -52,6 +52,7 @@ FunctionalStats run_functional(const kernel::Program& program, DeviceMemory& mem
           if (r.instruction) {
             ++stats.warp_instructions;
             stats.thread_instructions += static_cast<uint64_t>(util::lane_count(r.active_mask));
+            stats.predicated_on_threads += static_cast<uint64_t>(util::lane_count(r.executed_mask));
             progress = true;
           }
           if (r.status == StepStatus::Exited) {

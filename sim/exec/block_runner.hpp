@@ -15,6 +15,7 @@ namespace gpusim::exec {
 struct FunctionalStats {
   uint64_t warp_instructions = 0;
   uint64_t thread_instructions = 0;  // active lanes summed over warp instructions
+  uint64_t predicated_on_threads = 0;  // of those, lanes whose guard predicate held
 };
 
 // Throws ExecError on a fault, a barrier deadlock, or past the run's limits (naming the

@@ -59,6 +59,7 @@ constexpr NcuName kNcuNames[] = {
     {"time_us", "gpu__time_duration.sum", 1000},  // ns
     {"warp_instructions", "smsp__inst_executed.sum", 1},
     {"thread_instructions", "smsp__thread_inst_executed.sum", 1},
+    {"predicated_on_threads", "smsp__thread_inst_executed_pred_on.sum", 1},
     {"issue_cycles", "smsp__issue_active.sum", 1},
     {"active_cycles", "sm__cycles_active.sum", 1},
     {"warp_cycles", "sm__warps_active.sum", 1},
@@ -150,6 +151,11 @@ std::vector<LaunchMetric> build_launch_metrics() {
   add("simt_efficiency", "", "SIMT efficiency", "%", "active lanes per issued warp instruction / warp size",
       Style::Percent, [](V v) {
         return ratio(d(v.total.thread_instructions), v.arch.warp_size * d(v.total.warp_instructions));
+      });
+  add("predicated_simt_efficiency", "", "SIMT efficiency, predicated on", "%",
+      "active lanes whose guard predicate held per issued warp instruction / warp size: the lanes doing work",
+      Style::Percent, [](V v) {
+        return ratio(d(v.total.predicated_on_threads), v.arch.warp_size * d(v.total.warp_instructions));
       });
   add("blocks_per_sm", "", "Blocks per SM", "blocks", "resident blocks per SM, from the occupancy calculator",
       Style::Integer, [](V v) { return int64_t{v.launch.blocks_per_sm}; }, Combine::CycleWeighted);

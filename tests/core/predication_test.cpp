@@ -33,9 +33,12 @@ uint64_t warp_instructions(const std::string& body, const std::vector<std::strin
 TEST(Predication, ASkippedShortBodyStillIssues) {
   const uint64_t predicated = warp_instructions(skipped(10)), branched = warp_instructions(skipped(10), kBranches);
   EXPECT_EQ(predicated, branched + 10);  // the rewritten branch is still counted, as a folded instruction is
-  // Its results are those of the branch: the lanes were off.
-  EXPECT_EQ(simulate(kernel(skipped(10)), "hopper", {}, 32, 1).out,
-            simulate(kernel(skipped(10)), "hopper", kBranches, 32, 1).out);
+  // Its results are those of the branch: the lanes were off. All 32 issue each FMA, none works.
+  const SimRun on = simulate(kernel(skipped(10)), "hopper", {}, 32, 1);
+  const SimRun off = simulate(kernel(skipped(10)), "hopper", kBranches, 32, 1);
+  EXPECT_EQ(on.out, off.out);
+  EXPECT_EQ(on.total.thread_instructions, off.total.thread_instructions + 10 * 32);
+  EXPECT_EQ(on.total.predicated_on_threads, off.total.predicated_on_threads);
 }
 
 // 20 instructions are predicated at the top level, 21 are a branch the warp takes.

@@ -35,6 +35,7 @@ TEST(WaveSampler, ATimedSampleOfAUniformGridMatchesTheExactRunWithinItsEstimate)
   // Instructions come exactly from the functional run of the blocks not timed.
   EXPECT_EQ(sampled.total.warp_instructions, exact.total.warp_instructions);
   EXPECT_EQ(sampled.total.thread_instructions, exact.total.thread_instructions);
+  EXPECT_EQ(sampled.total.predicated_on_threads, exact.total.predicated_on_threads);
   EXPECT_EQ(sampled.total.blocks, exact.total.blocks);
   // Every block ran: thread i wrote i.
   ASSERT_EQ(sampled.out, exact.out);
