@@ -21,6 +21,8 @@ L2::L2(const L2Config& config, int sm_count, Dram& dram, MemoryStats& stats)
       stats_(stats),
       slice_free_(static_cast<size_t>(config.slices), 0),
       mshrs_(static_cast<size_t>(config.slices), MshrFile(config.mshrs_per_slice)),
+      queued_(static_cast<size_t>(config.slices) * static_cast<size_t>(config.merged_reads)),
+      queued_next_(config.merged_reads > 0 ? static_cast<size_t>(config.slices) : 0, 0),
       atomic_units_(static_cast<size_t>(config.slices)) {
   parts_.reserve(static_cast<size_t>(config.partitions));
   for (int p = 0; p < config.partitions; ++p) parts_.emplace_back(partition_geometry(config));
@@ -52,7 +54,29 @@ engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
 }
 
 engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
+  QueuedRead* merged = nullptr;
+  if (config_.merged_reads > 0) {
+    const uint64_t sector = address / sector_bytes();
+    const size_t slice = spread(sector, slice_free_.size());
+    QueuedRead* entries = &queued_[slice * static_cast<size_t>(config_.merged_reads)];
+    for (int i = 0; i < config_.merged_reads; ++i)
+      if (entries[i].sector == sector && entries[i].start >= arrival) {  // still queued: shares its data
+        ++stats_.l2_hits;
+        return entries[i].ready;
+      }
+    merged = &entries[queued_next_[slice]];
+    queued_next_[slice] = (queued_next_[slice] + 1) % static_cast<uint32_t>(config_.merged_reads);
+  }
   const engine::Cycle now = slot(address, arrival);  // queueing at the slice
+  if (merged) {
+    const engine::Cycle ready = read_at_slice(address, sm, now);
+    *merged = {address / sector_bytes(), now, ready};
+    return ready;
+  }
+  return read_at_slice(address, sm, now);
+}
+
+engine::Cycle L2::read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now) {
   const uint32_t near = near_[sm], at_home = home(address);
   const auto latency = static_cast<engine::Cycle>(config_.latency);
   const SectoredCache::Probe p = parts_[near].probe(address, now);

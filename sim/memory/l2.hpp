@@ -46,6 +46,8 @@ class L2 {
   engine::Cycle drained_at() const;
 
  private:
+  // A read the slice takes at `now`: hit, far hit or miss.
+  engine::Cycle read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now);
   // When the sector's slice, free from `arrival`, takes it (and is busy `cycles` with it).
   engine::Cycle slot(uint64_t address, engine::Cycle arrival, double cycles = 1);
   uint32_t chunk_bytes() const;  // what one DRAM access moves
@@ -71,6 +73,13 @@ class L2 {
   MemoryStats& stats_;
   std::vector<double> slice_free_;  // per slice, in fractional cycles: one sector per cycle
   std::vector<MshrFile> mshrs_;            // per slice
+  struct QueuedRead {
+    uint64_t sector = ~uint64_t{0};
+    engine::Cycle start = 0;  // when the slice takes it
+    engine::Cycle ready = 0;  // when its data reaches the SM
+  };
+  std::vector<QueuedRead> queued_;  // per slice, merged_reads entries: the last sectors read
+  std::vector<uint32_t> queued_next_;  // per slice: the entry the next read replaces
   struct AtomicUnit {  // per slice; times in fractional cycles
     double free = 0;        // when it takes the next sector's updates
     uint64_t word = ~uint64_t{0};  // the word it updated last

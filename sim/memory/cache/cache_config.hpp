@@ -112,6 +112,7 @@ struct L2Config : CacheConfig {
   int64_t partition_chunk_bytes = 4096;
   int far_latency = 0;
   bool copies_evicted_first = false;
+  int merged_reads = 0;
   std::vector<int> sm_partitions;  // each SM's near partition; empty: consecutive equal groups
 
   static params::CustomSpec<std::vector<int>> sm_partitions_spec();
@@ -167,6 +168,11 @@ struct L2Config : CacheConfig {
     v.integer("far_latency", far_latency,
               {.min = 0, .max = 100000, .def = 0, .unit = "cycles",
                .doc = "added to a hit found only in a far partition (and to an atomic there): the hop between partitions"});
+    v.integer("merged_reads", merged_reads,
+              {.min = 0, .max = 64, .def = 0, .unit = "sectors",
+               .doc = "each slice remembers the last this many sectors it read: a read of one of them arriving before that "
+                      "read has left the slice's queue takes its data, without a slot of its own (many SMs reading one "
+                      "line at once); 0: every read takes a slot"});
     v.custom("sm_partitions", sm_partitions, sm_partitions_spec());
     v.flag("copies_evicted_first", copies_evicted_first,
            {.def = false, .doc = "a copy a read makes of a far line enters its set as the next victim (until it is hit); "
