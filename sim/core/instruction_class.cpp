@@ -287,10 +287,6 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
       t.issue_slots = 2;
     }
     if (t.unit == Unit::Int32 && !own && config.units.int_multiply_on_fp32) place_integer_work(in, config.sass_like, t);
-    // A constant or parameter at a fixed address is an operand in SASS (c[bank][offset]) or a
-    // uniform load (ULDC.64) beside the load/store unit: it takes an issue slot but no
-    // load/store time (micro_const_operands: 128 taps from constant memory run as fast as the
-    // FFMAs and ULDCs alone, not at the load/store unit's one warp per 4 cycles).
     // A branch to the next instruction (a predicated if-then's, core/ptxas_predication.hpp)
     // is no instruction in SASS.
     if (config.sass_like && in.op == Opcode::Bra && in.guard == kernel::kNoReg &&
@@ -299,6 +295,10 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
       t.latency = 0;
       t.occupancy = 0;
     }
+    // A constant or parameter at a fixed address is an operand in SASS (c[bank][offset]) or a
+    // uniform load (ULDC.64) beside the load/store unit: it takes an issue slot but no
+    // load/store time (micro_const_operands: 128 taps from constant memory run as fast as the
+    // FFMAs and ULDCs alone, not at the load/store unit's one warp per 4 cycles).
     if (config.sass_like && in.op == Opcode::Ld &&
         (in.space == kernel::StateSpace::Const || in.space == kernel::StateSpace::Param) &&
         in.src[0].kind == Operand::Kind::Addr && in.src[0].reg == kernel::kNoReg && !in.src[0].frame)

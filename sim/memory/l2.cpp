@@ -54,26 +54,23 @@ engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
 }
 
 engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
-  QueuedRead* merged = nullptr;
-  if (config_.merged_reads > 0) {
-    const uint64_t sector = address / sector_bytes();
-    const size_t slice = spread(sector, slice_free_.size());
-    QueuedRead* entries = &queued_[slice * static_cast<size_t>(config_.merged_reads)];
-    for (int i = 0; i < config_.merged_reads; ++i)
-      if (entries[i].sector == sector && entries[i].start >= arrival) {  // still queued: shares its data
-        ++stats_.l2_hits;
-        return entries[i].ready;
-      }
-    merged = &entries[queued_next_[slice]];
-    queued_next_[slice] = (queued_next_[slice] + 1) % static_cast<uint32_t>(config_.merged_reads);
-  }
+  if (config_.merged_reads == 0) return read_at_slice(address, sm, slot(address, arrival));
+  const uint64_t sector = address / sector_bytes();
+  const size_t slice = spread(sector, slice_free_.size());
+  QueuedRead* entries = &queued_[slice * static_cast<size_t>(config_.merged_reads)];
+  for (int i = 0; i < config_.merged_reads; ++i)
+    // Still queued: it shares that read's data, arriving when it does (whichever partition
+    // the SM is nearer to).
+    if (entries[i].sector == sector && entries[i].start >= arrival) {
+      ++stats_.l2_hits;
+      return entries[i].ready;
+    }
   const engine::Cycle now = slot(address, arrival);  // queueing at the slice
-  if (merged) {
-    const engine::Cycle ready = read_at_slice(address, sm, now);
-    *merged = {address / sector_bytes(), now, ready};
-    return ready;
-  }
-  return read_at_slice(address, sm, now);
+  const engine::Cycle ready = read_at_slice(address, sm, now);
+  uint32_t& next = queued_next_[slice];
+  entries[next] = {sector, now, ready};
+  next = (next + 1) % static_cast<uint32_t>(config_.merged_reads);
+  return ready;
 }
 
 engine::Cycle L2::read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now) {
