@@ -35,11 +35,11 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   const ClassifierConfig classes{arch_.units, arch_.latencies, arch_.warp_size, arch_.scheduling.warp_schedulers_per_sm,
                                  arch_.scheduling.sass_like, arch_.instruction_classes, arch_.scheduling.ptxas_unroll};
   const auto like_ptxas = [&] {
-    const kernel::Program predicated = arch_.scheduling.ptxas_predicate
-                                           ? predicate_like_ptxas(ptx, classify_program(ptx, classes))
-                                           : ptx;
-    return schedule_like_ptxas(predicated, classify_program(predicated, classes),
-                               arch_.scheduling.ptxas_register_bound ? registers_per_thread - kReservedRegisters : 0);
+    const int budget = arch_.scheduling.ptxas_register_bound ? registers_per_thread - kReservedRegisters : 0;
+    const std::vector<InstructionTiming> ptx_timing = classify_program(ptx, classes);
+    if (!arch_.scheduling.ptxas_predicate) return schedule_like_ptxas(ptx, ptx_timing, budget);
+    const kernel::Program predicated = predicate_like_ptxas(ptx, ptx_timing);
+    return schedule_like_ptxas(predicated, classify_program(predicated, classes), budget);
   };
   const kernel::Program reordered = arch_.scheduling.sass_like ? like_ptxas() : kernel::Program{};
   const kernel::Program& program = arch_.scheduling.sass_like ? reordered : ptx;

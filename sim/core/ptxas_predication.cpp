@@ -1,5 +1,7 @@
 #include "core/ptxas_predication.hpp"
 
+#include <algorithm>
+
 #include "kernel/cfg.hpp"
 
 namespace gpusim::core {
@@ -25,11 +27,6 @@ int cost(const Instruction& in, const InstructionTiming& t, bool in_loop) {
   if (t.issue_slots == 0) return 0;  // folded into its user
   if (in.op == Opcode::St && !in.call_abi && !in_loop) return in.space == StateSpace::Shared ? 5 : 16;
   return 4 * t.issue_slots;
-}
-
-bool writes(const Instruction& in, uint32_t reg) {
-  const auto is = [&](const kernel::Operand& o) { return o.kind == kernel::Operand::Kind::Reg && o.reg == reg; };
-  return in.op != Opcode::St && in.op != Opcode::Red && (is(in.dst) || is(in.dst2));
 }
 
 }  // namespace
@@ -68,7 +65,9 @@ kernel::Program predicate_like_ptxas(const kernel::Program& program, const std::
     bool eligible = true;
     int body_cost = 0;
     for (int i = first; i < join && eligible; ++i) {
-      eligible = !stays_unpredicated(code[i]) && !writes(code[i], branch.guard) &&
+      const auto& written = timing[static_cast<size_t>(i)].writes;
+      eligible = !stays_unpredicated(code[i]) &&
+                 std::find(written.begin(), written.end(), branch.guard) == written.end() &&
                  jumps_to[static_cast<size_t>(i)] == (i == first && skips == 2 ? 1 : 0);
       body_cost += cost(code[i], timing[static_cast<size_t>(i)], in_loop);
     }

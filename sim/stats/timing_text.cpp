@@ -66,7 +66,8 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
                                      " schedulers x " + std::to_string(s.issue_width) + " per SM)");
   line("Occupancy", "achieved " + m.text("achieved_occupancy") + ", theoretical " + m.text("theoretical_occupancy") +
                         "  (" + m.text("blocks_per_sm") + " blocks/SM)");
-  line("SIMT efficiency", m.text("simt_efficiency") + "  (lanes not predicated off: " + m.text("predicated_simt_efficiency") + ")");
+  line("SIMT efficiency",
+       m.text("simt_efficiency") + "  (lanes not predicated off: " + m.text("predicated_simt_efficiency") + ")");
   line("Blocks", m.text("blocks") + " in " + m.text("waves") + " waves of " + m.text("blocks_per_wave") + "; tail " +
                      m.text("tail_cycles") + " cycles (" + pct(ratio(m("tail_cycles"), m("cycles"))) + ")");
   if (const core::SampleReport& sample = s.sample; sample.sampled)
