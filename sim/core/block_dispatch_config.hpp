@@ -13,6 +13,7 @@ struct BlockDispatchConfig {
   int kernel_launch_cycles = 0;
   int block_launch_cycles = 8;
   double block_dispatch_interval = 0;
+  int block_release_cycles = 0;
 
   static params::CustomSpec<std::vector<int>> sm_order_spec();
 
@@ -26,6 +27,9 @@ struct BlockDispatchConfig {
                .doc = "per block, from its assignment to its warps' first issue"});
     v.number("block_dispatch_interval", block_dispatch_interval,
              {.min = 0, .max = 1e6, .def = 0, .unit = "cycles", .doc = "GPU-wide cycles between two block assignments"});
+    v.integer("block_release_cycles", block_release_cycles,
+              {.min = 0, .max = 1'000'000, .def = 0, .unit = "cycles",
+               .doc = "from a block's last warp's exit until its SM can take another block"});
   }
 };
 

@@ -30,6 +30,7 @@ class BlockDispatcher final : public BlockSink {
     assign(now + 1);
   }
   bool all_assigned() const { return next_block_ >= total_blocks_ || (sampler_ && sampler_->complete()); }
+  bool blocks_left() const override { return !all_assigned(); }
   uint64_t dispatched() const { return next_block_; }
 
  private:

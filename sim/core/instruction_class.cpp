@@ -87,6 +87,41 @@ int range_fixup_slots(const kernel::Program& program, size_t pc) {
   return in.op == Opcode::Rcp ? 6 : 3;
 }
 
+// Whether the SASS of integer div/rem `pc` computes its divisor's reciprocal (I2F.U32.RP,
+// MUFU.RCP, F2I and two IMADs) where it stands. ptxas hoists a loop-invariant divisor's out of
+// the loop (micro_int_rem) and reuses one computed for an earlier division by the same
+// register; a divisor the loop writes gets its own every trip (micro_int_rem_varying, and the
+// 64-bit remainder's 32-bit fast path, whose divisor is a cvt inside the loop:
+// validate/results/int_divide_sass_sm90.txt, validate/sass/kernels_micro.sass).
+bool computes_reciprocal(const kernel::Program& program, size_t pc) {
+  const kernel::Instruction& div = program.code[pc];
+  if (div.src[1].kind != Operand::Kind::Reg) return false;  // a constant divisor: a multiply
+  const uint32_t divisor = div.src[1].reg;
+  const auto writes_divisor = [&](const kernel::Instruction& in) {
+    return in.dst.kind == Operand::Kind::Reg && in.dst.reg == divisor && in.op != Opcode::St && in.op != Opcode::Red;
+  };
+  int64_t head = -1;
+  size_t tail = 0;  // the innermost loop around pc: the backward branch whose target is latest
+  for (size_t b = pc; b < program.code.size(); ++b) {
+    const kernel::Instruction& br = program.code[b];
+    if (br.op == Opcode::Bra && br.src[0].imm <= static_cast<int64_t>(pc) && br.src[0].imm > head) {
+      head = br.src[0].imm;
+      tail = b;
+    }
+  }
+  if (head >= 0 && std::none_of(program.code.begin() + head, program.code.begin() + static_cast<int64_t>(tail) + 1,
+                                writes_divisor))
+    return false;
+  for (size_t i = pc; i-- > static_cast<size_t>(std::max<int64_t>(head, 0));) {
+    const kernel::Instruction& in = program.code[i];
+    if (writes_divisor(in)) return true;
+    if ((in.op == Opcode::Div || in.op == Opcode::Rem) && in.src[1].kind == Operand::Kind::Reg && in.src[1].reg == divisor &&
+        in.type == div.type)
+      return false;
+  }
+  return true;
+}
+
 // 64-bit integer add/sub/multiply/compare: two dependent 32-bit SASS instructions.
 bool is_wide_integer_pair(const kernel::Instruction& in) {
   if (kernel::type_bits(in.type) != 64 || in.type == DataType::F64) return false;
@@ -276,6 +311,10 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
       t.latency = static_cast<uint16_t>(config.latencies.int_divide);
       t.issue_slots = static_cast<uint16_t>(config.latencies.int_divide_slots);
+      if (config.latencies.int_divide_reciprocal_slots > 0 && computes_reciprocal(program, out.size())) {
+        t.latency = static_cast<uint16_t>(t.latency + config.latencies.int_divide_reciprocal);
+        t.issue_slots = static_cast<uint16_t>(t.issue_slots + config.latencies.int_divide_reciprocal_slots);
+      }
     } else if (const int fixup = config.sass_like && config.latencies.sfu_range_fixup > 0
                                      ? range_fixup_slots(program, out.size()) : 0) {
       t.latency = static_cast<uint16_t>(t.latency + config.latencies.sfu_range_fixup);

@@ -23,6 +23,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
   c.cycles_per_ns = arch.gpu.core_clock_mhz / 1000.0;
   c.hoist_trips = arch.scheduling.ptxas_unroll;
   c.hoist_loads = arch.scheduling.ptxas_hoist_loads;
+  c.block_release = arch.block_scheduler.block_release_cycles;
   return c;
 }
 
@@ -63,6 +64,7 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
       dispatcher_(dispatcher),
       lsu_(id, config.shared, memory),
       tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
+      release_event_(this),
       warps_(static_cast<size_t>(config.max_warps)),
       blocks_(static_cast<size_t>(config.max_blocks)),
       schedulers_(static_cast<size_t>(config.schedulers)),
@@ -293,8 +295,15 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
     warp_trace_.push_back({id_, w.slot, block.linear, w.state.warp_in_block, w.start, now + 1});
   if (block.live_warps == 0) {
     block.in_use = false;
-    ++free_block_slots_;
-    ++retired_;
+    // The slot comes back late only while the dispatcher has blocks for it: the last
+    // blocks' release does not lengthen the kernel.
+    if (config_.block_release > 0 && dispatcher_.blocks_left()) {
+      releasing_.push_back(now + static_cast<engine::Cycle>(config_.block_release));
+      if (!release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
+    } else {
+      ++free_block_slots_;
+      ++retired_;
+    }
     block_trace_.push_back({id_, w.block_slot, block.linear, block.start, now + 1});
     stats_.busy_until = now + 1;
     return;
@@ -352,6 +361,18 @@ void Sm::on_tick() {
   }
   if (every_cycle_ && has_warps()) next = now + 1;
   if (next != kNever) events_.schedule_by(tick_event_, next);
+}
+
+void Sm::on_release() {
+  const engine::Cycle now = events_.now();
+  uint64_t released = 0;
+  while (!releasing_.empty() && releasing_.front() <= now) {
+    releasing_.pop_front();
+    ++free_block_slots_;
+    ++released;
+  }
+  if (!releasing_.empty()) events_.schedule(release_event_, releasing_.front());
+  dispatcher_.blocks_retired(id_, released, now);
 }
 
 void Sm::report_runaway(const std::string& what) const {

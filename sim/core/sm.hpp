@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ struct SmConfig {
   double cycles_per_ns = 1.0;  // the core clock, for nanosleep
   int hoist_trips = 1;         // scheduling.ptxas_unroll
   int hoist_loads = 0;         // scheduling.ptxas_hoist_loads
+  int block_release = 0;       // block_scheduler.block_release_cycles
 
   static SmConfig from(const arch::ArchConfig& arch);
 };
@@ -66,6 +68,8 @@ class BlockSink {
  public:
   virtual ~BlockSink() = default;
   virtual void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) = 0;
+  // Whether any block is still to be assigned (an SM frees a slot late only if one is).
+  virtual bool blocks_left() const = 0;
 };
 
 class Sm final : private Issuer, public memory::ResponseSink {
@@ -174,6 +178,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void profile_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, const TrafficMark& before,
                      engine::Cycle now);
   void on_tick();
+  // Gives back the slots of blocks retired block_release cycles ago and tells the dispatcher.
+  void on_release();
   // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.
   [[noreturn]] void report_runaway(const std::string& what) const;
 
@@ -185,6 +191,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   BlockSink& dispatcher_;
   LoadStoreUnit lsu_;
   engine::MemberEvent<Sm, &Sm::on_tick> tick_event_;
+  engine::MemberEvent<Sm, &Sm::on_release> release_event_;
+  std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
 
   std::vector<TimedWarp> warps_;
   std::vector<ResidentBlock> blocks_;

@@ -48,6 +48,8 @@ struct Latencies {
   double barrier_per_warp = 0;
   int int_divide = 0;
   int int_divide_slots = 13;
+  int int_divide_reciprocal = 0;
+  int int_divide_reciprocal_slots = 0;
   int sfu_range_fixup = 0;
 
   template <class V>
@@ -67,6 +69,13 @@ struct Latencies {
     v.integer("int_divide_slots", int_divide_slots,
               {.min = 1, .max = 1000, .def = 13, .unit = "issue cycles",
                .doc = "scheduler issue cycles that sequence takes (13 SASS instructions on every generation checked)"});
+    v.integer("int_divide_reciprocal", int_divide_reciprocal,
+              {.min = 0, .max = 100000, .def = 0, .unit = "cycles",
+               .doc = "added to int_divide where the divisor's reciprocal is computed in place (outside loops, or "
+                      "a divisor the loop changes; ptxas hoists a loop-invariant one)"});
+    v.integer("int_divide_reciprocal_slots", int_divide_reciprocal_slots,
+              {.min = 0, .max = 1000, .def = 0, .unit = "issue cycles",
+               .doc = "added to int_divide_slots for that reciprocal (I2F, MUFU.RCP, F2I, two IMADs); 0: not modelled"});
     v.integer("sfu_range_fixup", sfu_range_fixup,
               {.min = 0, .max = 10000, .def = 0, .unit = "cycles",
                .doc = "with sass_like: what ptxas's subnormal fix-up around a MUFU adds to a dependent chain "

@@ -136,6 +136,27 @@ TEST(Timing, IntegerDivisionIsAnExpandedSequence) {
   EXPECT_EQ(cycles(init + rems(128, 16)) - cycles(init + rems(64, 16)), 64u * 13);
 }
 
+TEST(Timing, ADivisorTheLoopChangesPaysItsReciprocalEveryTrip) {
+  // ptxas hoists a loop-invariant divisor's reciprocal out of the loop; a divisor the loop
+  // writes gets I2F, MUFU.RCP and F2I every trip: on Hopper 30 cycles more on the dependent
+  // chain (int_divide_reciprocal). A loop of one dependent remainder a trip, the same
+  // instructions either way: the divisor %r27 (written in the loop) or %r26 (not). 64 more
+  // trips (the kernel's end does not wait for the last remainder, so compare trips added).
+  const auto loop = [](const char* divisor, int trips) {
+    return "mov.u32 %r26, 7;\nmov.u32 %r20, 0;\nLOOP:\nadd.u32 %r27, %r26, %r20;\n"
+           "rem.u32 %r10, %r10, " + std::string(divisor) + ";\nadd.u32 %r20, %r20, 1;\n"
+           "setp.lt.u32 %p1, %r20, " + std::to_string(trips) + ";\n@%p1 bra LOOP;\n";
+  };
+  const auto added = [&](const char* divisor, const std::vector<std::string>& o) {
+    return cycles(loop(divisor, 128), "hopper", o) - cycles(loop(divisor, 64), "hopper", o);
+  };
+  EXPECT_EQ(added("%r26", {}), 64u * 61);
+  EXPECT_EQ(added("%r27", {}), 64u * (61 + 30));
+  // Without the parameters (every file before Hopper) both cost the same.
+  const std::vector<std::string> off = {"latencies.int_divide_reciprocal=0", "latencies.int_divide_reciprocal_slots=0"};
+  EXPECT_EQ(added("%r27", off), 64u * 61);
+}
+
 // A kernel with almost nothing around `body`: %r1 = %rd1 = tid, %f1 = 1.0, %f2 = 0.5.
 std::string bare(const std::string& body) {
   return ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
@@ -265,7 +286,8 @@ TEST(Timing, OccupancyLimitedLaunchesRunInWaves) {
   const std::string ptx = kernel(chains(200, 1));
   // Launch costs apart: they are fixed per kernel, and this is about waves.
   const std::vector<std::string> no_launch_cost = {"block_scheduler.kernel_launch_cycles=0",
-                                                   "block_scheduler.block_dispatch_interval=0"};
+                                                   "block_scheduler.block_dispatch_interval=0",
+                                                   "block_scheduler.block_release_cycles=0"};
   const auto run = [&](uint32_t blocks) { return simulate(ptx, "hopper", no_launch_cost, 256, blocks, 100 * 1024).stats; };
   const LaunchStats one = run(264), three = run(3 * 264);
   EXPECT_EQ(one.blocks_per_sm, 2);
@@ -275,6 +297,24 @@ TEST(Timing, OccupancyLimitedLaunchesRunInWaves) {
   EXPECT_GT(ratio, 2.8);
   EXPECT_LE(ratio, 3.0);
   EXPECT_EQ(three.blocks, 3u * 264);
+}
+
+TEST(Timing, AnSmTakesItsNextBlockReleaseCyclesAfterOneEnds) {
+  // 200 KB of shared memory per block: one block per Hopper SM at a time. With no launch or
+  // dispatch cost, each wave after the first starts block_release_cycles after the one
+  // before it ends; the last wave's release does not lengthen the kernel.
+  const std::string ptx = kernel(chains(50, 1));
+  const auto run = [&](uint32_t blocks, int release) {
+    return simulate(ptx, "hopper",
+                    {"block_scheduler.kernel_launch_cycles=0", "block_scheduler.block_dispatch_interval=0",
+                     "block_scheduler.block_release_cycles=" + std::to_string(release)},
+                    256, blocks, 200 * 1024)
+        .stats;
+  };
+  EXPECT_EQ(run(132, 0).blocks_per_sm, 1);
+  EXPECT_EQ(run(132, 300).cycles, run(132, 0).cycles);
+  EXPECT_EQ(run(3 * 132, 300).cycles - run(3 * 132, 0).cycles, 2u * 300);
+  EXPECT_EQ(run(3 * 132, 700).cycles - run(3 * 132, 0).cycles, 2u * 700);
 }
 
 TEST(Timing, DivergentIfElseCostsBothPaths) {
