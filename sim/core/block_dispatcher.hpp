@@ -1,8 +1,9 @@
 // The GPU-wide block scheduler: hands a launch's blocks to SMs in the configured SM order,
 // round-robin, as far as their resources allow, one block per dispatch interval; each
-// block's warps may issue block_launch_cycles after its assignment. SMs tell it when they
-// retire blocks. It keeps its times relative to the launch's start, so a launch's
-// schedule does not depend on where on the workload's timeline it begins.
+// block's warps may issue block_launch_cycles after its assignment. SMs tell it when a
+// retired block's room comes back (block_release_cycles after it retires). It keeps its
+// times relative to the launch's start, so a launch's schedule does not depend on where on
+// the workload's timeline it begins.
 #pragma once
 
 #include <cstdint>

@@ -52,12 +52,15 @@ Unit unit_of(const kernel::Instruction& in) {
   return Unit::Int32;
 }
 
+// Whether `in` writes register `reg` (a store's or reduction's dst is its address).
+bool writes_register(const kernel::Instruction& in, uint32_t reg) {
+  return in.dst.kind == Operand::Kind::Reg && in.dst.reg == reg && in.op != Opcode::St && in.op != Opcode::Red;
+}
+
 // The instruction before `pc` (in program order) that last wrote `reg`, if any.
 const kernel::Instruction* last_writer(const kernel::Program& program, size_t pc, uint32_t reg) {
-  for (size_t i = pc; i-- > 0;) {
-    const kernel::Instruction& in = program.code[i];
-    if (in.dst.kind == Operand::Kind::Reg && in.dst.reg == reg && in.op != Opcode::St && in.op != Opcode::Red) return &in;
-  }
+  for (size_t i = pc; i-- > 0;)
+    if (writes_register(program.code[i], reg)) return &program.code[i];
   return nullptr;
 }
 
@@ -97,26 +100,29 @@ bool computes_reciprocal(const kernel::Program& program, size_t pc) {
   const kernel::Instruction& div = program.code[pc];
   if (div.src[1].kind != Operand::Kind::Reg) return false;  // a constant divisor: a multiply
   const uint32_t divisor = div.src[1].reg;
-  const auto writes_divisor = [&](const kernel::Instruction& in) {
-    return in.dst.kind == Operand::Kind::Reg && in.dst.reg == divisor && in.op != Opcode::St && in.op != Opcode::Red;
-  };
-  int64_t head = -1;
-  size_t tail = 0;  // the innermost loop around pc: the backward branch whose target is latest
+  // The innermost loop around pc: of the backward branches at or after it, the latest target.
+  size_t head = 0, tail = 0;
+  bool in_loop = false;
   for (size_t b = pc; b < program.code.size(); ++b) {
     const kernel::Instruction& br = program.code[b];
-    if (br.op == Opcode::Bra && br.src[0].imm <= static_cast<int64_t>(pc) && br.src[0].imm > head) {
-      head = br.src[0].imm;
+    if (br.op != Opcode::Bra || br.src[0].kind != Operand::Kind::Label || br.src[0].imm < 0) continue;
+    const size_t target = static_cast<size_t>(br.src[0].imm);
+    if (target <= pc && (!in_loop || target > head)) {
+      head = target;
       tail = b;
+      in_loop = true;
     }
   }
-  if (head >= 0 && std::none_of(program.code.begin() + head, program.code.begin() + static_cast<int64_t>(tail) + 1,
-                                writes_divisor))
+  const auto writes_divisor = [&](const kernel::Instruction& in) { return writes_register(in, divisor); };
+  if (in_loop && std::none_of(program.code.begin() + static_cast<std::ptrdiff_t>(head),
+                              program.code.begin() + static_cast<std::ptrdiff_t>(tail) + 1, writes_divisor))
     return false;
-  for (size_t i = pc; i-- > static_cast<size_t>(std::max<int64_t>(head, 0));) {
+  // An earlier division by the same register (with no write between) reuses its reciprocal.
+  for (size_t i = pc; i-- > head;) {
     const kernel::Instruction& in = program.code[i];
     if (writes_divisor(in)) return true;
-    if ((in.op == Opcode::Div || in.op == Opcode::Rem) && in.src[1].kind == Operand::Kind::Reg && in.src[1].reg == divisor &&
-        in.type == div.type)
+    if ((in.op == Opcode::Div || in.op == Opcode::Rem) && in.type == div.type && in.src[1].kind == Operand::Kind::Reg &&
+        in.src[1].reg == divisor)
       return false;
   }
   return true;
@@ -311,7 +317,9 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     if ((in.op == Opcode::Div || in.op == Opcode::Rem) && t.unit == Unit::Int32) {
       t.latency = static_cast<uint16_t>(config.latencies.int_divide);
       t.issue_slots = static_cast<uint16_t>(config.latencies.int_divide_slots);
-      if (config.latencies.int_divide_reciprocal_slots > 0 && computes_reciprocal(program, out.size())) {
+      const bool reciprocal_modelled =
+          config.latencies.int_divide_reciprocal > 0 || config.latencies.int_divide_reciprocal_slots > 0;
+      if (reciprocal_modelled && computes_reciprocal(program, out.size())) {
         t.latency = static_cast<uint16_t>(t.latency + config.latencies.int_divide_reciprocal);
         t.issue_slots = static_cast<uint16_t>(t.issue_slots + config.latencies.int_divide_reciprocal_slots);
       }

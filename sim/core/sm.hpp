@@ -63,7 +63,7 @@ struct KernelContext {
   const exec::RunLimits* limits = nullptr;
 };
 
-// Told when an SM retires blocks (the block dispatcher).
+// Told when an SM has room for more blocks again (the block dispatcher).
 class BlockSink {
  public:
   virtual ~BlockSink() = default;

@@ -75,7 +75,7 @@ struct Latencies {
                       "a divisor the loop changes; ptxas hoists a loop-invariant one)"});
     v.integer("int_divide_reciprocal_slots", int_divide_reciprocal_slots,
               {.min = 0, .max = 1000, .def = 0, .unit = "issue cycles",
-               .doc = "added to int_divide_slots for that reciprocal (I2F, MUFU.RCP, F2I, two IMADs); 0: not modelled"});
+               .doc = "added to int_divide_slots for that reciprocal (I2F, MUFU.RCP, F2I, two IMADs); both 0: not modelled"});
     v.integer("sfu_range_fixup", sfu_range_fixup,
               {.min = 0, .max = 10000, .def = 0, .unit = "cycles",
                .doc = "with sass_like: what ptxas's subnormal fix-up around a MUFU adds to a dependent chain "

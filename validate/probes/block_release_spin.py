@@ -6,6 +6,7 @@
 # Usage (on the device): python3 validate/probes/block_release_spin.py OUT.csv
 import sys
 
+import cupy as cp
 import numpy as np
 
 from on_device import PROPS, SMS, kernel, timed, write_csv
@@ -14,7 +15,6 @@ MHZ = PROPS["clockRate"] / 1000
 
 
 def main():
-    import cupy as cp
     out = cp.zeros(1, dtype=cp.int32)
     fn = kernel("validate/kernels/block_release.cu", "release_spin")
     for _ in range(50):  # the clock up

@@ -3,14 +3,11 @@
 # Usage: /usr/bin/python3 validate/probes/block_turnover_sim.py [--gpusim build/gpusim]
 #        [--results CSV] [--set SECTION.KEY=VALUE]...
 import os
-import subprocess
-import sys
 import tempfile
-import json
 
 import numpy as np
 
-from simulate import ROOT, arguments, measured_rows
+from simulate import ROOT, arguments, kernels, measured_rows
 from turnover_stats import CASES, FIELDS, N, resident, summary
 
 
@@ -33,17 +30,9 @@ def workload(name, threads):
 def simulate(args, name, threads):
     """The stamped launch's cycles and its stamps' summary in gpusim."""
     with tempfile.TemporaryDirectory() as tmp:
-        path, dump = os.path.join(tmp, "probe.yaml"), os.path.join(tmp, "stamps.npy")
-        with open(path, "w") as f:
-            f.write(workload(name, threads))
-        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json", "--dump", f"stamps={dump}"]
-        for s in args.set:
-            cmd += ["--set", s]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        if run.returncode:
-            sys.exit(run.stderr)
-        cycles = json.loads(run.stdout)["kernels"][-1]["cycles"]
-        return cycles, summary(np.load(dump), threads, resident(threads))
+        dump = os.path.join(tmp, "stamps.npy")
+        launches = kernels(args, workload(name, threads), ["--dump", f"stamps={dump}"])
+        return launches[-1]["cycles"], summary(np.load(dump), threads, resident(threads))
 
 
 def main():

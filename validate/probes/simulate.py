@@ -42,13 +42,14 @@ def measured_rows(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-def kernels(args, text):
-    """Simulates the workload `text` with args' gpusim, file and --set: its launches' JSON reports."""
+def kernels(args, text, extra=()):
+    """Simulates the workload `text` with args' gpusim, file and --set (and `extra` command-line
+    arguments): its launches' JSON reports."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "probe.yaml")
         with open(path, "w") as f:
             f.write(text)
-        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json"]
+        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--format", "json", *extra]
         for s in args.set:
             cmd += ["--set", s]
         run = subprocess.run(cmd, capture_output=True, text=True)
