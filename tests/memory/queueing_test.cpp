@@ -64,6 +64,47 @@ TEST(Queueing, PartialSectorWritesHoldTheSliceLonger) {
   EXPECT_EQ(read_after_writes(false), 12u);
 }
 
+// A sector arriving from DRAM is written into its slice's data array: with 64-byte fetches
+// (two sectors) and fill_cycles 1.5, a miss holds the slice 1 cycle for its request and
+// 2 x 1.5 for the fills, so a hit arriving with it waits 4 cycles, not 1. A second miss in
+// the same chunk finds its sector filled: no DRAM read, no fill.
+TEST(Queueing, DramFillsHoldTheSlice) {
+  const auto waited = [](double fill_cycles) {
+    MemoryStats stats;
+    Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
+    L2Config config = one_slice_l2();
+    config.fetch_bytes = 64;
+    config.fill_cycles = fill_cycles;
+    L2 l2(config, 1, dram, stats);
+    l2.write(4096, true, 0, 0);  // resident
+    l2.read(0, 0, 1000);         // a miss: sectors 0 and 1 come from DRAM
+    const engine::Cycle hit = l2.read(4096, 0, 1000) - 1000 - 200;
+    l2.read(32, 0, 2000);  // sector 1 is already there
+    l2.read(4096, 0, 2000);
+    EXPECT_EQ(stats.dram_read_bytes, 64u);
+    return hit;
+  };
+  EXPECT_EQ(waited(0), 1u);
+  EXPECT_EQ(waited(1.5), 4u);
+}
+
+// A partial write that must read its chunk merges the data in its own slice time
+// (partial_write_cycles): it pays no fill on top (micro_scattered_write).
+TEST(Queueing, APartialWriteThatReadsDramPaysNoFill) {
+  MemoryStats stats;
+  Dram dram({.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats);
+  L2Config config = one_slice_l2();
+  config.fetch_bytes = 64;
+  config.fill_cycles = 1.5;
+  config.partial_write_reads = true;
+  config.partial_write_cycles = 2;
+  L2 l2(config, 1, dram, stats);
+  l2.write(4096, true, 0, 0);
+  l2.write(0, false, 0, 1000);  // misses: reads the 64-byte chunk, merges
+  EXPECT_EQ(stats.dram_read_bytes, 64u);
+  EXPECT_EQ(l2.read(4096, 0, 1000), 1000u + 2 + 200);  // behind the merge alone
+}
+
 TEST(Queueing, MissStatusRegistersBoundWhatIsInFlight) {
   MshrFile none(0);
   EXPECT_FALSE(none.limited());

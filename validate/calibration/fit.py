@@ -165,6 +165,15 @@ class Fitter:
         current value only (a later pass, after the parameters fitted after it have moved),
         falling back to the whole range when the best lies on an end."""
         if narrow and fit.kind != "choice" and fit.param in self.fitted:
+            # First the value's two neighbours at the parameter's resolution: where neither is
+            # better the minimum has not moved (the objective is unimodal) and three runs settle
+            # it; most parameters of a second pass end here.
+            value = as_number(self.fitted[fit.param])
+            step = 1 if self.base[fit.param].get("type") == "integer" else fit.step
+            if value:
+                result = self.search(fit._replace(lo=1 - step / value, hi=1 + step / value))
+                if not result["at_edge"]:
+                    return self.finish(result)
             result = self.search(fit._replace(lo=0.9, hi=1.12))
             if not result["at_edge"]:
                 return self.finish(result)

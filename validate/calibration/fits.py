@@ -60,6 +60,9 @@ FITS = [
            "4-byte stores, one per sector, into 8 and 32 lines: does a partial sector read DRAM first", ["false", "true"]),
     number("memory.l2.slices", [("micro_l2_read_bandwidth", 2), ("micro_l2_read_bandwidth", 4)],
            "every SM reading an L2-resident array past the L1: the L2's sector rate"),
+    number("memory.l2.fill_cycles", [("micro_tile_cold_copy", 1), ("micro_tile_cold_run_copy", 1)],
+           "every SM copying 16 MB from DRAM into L2-held lines, in 32x32 tiles and in 4 KB runs: a DRAM fill's time "
+           "in its slice, which the writes share", lo=0.25, hi=4, step=0.05),
     number("memory.l2.partial_write_cycles", [("micro_store_path", 3), ("micro_store_path", 4)],
            "every SM storing one word per sector into 32 lines, and into 4 sectors of 8 lines, per request: "
            "a partial sector's merge in its slice", lo=0.25, hi=4, step=0.05),
@@ -78,7 +81,8 @@ FITS = [
 # Launches that no fit uses but the report shows, so the written file is checked on them too.
 CHECKS = [("micro_sync_256", 1), ("micro_dram_read", 1), ("micro_l2_copy", 1),
           ("micro_l2_partial_stores", 3),
-          ("micro_l1_lines", 3), ("micro_shared_bandwidth", 4), ("micro_shared_store_conflicts", 4)]
+          ("micro_l1_lines", 3), ("micro_tile_cold_move", 1), ("micro_tile_cold_copy_sync", 1), ("micro_tile_access", 1),
+          ("micro_tile_access", 3), ("micro_shared_bandwidth", 4), ("micro_shared_store_conflicts", 4)]
 
 
 def workloads_needed(fits):

@@ -105,6 +105,7 @@ struct L2Config : CacheConfig {
   bool partial_write_reads = false;
   double partial_write_cycles = 1;
   double write_request_cycles = 0;
+  double fill_cycles = 0;
   int64_t atomic_unit_shared_line_bits = 0;
   double atomic_cycles = 1;
   double atomic_float_cycles = 1;
@@ -144,6 +145,10 @@ struct L2Config : CacheConfig {
              {.min = 0, .max = 64, .def = 0, .unit = "cycles",
               .doc = "how long a line's write request holds the slice of its first sector, besides what its sectors "
                      "take (the request carries the address and byte mask); 0: free"});
+    v.number("fill_cycles", fill_cycles,
+             {.min = 0, .max = 64, .def = 0, .unit = "cycles/sector",
+              .doc = "how long a sector arriving from DRAM holds its slice while it is written into the data array, "
+                     "besides the request's own cycle; 0: fills are free"});
     v.integer("atomic_unit_shared_line_bits", atomic_unit_shared_line_bits,
               {.min = 0, .max = 255, .def = 0, .unit = "bit mask",
                .doc = "bits of a line's index that do not pick its atomic unit: lines differing only in them share one "
