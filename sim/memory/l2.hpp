@@ -52,15 +52,13 @@ class L2 {
   engine::Cycle slot(uint64_t address, engine::Cycle arrival, double cycles = 1);
   uint32_t chunk_bytes() const;  // what one DRAM access moves
   uint64_t atomic_unit_key(uint64_t line) const;  // lines with one key share an atomic unit
+  struct Fetched {
+    engine::Cycle ready;  // when the data reaches the SM
+    int filled;           // sectors installed at home (the chunk's others may be there already)
+  };
   // Reads the DRAM chunk holding the missing sector at `address`, sent at `sent`, and installs
-  // it; returns when the data reaches the SM.
-  // and installs it in its home partition (and a copy in `near`); returns when the data
-  // reaches the SM.
-  // `merged`: a write or an atomic merges into the missing sector; its own slice time covers
-  // the chunk's fill (micro_scattered_write #3: charging the neighbours' fills too makes it
-  // +9% where it was within 1%).
-  engine::Cycle fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now,
-                            bool merged = false);
+  // it in its home partition (and a copy in `near`).
+  Fetched fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now);
   // Writes an evicted line's dirty sectors (`dirty`, a bit each) to DRAM.
   void write_back(uint64_t address, uint32_t dirty, engine::Cycle now);
   // Installs a sector in partition `part`, writing back the dirty line it evicts.

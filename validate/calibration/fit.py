@@ -168,8 +168,7 @@ class Fitter:
             # First the value's two neighbours at the parameter's resolution: where neither is
             # better the minimum has not moved (the objective is unimodal) and three runs settle
             # it; most parameters of a second pass end here.
-            value = as_number(self.fitted[fit.param])
-            step = 1 if self.base[fit.param].get("type") == "integer" else fit.step
+            value, step = as_number(self.fitted[fit.param]), self.resolution(fit)[1]
             if value:
                 result = self.search(fit._replace(lo=1 - step / value, hi=1 + step / value))
                 if not result["at_edge"]:
@@ -179,9 +178,13 @@ class Fitter:
                 return self.finish(result)
         return self.finish(self.search(fit))
 
+    def resolution(self, fit):
+        """Whether the parameter is an integer (what --set accepts), and its search step."""
+        integer = self.base[fit.param].get("type") == "integer"
+        return integer, 1 if integer else fit.step
+
     def search(self, fit):
-        integer = self.base[fit.param].get("type") == "integer"  # what --set accepts
-        step = 1 if integer else fit.step
+        integer, step = self.resolution(fit)
         base_value = self.fitted.get(fit.param, self.base[fit.param]["value"])  # the search's centre
         missing = [t for t in fit.targets if t not in self.measured]
         result = {"fit": fit, "base": self.base[fit.param]["value"], "value": base_value, "fitted": False,
