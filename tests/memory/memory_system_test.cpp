@@ -13,6 +13,7 @@
 #include "core/load_store_unit.hpp"
 #include "memory/cache/sectored_cache.hpp"
 #include "memory/memory_config.hpp"
+#include "memory/write_combiner.hpp"
 #include "stats/metrics.hpp"
 #include "test_paths.hpp"
 #include "workload/workload.hpp"
@@ -187,6 +188,45 @@ TEST(MemorySystem, AStoresDataLeavesTheSmASectorPerStoreSectorCycles) {
   EXPECT_EQ(taken("1", 32), std::pair(8u, 40u));
   EXPECT_EQ(taken("1", 4), std::pair(1u, 5u));
   EXPECT_EQ(taken("0", 32), std::pair(8u, 8u));
+}
+
+TEST(MemorySystem, AStoreIntoAHeldLineMergesWithItsWrite) {
+  // 32 lanes 32 bytes apart (8 lines, 32 partial sectors), then the next word of each sector.
+  // With two lines held, the second store finds its first six lines pushed out by the first
+  // store's last two: 6 lines are sent again (6 + 24 data cycles, 6 line requests and 24
+  // partial writes more at the L2), the last 2 merge (their wavefronts only). With eight held,
+  // all merge: 8 cycles, nothing more for the L2.
+  const auto second = [](int held) {
+    const arch::ArchConfig arch = arch::load_arch_config(
+        test::config_path("hopper"), {"memory.l1.write_combine_lines=" + std::to_string(held), "memory.l1.store_sector_cycles=1"});
+    Port port(arch);
+    auto addresses = strided(StateSpace::Global, 32);
+    port.memory->send(global_store(addresses, 0xFFFFFFFFu));
+    for (uint64_t& a : addresses) a += 4;
+    const uint64_t requests = port.memory->stats().global_store_requests;
+    const Accepted a = port.memory->send(global_store(addresses, 0xFFFFFFFFu));
+    EXPECT_EQ(port.memory->stats().global_store_requests, requests + 1);  // counted as a request either way
+    return a.busy_cycles;
+  };
+  EXPECT_EQ(second(0), 40u);
+  EXPECT_EQ(second(2), 6u + 24u + 2u);
+  EXPECT_EQ(second(8), 8u);
+}
+
+TEST(WriteCombiner, HeldWritesLeaveWhenPushedOutOrAfterTheirWindow) {
+  WriteCombiner two(2, 0);
+  EXPECT_FALSE(two.store(1, 0));
+  EXPECT_FALSE(two.store(2, 0));
+  EXPECT_TRUE(two.store(1, 5));   // merges, but line 1's write is still the oldest
+  EXPECT_FALSE(two.store(3, 6));  // pushes line 1 out
+  EXPECT_TRUE(two.store(2, 7));
+  EXPECT_FALSE(two.store(1, 8));  // pushes line 2 out
+  WriteCombiner timed(8, 100);  // held for 100 cycles from the store that opened it
+  EXPECT_FALSE(timed.store(1, 0));
+  EXPECT_TRUE(timed.store(1, 100));
+  EXPECT_FALSE(timed.store(1, 101));  // left at 100: this store opens a new one
+  EXPECT_TRUE(timed.store(1, 150));
+  EXPECT_FALSE(WriteCombiner(0, 0).store(1, 0));  // off: every store is sent
 }
 
 TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {

@@ -168,9 +168,9 @@ class Fitter:
             # First the value's two neighbours at the parameter's resolution: where neither is
             # better the minimum has not moved (the objective is unimodal) and three runs settle
             # it; most parameters of a second pass end here.
-            value, step = as_number(self.fitted[fit.param]), self.resolution(fit)[1]
-            if value:
-                result = self.search(fit._replace(lo=1 - step / value, hi=1 + step / value))
+            near = self.neighbours(fit)
+            if near:
+                result = self.search(near)
                 if not result["at_edge"]:
                     return self.finish(result)
             result = self.search(fit._replace(lo=0.9, hi=1.12))
@@ -182,6 +182,41 @@ class Fitter:
         """Whether the parameter is an integer (what --set accepts), and its search step."""
         integer = self.base[fit.param].get("type") == "integer"
         return integer, 1 if integer else fit.step
+
+    def bounds(self, fit):
+        """The numeric range a search of `fit` covers, at its resolution: (lo, hi, step), or None
+        when the value it centres on is not a number."""
+        integer, step = self.resolution(fit)
+        base_number = as_number(self.fitted.get(fit.param, self.base[fit.param]["value"]))
+        if base_number is None:
+            return None
+        lo, hi = fit.lo * base_number, fit.hi * base_number
+        lo, hi = search.snap(lo, step, 0, math.inf), search.snap(hi, step, 0, math.inf)
+        if integer:
+            lo = max(lo, 1)
+        return lo, max(hi, lo + step), step
+
+    def neighbours(self, fit):
+        """A second pass's first try for `fit`: its value and the two next to it."""
+        value, step = as_number(self.fitted[fit.param]), self.resolution(fit)[1]
+        return fit._replace(lo=1 - step / value, hi=1 + step / value) if value else None
+
+    def prefetch(self, fits):
+        """Runs every second-pass neighbour check at once, in parallel, at the values fitted
+        so far. The pass then goes in order as before: a check finds its runs done, unless a
+        parameter before it has moved (its overrides differ, so it runs them afresh)."""
+        requests = []
+        for fit in fits:
+            if fit.kind == "choice" or fit.param not in self.fitted or any(t not in self.measured for t in fit.targets):
+                continue
+            near = self.neighbours(fit)
+            span = near and self.bounds(near)
+            if not span:
+                continue
+            workloads = sorted({w for w, _ in fit.targets})
+            values = search.first_round(*span, points=max(8, self.jobs))
+            requests += [(w, dict(self.fitted, **{fit.param: v})) for v in values for w in workloads]
+        self.model.many(requests)
 
     def search(self, fit):
         integer, step = self.resolution(fit)
@@ -202,16 +237,11 @@ class Fitter:
             value, score, tried = search.choose(evaluate, fit.choices)
             at_edge = False
         else:
-            base_number = as_number(base_value)
-            if base_number is None:
+            span = self.bounds(fit)
+            if span is None:
                 result["why"] = f"base value {base_value!r} is not a number"
                 return result
-            lo, hi = fit.lo * base_number, fit.hi * base_number
-            lo, hi = search.snap(lo, step, 0, math.inf), search.snap(hi, step, 0, math.inf)
-            if integer:
-                lo = max(lo, 1)
-            value, score, tried, at_edge = search.minimise(evaluate, lo, max(hi, lo + step), step,
-                                                           points=max(8, self.jobs))
+            value, score, tried, at_edge = search.minimise(evaluate, *span, points=max(8, self.jobs))
             value = fmt(value, integer)
         sims = self.simulate(fit.targets, dict(self.fitted, **{fit.param: value}))
         result.update(measured=measured, simulated=sims, tried=len(tried), at_edge=at_edge)
@@ -248,6 +278,7 @@ class Fitter:
         for n in range(passes):
             if n:
                 self.log(f"pass {n + 1}: every parameter again, near its value")
+                self.prefetch(fits)
             for fit in fits:
                 started = time.time()
                 result = self.run(fit, narrow=n > 0)

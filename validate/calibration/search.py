@@ -20,6 +20,11 @@ def grid(lo, hi, points, step, geometric):
     return sorted({snap(x, step, lo, hi) for x in raw})
 
 
+def first_round(lo, hi, step, points=8):
+    """The values minimise() evaluates first, for a caller that wants them run ahead."""
+    return grid(lo, hi, points, step, lo > 0 and hi / lo > 8)
+
+
 def minimise(evaluate, lo, hi, step, points=8, max_rounds=12):
     """The value in [lo, hi] (multiples of `step`) with the smallest objective, its objective,
     every value tried, and whether the best lies on an end of the range (the model cannot
@@ -33,14 +38,12 @@ def minimise(evaluate, lo, hi, step, points=8, max_rounds=12):
             tried[x] = y
 
     a, b = lo, hi
-    geometric = lo > 0 and hi / lo > 8
-    for _ in range(max_rounds):
-        xs = grid(a, b, points, step, geometric)
+    for round_ in range(max_rounds):
+        xs = first_round(lo, hi, step, points) if round_ == 0 else grid(a, b, points, step, False)
         run(xs)
         best = min((x for x in tried if a <= x <= b), key=lambda x: (tried[x], x))
         i = xs.index(best) if best in xs else min(range(len(xs)), key=lambda k: abs(xs[k] - best))
         a, b = xs[max(i - 1, 0)], xs[min(i + 1, len(xs) - 1)]
-        geometric = False
         if all(snap(a + k * step, step, lo, hi) in tried for k in range(int(round((b - a) / step)) + 1)):
             break
     best = min(tried, key=lambda x: (tried[x], x))

@@ -63,8 +63,8 @@ def report(path, q, stated, results, check_rows, model_runs, seconds):
            f"measuring took {q.get('measure_seconds', '?')} s, fitting {seconds:.0f} s ({model_runs} gpusim runs).", ""]
     if q.get("failed_workloads"):
         out += ["Microbenchmarks that failed to run: " + "; ".join(f"{k} ({v})" for k, v in q["failed_workloads"].items()), ""]
-    out += ["## Fits", "", "| parameter | base | written | launches: measured / model (residual) | values tried | note |",
-            "| --- | --- | --- | --- | --- | --- |"]
+    out += ["## Fits", "", "| parameter | base | written | launches: measured / model (residual) | values tried | seconds | note |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in results:
         fit = r["fit"]
         launches = "<br>".join(f"{w} #{k}: {m} / {s} ({100 * (s / m - 1):+.1f}%)" if s else f"{w} #{k}: {m} / failed"

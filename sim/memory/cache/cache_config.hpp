@@ -60,6 +60,8 @@ struct L1Config : CacheConfig {
   bool caches_read_only_loads = true;
   int miss_line_cycles = 0;
   double store_sector_cycles = 0;
+  int write_combine_lines = 0;
+  int write_combine_cycles = 0;
   int mshrs = 0;
   int lookup_banks = 0;
   int data_banks = 0;
@@ -83,6 +85,14 @@ struct L1Config : CacheConfig {
              {.min = 0, .max = 64, .def = 0, .unit = "cycles/sector",
               .doc = "a store's data leaves the SM a 32-byte sector per this many cycles, after one cycle per line: "
                      "the load/store unit's data stage is busy as long; 0: one cycle per line"});
+    v.integer("write_combine_lines", write_combine_lines,
+              {.min = 0, .max = 4096, .def = 0, .unit = "lines",
+               .doc = "the SM holds the writes of this many lines for write_combine_cycles; a store into a held line "
+                      "merges: no data-stage cycles for its sectors and nothing more for the L2; 0: every store is sent"});
+    v.integer("write_combine_cycles", write_combine_cycles,
+              {.min = 0, .max = 1000000, .def = 0, .unit = "cycles",
+               .doc = "how long after the store that opened it a held write leaves the SM (write_combine_lines); 0: "
+                      "only when newer ones push it out"});
     v.integer("lookup_banks", lookup_banks,
               {.min = 0, .max = 64, .def = 0, .unit = "banks",
                .doc = "a cached load looks its lines up in this many banks (line number modulo this), one line per bank "

@@ -19,7 +19,8 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
   if (config.l2) l2_.emplace(*config.l2, context.sm_count, dram_, stats_);
   set_may_refuse(config.l1 && config.l1->mshrs > 0);
   for (int i = 0; i < context.sm_count; ++i) {
-    sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0});
+    sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
+                      WriteCombiner(config.l1 ? config.l1->write_combine_lines : 0, config.l1 ? config.l1->write_combine_cycles : 0)});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -30,6 +31,7 @@ void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
   // the point of coherence and keeps its contents. A unified array gives the L1 what the
   // kernel's shared carve-out leaves.
   if (!config_.l1) return;
+  for (Sm& sm : sms_) sm.combining.clear();
   const int64_t bytes = config_.l1->unified_bytes > 0 ? config_.l1->unified_bytes - shared_carveout : config_.l1->size_bytes;
   if (bytes == l1_bytes_) {
     for (Sm& sm : sms_) sm.l1->invalidate_all();
@@ -159,6 +161,8 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   Sm& sm = sms_[r.sm];
   uint32_t sectors = 0;
   size_t requested = 0;  // lines_ lists the request's lines in the order this loop first meets them
+  sm.combining.store(lines_, now, merged_);
+  bool merging = false;  // the line of the sector at hand merges
   for (const Transaction& t : tx_) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       dram_.access(t.address, t.bytes, true, now);
@@ -166,12 +170,15 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     }
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
-      ++sectors;
       if (requested < lines_.size() && a / line_bytes_ == lines_[requested]) {
-        ++requested;  // a line met for the first time: its write request goes first
-        l2_->write_request(a, now);
+        merging = merged_[requested++];  // a line met for the first time: its write request goes first
+        if (!merging) l2_->write_request(a, now);
+      } else if (a / line_bytes_ != lines_[requested - 1]) {
+        merging = merged_[static_cast<size_t>(std::find(lines_.begin(), lines_.end(), a / line_bytes_) - lines_.begin())];
       }
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
+      if (merging) continue;
+      ++sectors;
       writes_acked_ = std::max(
           writes_acked_, l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now));
     }

@@ -17,6 +17,7 @@
 #include "memory/memory_config.hpp"
 #include "memory/memory_system.hpp"
 #include "memory/mshr.hpp"
+#include "memory/write_combiner.hpp"
 
 namespace gpusim::memory {
 
@@ -37,6 +38,7 @@ class MemoryHierarchy final : public MemorySystem {
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
+    WriteCombiner combining;
   };
   void count_request(const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
@@ -85,6 +87,7 @@ class MemoryHierarchy final : public MemorySystem {
   std::vector<uint64_t> lines_;
   std::vector<uint32_t> bank_load_;                        // banked_lookup's scratch
   std::vector<uint32_t> bank_lines_;                       // per data bank: which of the lines it serves
+  std::vector<bool> merged_;  // per line of lines_: a store merging with a held write
 };
 
 }  // namespace gpusim::memory
