@@ -32,6 +32,7 @@ class WriteCombiner {
   void clear() { held_.clear(); }
 
  private:
+  void expire(engine::Cycle now);  // drops the writes whose window has passed
   bool holds(uint64_t line) const;
   void open(uint64_t line, engine::Cycle now);
   struct Held {

@@ -3,7 +3,10 @@
 // floats at l * stride + k (k < ways), one store instruction per k. stride 8 puts one lane in
 // each 32-byte sector, so ways 1 writes a word of each of 32 sectors and ways 8 completes them;
 // stride 3 and 6 are the math kernel's shapes (every sector written by several instructions).
-template <int Ways>
+// skewed: lane l's k-th word goes to (k + l / 4) % stride instead, the same sectors, each
+// instruction still one word per sector at stride 8, but no two lanes in one of the L1's 32
+// word banks.
+template <int Ways, bool Skewed>
 __device__ void store_chunks(float* __restrict__ out, int stride, int chunks) {
   const int lane = threadIdx.x & 31;
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -11,21 +14,12 @@ __device__ void store_chunks(float* __restrict__ out, int stride, int chunks) {
   for (int c = warp; c < chunks; c += warps) {
     float* p = out + static_cast<long>(c) * 32 * stride + lane * stride;
 #pragma unroll
-    for (int k = 0; k < Ways; ++k) p[k] = static_cast<float>(c + k);
-  }
-}
-
-// The same with lane l's k-th word at (k + l / 4) % stride: the same sectors, each instruction
-// still one word per sector at stride 8, but no two lanes in one of the L1's 32 word banks.
-template <int Ways>
-__device__ void store_chunks_skewed(float* __restrict__ out, int stride, int chunks) {
-  const int lane = threadIdx.x & 31;
-  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const int warps = (gridDim.x * blockDim.x) >> 5;
-  for (int c = warp; c < chunks; c += warps) {
-    float* p = out + static_cast<long>(c) * 32 * stride + lane * stride;
-#pragma unroll
-    for (int k = 0; k < Ways; ++k) p[(k + (lane >> 2)) % stride] = static_cast<float>(c + k);
+    for (int k = 0; k < Ways; ++k) {
+      if constexpr (Skewed)
+        p[(k + (lane >> 2)) % stride] = static_cast<float>(c + k);
+      else
+        p[k] = static_cast<float>(c + k);
+    }
   }
 }
 
@@ -40,11 +34,11 @@ __device__ void store_chunks_skewed(float* __restrict__ out, int stride, int chu
   }
 
 extern "C" __global__ void store_merge(float* __restrict__ out, int stride, int ways, int chunks) {
-#define PLAIN(w) store_chunks<w>(out, stride, chunks)
+#define PLAIN(w) store_chunks<w, false>(out, stride, chunks)
   DISPATCH(PLAIN)
 }
 
 extern "C" __global__ void store_merge_skewed(float* __restrict__ out, int stride, int ways, int chunks) {
-#define SKEWED(w) store_chunks_skewed<w>(out, stride, chunks)
+#define SKEWED(w) store_chunks<w, true>(out, stride, chunks)
   DISPATCH(SKEWED)
 }

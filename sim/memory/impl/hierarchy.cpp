@@ -20,7 +20,8 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
   set_may_refuse(config.l1 && config.l1->mshrs > 0);
   for (int i = 0; i < context.sm_count; ++i) {
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
-                      WriteCombiner(config.l1 ? config.l1->write_combine_lines : 0, config.l1 ? config.l1->write_combine_cycles : 0)});
+                      config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
+                                : WriteCombiner(0, 0)});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -170,11 +171,12 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     }
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
-      if (requested < lines_.size() && a / line_bytes_ == lines_[requested]) {
+      const uint64_t line = a / line_bytes_;
+      if (requested < lines_.size() && line == lines_[requested]) {
         merging = merged_[requested++];  // a line met for the first time: its write request goes first
         if (!merging) l2_->write_request(a, now);
-      } else if (a / line_bytes_ != lines_[requested - 1]) {
-        merging = merged_[static_cast<size_t>(std::find(lines_.begin(), lines_.end(), a / line_bytes_) - lines_.begin())];
+      } else if (line != lines_[requested - 1]) {  // back to an earlier line of the request
+        merging = merged_[static_cast<size_t>(std::find(lines_.begin(), lines_.end(), line) - lines_.begin())];
       }
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       if (merging) continue;
