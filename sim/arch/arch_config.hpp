@@ -229,6 +229,10 @@ struct ArchConfig {
         c.require(memory.l2->sm_partitions.size() == static_cast<size_t>(gpu.sm_count), "memory.l2.sm_partitions",
                   "expected 'halves' or a list of " + std::to_string(gpu.sm_count) +
                       " partitions, one per SM (with another gpu.sm_count, set it to halves)");
+      if (memory.l2 && !memory.l2->sm_path_cycles.empty())
+        c.require(memory.l2->sm_path_cycles.size() == static_cast<size_t>(gpu.sm_count), "memory.l2.sm_path_cycles",
+                  "expected 'none' or a list of " + std::to_string(gpu.sm_count) +
+                      " cycles, one per SM (with another gpu.sm_count, set it to none)");
       if (!block_scheduler.sm_order.empty()) {
         c.require(block_scheduler.sm_order.size() == static_cast<size_t>(gpu.sm_count), "block_scheduler.sm_order",
                   "expected 'ascending' or a list of " + std::to_string(gpu.sm_count) + " SM indices");

@@ -8,9 +8,11 @@
 namespace gpusim::arch {
 namespace {
 
-// A list of small non-negative integers, or `word` for the default (an empty list).
+// A list of integers from `least` on (small non-negative ones by default), or `word` for the
+// default (an empty list).
 std::vector<int> index_list(const YAML::Node& n, const std::function<void(const std::string&)>& fail,
-                            const std::string& word, const std::string& element, const std::string& elements) {
+                            const std::string& word, const std::string& element, const std::string& elements,
+                            int least = 0) {
   std::vector<int> out;
   const std::string expected = "expected '" + word + "' or a list of " + elements;
   if (n.IsScalar() && n.Scalar() == word) return out;
@@ -18,7 +20,7 @@ std::vector<int> index_list(const YAML::Node& n, const std::function<void(const 
   for (size_t i = 0; i < n.size(); ++i) {
     std::istringstream in(n[i].IsScalar() ? n[i].Scalar() : "");
     int index = -1;
-    if (!(in >> index) || !in.eof() || index < 0)
+    if (!(in >> index) || !in.eof() || index < least)
       fail("element " + std::to_string(i) + ": expected " + element + ", got '" +
            (n[i].IsScalar() ? n[i].Scalar() : "<not a scalar>") + "'");
     out.push_back(index);
@@ -145,6 +147,19 @@ params::CustomSpec<std::vector<int>> L2Config::sm_partitions_spec() {
           .def = std::vector<int>{},
           .doc = "each SM's near partition (by SM index); 'halves': the SMs split into partitions equal groups of "
                  "consecutive indices. Which SMs share a partition differs from chip to chip (disabled TPCs)"};
+}
+
+params::CustomSpec<std::vector<int>> L2Config::sm_path_cycles_spec() {
+  return {.type = "none, or a list of cycles, one per SM",
+          .parse =
+              [](const YAML::Node& n, const auto& fail) {
+                return arch::index_list(n, fail, "none", "a whole number of cycles", "cycles, one per SM", -100000);
+              },
+          .format = [](const std::vector<int>& cycles) { return arch::format_index_list(cycles, "none"); },
+          .def = std::vector<int>{},
+          .doc = "added to every round trip between an SM (by SM index) and the L2, hits and misses alike: how much "
+                 "farther or nearer than the average SM it sits on the crossbar (negative: nearer). The latencies "
+                 "are the average SM's. Differs from chip to chip; 'none': every SM alike"};
 }
 
 }  // namespace gpusim::memory

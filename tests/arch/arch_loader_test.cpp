@@ -117,7 +117,7 @@ TEST(ArchLoader, BadChoiceListsTheOptions) {
 TEST(ArchLoader, CrossFieldChecks) {
   EXPECT_NE(error_after_edit("max_per_block_optin: 232448", "max_per_block_optin: 40000").find("smaller than max_per_block"),
             std::string::npos);
-  EXPECT_NE(error_after_edit("latency: 674", "latency: 100").find("dram: latency must exceed the L2's"),
+  EXPECT_NE(error_after_edit("latency: 686", "latency: 100").find("dram: latency must exceed the L2's"),
             std::string::npos);
   EXPECT_NE(error_after_edit("size_bytes: 52428800", "size_bytes: 52428801").find("whole number of sets"),
             std::string::npos);
@@ -129,6 +129,10 @@ TEST(ArchLoader, CrossFieldChecks) {
             std::string::npos) << msg;
   msg = error_after_edit("sm_partitions: [0, 0, 1,", "sm_partitions: [0, 2, 1,");
   EXPECT_NE(msg.find("memory.l2.sm_partitions: partition 2 is out of range [0, 1]"), std::string::npos) << msg;
+  msg = error_after_edit("sm_path_cycles: [-3, -4,", "sm_path_cycles: [-4,");
+  EXPECT_NE(msg.find("memory.l2.sm_path_cycles: expected 'none' or a list of 132 cycles, one per SM"), std::string::npos) << msg;
+  msg = error_after_edit("sm_path_cycles: [-3, -4,", "sm_path_cycles: [-300, -4,");
+  EXPECT_NE(msg.find("sm_path_cycles: -300 cycles: must be within the L2's latency either way"), std::string::npos) << msg;
   msg = error_after_edit("sm_partitions: [0, 0, 1,", "sm_partitions: [0, x, 1,");
   EXPECT_NE(msg.find("element 1: expected a partition, got 'x'"), std::string::npos) << msg;
   msg = error_after_edit("partitions: 2 ", "partitions: 3 ");

@@ -285,7 +285,7 @@ TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   test::TempFile spills("spills.yaml", workload + "  - {name: unused, type: f32, count: 131072, init: zero}\n" + launch);
   const auto run = [](const std::string& file, const char* sample) {
     const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", file, "--set", "gpu.sm_count=4", "--set",
-                             "block_scheduler.sm_order=ascending", "--set", "memory.l2.sm_partitions=halves", "--set",
+                             "block_scheduler.sm_order=ascending", "--set", "memory.l2.sm_partitions=halves", "--set", "memory.l2.sm_path_cycles=none", "--set",
                              "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=280", "--set",
                              "memory.l1.store_sector_cycles=0", "--set", "memory.l2.write_request_cycles=0", "--set",
                              "scheduling.ptxas_predicate=false", "--set", "block_scheduler.block_release_cycles=0",

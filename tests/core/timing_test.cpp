@@ -332,7 +332,7 @@ TEST(Timing, DivergentIfElseCostsBothPaths) {
 // the youngest warps starve and finish alone: see docs/timing-model.md.)
 TEST(Timing, SeedLatencyHidingNeedsFortyWarps) {
   const std::vector<std::string> arch = {"gpu.sm_count=1", "block_scheduler.sm_order=ascending",
-                                         "memory.l2.partitions=1", "memory.l2.sm_partitions=halves", "memory.l2.latency=200",
+                                         "memory.l2.partitions=1", "memory.l2.sm_partitions=halves", "memory.l2.sm_path_cycles=none", "memory.l2.latency=200",
                                          "memory.dram.latency=300",
                                          "block_scheduler.block_launch_cycles=0",
                                          "block_scheduler.kernel_launch_cycles=0",

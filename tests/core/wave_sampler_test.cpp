@@ -20,7 +20,8 @@ std::string uniform_kernel() {
 // Two SMs of a Hopper with 8 blocks of 256 threads each: a wave is 16 blocks.
 SimRun run(uint32_t blocks, SampleMode mode) {
   return simulate(uniform_kernel(), "hopper",
-                  {"gpu.sm_count=2", "block_scheduler.sm_order=ascending", "memory.l2.sm_partitions=halves"}, 256,
+                  {"gpu.sm_count=2", "block_scheduler.sm_order=ascending", "memory.l2.sm_partitions=halves",
+                   "memory.l2.sm_path_cycles=none"}, 256,
                   blocks, 0, true, false, mode);
 }
 

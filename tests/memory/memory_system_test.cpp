@@ -109,7 +109,7 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   // first, then the L2 latency (set to 314 here); a warp touching one line waits the L2
   // latency alone.
   const auto cg = kernel::CacheOp::CacheGlobal;
-  const std::vector<std::string> set = {"memory.l2.latency=314", "memory.l1.miss_line_cycles=9"};
+  const std::vector<std::string> set = {"memory.l2.latency=314", "memory.l1.miss_line_cycles=9", "memory.l2.sm_path_cycles=none"};
   const arch::ArchConfig limited = arch::load_arch_config(test::config_path("hopper"), set);
   Port m(limited);
   m.access(StateSpace::Global, 128, 0, cg);  // brings the 32 sectors into L2
@@ -159,7 +159,7 @@ TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
   // a far one after the hop (set to 150) as well. One warp writes one whole sector, in each
   // of eight 4 KB chunks (homes alternate between the halves in hashed 4 KB chunks).
   const std::vector<std::string> set = {"memory.l2.latency=300", "memory.l2.far_latency=150",
-                                        "memory.l2.write_request_cycles=0"};  // (its slice time, apart)
+                                        "memory.l2.write_request_cycles=0", "memory.l2.sm_path_cycles=none"};  // (its slice time, apart)
   const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), set);
   std::set<engine::Cycle> waits;
   for (uint64_t chunk = 0; chunk < 8; ++chunk) {
@@ -188,6 +188,24 @@ TEST(MemorySystem, AStoresDataLeavesTheSmASectorPerStoreSectorCycles) {
   EXPECT_EQ(taken("1", 32), std::pair(8u, 40u));
   EXPECT_EQ(taken("1", 4), std::pair(1u, 5u));
   EXPECT_EQ(taken("0", 32), std::pair(8u, 8u));
+}
+
+// validate/probes/sm_latency.py: each SM's round trip to the L2 is its own distance on the
+// crossbar, the same for a DRAM miss as for a hit; the configured latencies are the average SM's.
+TEST(MemorySystem, AnSmsPathToTheL2ShiftsItsHitsAndMissesAlike) {
+  const arch::ArchConfig placed = arch::load_arch_config(test::config_path("hopper"), {});
+  const arch::ArchConfig average = arch::load_arch_config(test::config_path("hopper"), {"memory.l2.sm_path_cycles=none"});
+  ASSERT_EQ(placed.memory.l2->sm_path_cycles.size(), 132u);
+  const int offset = placed.memory.l2->sm_path_cycles[0];
+  ASSERT_NE(offset, 0);  // SM 0 is 3 cycles nearer than the average SM on the measured chip
+  Port near(placed), mean(average);
+  const auto cg = kernel::CacheOp::CacheGlobal;
+  const engine::Cycle miss = near.access(StateSpace::Global, 4, 0, cg).latency;
+  const engine::Cycle hit = near.access(StateSpace::Global, 4, 100000, cg).latency;
+  EXPECT_EQ(static_cast<int64_t>(miss), static_cast<int64_t>(mean.access(StateSpace::Global, 4, 0, cg).latency) + offset);
+  EXPECT_EQ(static_cast<int64_t>(hit), static_cast<int64_t>(mean.access(StateSpace::Global, 4, 100000, cg).latency) + offset);
+  EXPECT_GT(miss, 600u);  // the first trip went to DRAM, the second found the line in the L2
+  EXPECT_LT(hit, 400u);
 }
 
 TEST(MemorySystem, AStoreIntoAHeldLineMergesWithItsWrite) {

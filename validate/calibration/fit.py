@@ -114,6 +114,15 @@ def partition_map(q, base):
     return {}
 
 
+def path_offsets(base):
+    """Each SM's distance to the L2 is the chip's own (validate/probes/sm_latency.py, not part of the
+    measurement): a base file's offsets are dropped, as {parameter: (value, comment)}."""
+    listed = str(base.get("memory.l2.sm_path_cycles", {}).get("value", "none"))
+    if listed == "none":
+        return {}
+    return {"memory.l2.sm_path_cycles": ("none", "not measured here: the base's offsets are another chip's")}
+
+
 def sm_order(smids, sm_count):
     """The order in which SMs first received blocks; None unless every SM appears."""
     if not smids or not sm_count:

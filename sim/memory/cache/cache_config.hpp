@@ -125,8 +125,12 @@ struct L2Config : CacheConfig {
   bool copies_evicted_first = false;
   int merged_reads = 0;
   std::vector<int> sm_partitions;  // each SM's near partition; empty: consecutive equal groups
+  std::vector<int> sm_path_cycles;  // each SM's distance to the L2 against the average SM's; empty: none
 
   static params::CustomSpec<std::vector<int>> sm_partitions_spec();
+  static params::CustomSpec<std::vector<int>> sm_path_cycles_spec();
+  // What SM `sm`'s round trip to the L2 takes more (or less) than the average SM's.
+  int path_cycles(uint32_t sm) const { return sm_path_cycles.empty() ? 0 : sm_path_cycles[sm]; }
   // SM `sm`'s near partition, of `sm_count`.
   int partition_of(int sm, int sm_count) const {
     return sm_partitions.empty() ? static_cast<int>(int64_t{sm} * partitions / sm_count) : sm_partitions[static_cast<size_t>(sm)];
@@ -189,6 +193,7 @@ struct L2Config : CacheConfig {
                       "read has left the slice's queue takes its data, without a slot of its own (many SMs reading one "
                       "line at once); 0: every read takes a slot"});
     v.custom("sm_partitions", sm_partitions, sm_partitions_spec());
+    v.custom("sm_path_cycles", sm_path_cycles, sm_path_cycles_spec());
     v.flag("copies_evicted_first", copies_evicted_first,
            {.def = false, .doc = "a copy a read makes of a far line enters its set as the next victim (until it is hit); "
                                  "a writer's copy, and false, as any line"});
@@ -198,6 +203,9 @@ struct L2Config : CacheConfig {
       for (int p : sm_partitions)
         c.require(p < partitions, "sm_partitions", "partition " + std::to_string(p) + " is out of range [0, " +
                                                        std::to_string(partitions - 1) + "]");
+      for (int cycles : sm_path_cycles)
+        c.require(cycles > -latency && cycles < latency, "sm_path_cycles",
+                  std::to_string(cycles) + " cycles: must be within the L2's latency either way");
       c.require(fetch_bytes == 0 || ((fetch_bytes & (fetch_bytes - 1)) == 0 && fetch_bytes >= sector_bytes &&
                                      fetch_bytes <= line_bytes),
                 "fetch_bytes", "must be 0 or a power of two from sector_bytes to line_bytes");

@@ -74,11 +74,15 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
 
 engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent) {
   Sm& sm = sms_[sm_index];
-  const engine::Cycle arrives = l2_->read(address, sm_index, sent);
+  const engine::Cycle arrives = from_l2(sm_index, l2_->read(address, sm_index, sent));
   if (sm.mshrs.limited())  // the line's register is held until its last sector is back
     for (Departed& d : departed_)
       if (d.line == address / line_bytes_) d.arrives = std::max(d.arrives, arrives);
   return arrives;
+}
+
+engine::Cycle MemoryHierarchy::from_l2(uint32_t sm, engine::Cycle at) const {
+  return static_cast<engine::Cycle>(static_cast<int64_t>(at) + config_.l2->path_cycles(sm));
 }
 
 bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
@@ -148,7 +152,7 @@ Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
     for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
       const HotWord hot = hot_word(r, a, a + step);
-      ready = std::max(ready, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, r.sm, now));
+      ready = std::max(ready, from_l2(r.sm, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, r.sm, now)));
     }
   if (r.is_store)  // a reduction: nothing waits for its value, the kernel's end for its acknowledgement
     writes_acked_ = std::max(writes_acked_, ready);
@@ -182,7 +186,8 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       if (merging) continue;
       ++sectors;
       writes_acked_ = std::max(
-          writes_acked_, l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now));
+          writes_acked_,
+          from_l2(r.sm, l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now)));
     }
   }
   // The data leaves the SM a sector at a time after the lines' addresses (store_path.py).

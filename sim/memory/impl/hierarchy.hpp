@@ -60,6 +60,8 @@ class MemoryHierarchy final : public MemorySystem {
   static HotWord hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end);
   // One sector from the L2: returns when its data reaches the SM.
   engine::Cycle read_below(uint32_t sm, uint64_t address, engine::Cycle sent);
+  // `at`, an L2 answer's time at the average SM, at SM `sm` (its distance on the crossbar).
+  engine::Cycle from_l2(uint32_t sm, engine::Cycle at) const;
   // When the request for `address`'s line leaves the SM: the miss port sends one line per
   // l1.miss_line_cycles, and each line takes a miss-status register until its data returns.
   engine::Cycle depart(Sm& sm, uint64_t address, engine::Cycle now);
