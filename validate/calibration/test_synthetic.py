@@ -27,6 +27,8 @@ SIZES = {"micro_empty": [], "micro_fp32_chain": ["n=300"], "micro_shared_chase":
          "micro_scattered_read": ["n=2097152", "threads=65536", "block=256", "stride=32"],
          "micro_sync_32": ["n=100"], "micro_store_path": ["reps=8", "line_mask=4095"]}
 UNREACHABLE = ("micro_sync_32", 1)  # measured far below any launch: latencies.barrier cannot fit
+# calibrate does not measure each SM's distance to the L2 and writes none: so has the synthetic GPU.
+ALIKE = {"memory.l2.sm_path_cycles": "none"}
 
 
 def simulate(workload, params, overrides):
@@ -48,7 +50,7 @@ class Synthetic(unittest.TestCase):
             w.writerow(["workload", "params", "launch", "median_us", "p10_us", "p90_us", "outliers", "repeats",
                         "sm_clock_mhz", "cycles"])
             for workload, params in SIZES.items():
-                for launch, cycles in enumerate(simulate(workload, params, TRUTH), 1):
+                for launch, cycles in enumerate(simulate(workload, params, {**TRUTH, **ALIKE}), 1):
                     if (workload, launch) == UNREACHABLE:
                         cycles = 100
                     w.writerow([workload, " ".join(params), launch, cycles / 1980, cycles / 1980, cycles / 1980, 0, 10,
