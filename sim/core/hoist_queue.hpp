@@ -19,6 +19,12 @@
 
 namespace gpusim::core {
 
+// Whether `t` is a loop's back branch that ends an unrolled body in SASS, the warp having taken
+// `unrolled_trips` back branches of unrolled loops: every one of a loop ptxas does not unroll.
+inline bool ends_unrolled_body(const InstructionTiming& t, uint32_t unrolled_trips) {
+  return t.closes_loop && (t.unroll_trips <= 1 || (unrolled_trips + 1) % t.unroll_trips == 0);
+}
+
 // An executed instruction whose issue waits.
 struct DeferredOp {
   const InstructionTiming* timing = nullptr;
@@ -77,8 +83,12 @@ class HoistQueue {
   void value_used() { loads_since_use_ = 0; }
   // Whether `t`, at the warp's PC, must wait behind what is set aside: nothing issues past the
   // unrolled body, nor past a fence, nor a load past a store ptxas cannot tell apart.
-  bool holds_back(const InstructionTiming& t) const {
-    return !empty() && (closed_ || t.hoist_fence || (t.is_memory && !t.is_store && holds_store_before(t)));
+  // `ends_body`: `t` is a branch that ends an unrolled body (any branch of a loop ptxas does not
+  // unroll), which comes after what was set aside in SASS, so it issues after them
+  // (loop_cost.py: a back branch after a load's use costs a trip more than one under the load).
+  // Callers pass it only where a taken branch costs time (latencies.taken_branch).
+  bool holds_back(const InstructionTiming& t, bool ends_body) const {
+    return !empty() && (closed_ || t.hoist_fence || ends_body || (t.is_memory && !t.is_store && holds_store_before(t)));
   }
 
   // `ticket` (a load, or a set-aside instruction that issued) is done: ready at `at`, or when

@@ -362,8 +362,12 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     }
     out.push_back(t);
   }
-  for (size_t pc = 0; pc < program.code.size(); ++pc)
-    if (program.code[pc].op == Opcode::Bra) out[pc].unroll_trips = static_cast<uint8_t>(unroll_trips(program, pc, config.ptxas_unroll));
+  for (size_t pc = 0; pc < program.code.size(); ++pc) {
+    const kernel::Instruction& in = program.code[pc];
+    if (in.op != Opcode::Bra) continue;
+    out[pc].unroll_trips = static_cast<uint8_t>(unroll_trips(program, pc, config.ptxas_unroll));
+    out[pc].closes_loop = in.src[0].kind == Operand::Kind::Label && in.src[0].imm >= 0 && static_cast<size_t>(in.src[0].imm) <= pc;
+  }
   if (config.sass_like) fuse_like_ptxas(program, out, config.units.int_multiply_on_fp32);
   if (config.sass_like && config.units.int_multiply_on_fp32) balance_integer_pipes(program, out);
   for (InstructionTiming& t : out) {

@@ -35,6 +35,7 @@ struct InstructionTiming {
   // instructions still waiting for memory.
   bool hoist_fence = false;    // barriers, atomics, fences, exits, calls, clock reads: everything before it issues first
   uint8_t unroll_trips = 1;    // a backward branch: trips ptxas unrolls its loop into one body (core/hoist_queue.hpp)
+  bool closes_loop = false;    // a backward branch (to a label at or before it)
   bool is_store = false;       // st: a later load may pass it only where ptxas tells the two apart
   bool passes_stores = false;  // a load no store can change (ld.global.nc, constants, parameters)
   kernel::StateSpace space = kernel::StateSpace::Generic;  // ld/st: the space it names

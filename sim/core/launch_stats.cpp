@@ -17,6 +17,7 @@ const char* stall_name(Stall s) {
     case Stall::LgThrottle: return "lg_throttle";
     case Stall::DispatchStall: return "dispatch_stall";
     case Stall::Sleeping: return "sleeping";
+    case Stall::BranchResolving: return "branch_resolving";
     case Stall::Count: break;
   }
   return "?";
@@ -35,6 +36,7 @@ const char* stall_description(Stall s) {
     case Stall::LgThrottle: return "the load/store unit is busy with global accesses, or no L1 miss register is free";
     case Stall::DispatchStall: return "the issue slot is held by an instruction SASS expands into several";
     case Stall::Sleeping: return "the warp sleeps (nanosleep)";
+    case Stall::BranchResolving: return "a taken branch: the warp waits for its target's instructions";
     case Stall::Count: break;
   }
   return "?";

@@ -20,6 +20,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
   c.shared = arch.shared_memory.access;
   c.barrier_latency = arch.latencies.barrier;
   c.barrier_per_warp = arch.latencies.barrier_per_warp;
+  c.taken_branch = arch.latencies.taken_branch;
   c.cycles_per_ns = arch.gpu.core_clock_mhz / 1000.0;
   c.hoist_trips = arch.scheduling.ptxas_unroll;
   c.hoist_loads = arch.scheduling.ptxas_hoist_loads;
@@ -123,6 +124,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     w.hoist.clear();
     w.hoist.value_used();
     w.next_set_aside = false;
+    w.unrolled_trips = 0;
     w.next_waited_memory = false;
     w.issued_at = kNever;
   }
@@ -213,13 +215,25 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   else if (t.is_memory && !t.is_store && t.space != kernel::StateSpace::Param && t.space != kernel::StateSpace::Const)
     w.hoist.load_issued(config_.hoist_loads);
   w.next_waited_memory = false;
-  if (t.is_control && !w.hoist.empty()) {  // a taken backward branch: one more trip of the loop
+  if (t.is_control) {
     const int32_t after = executor.peek(w.state);
-    if (after >= 0 && after <= pc) w.hoist.trip_passed(t.unroll_trips);
+    if (after >= 0 && after <= pc && !w.hoist.empty()) w.hoist.trip_passed(t.unroll_trips);  // one more trip
+    // An unrolled loop's body holds unroll_trips of the PTX loop's trips and one branch.
+    const bool backward = after >= 0 && after <= pc;
+    const bool body_ends = !backward || t.unroll_trips <= 1 || ++w.unrolled_trips % t.unroll_trips == 0;
+    if (config_.taken_branch > 0 && body_ends && after >= 0 && after != pc + 1 && r.instruction->op == kernel::Opcode::Bra)
+      take_branch(w, now);
   }
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
   return true;
+}
+
+void Sm::take_branch(TimedWarp& w, engine::Cycle now) {
+  const engine::Cycle target = now + static_cast<engine::Cycle>(config_.taken_branch);
+  if (target <= w.eligible_at) return;
+  w.eligible_at = target;
+  w.eligible_wait = Stall::BranchResolving;
 }
 
 engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,

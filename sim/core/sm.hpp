@@ -44,6 +44,7 @@ struct SmConfig {
   memory::SharedAccessConfig shared;
   int barrier_latency = 0;
   double barrier_per_warp = 0;
+  int taken_branch = 0;        // latencies.taken_branch
   double cycles_per_ns = 1.0;  // the core clock, for nanosleep
   int hoist_trips = 1;         // scheduling.ptxas_unroll
   int hoist_loads = 0;         // scheduling.ptxas_hoist_loads
@@ -155,6 +156,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now);
   // cp.async groups, nanosleep, match.sync: what the few instructions with t.rare do after
   // issuing; returns the latency they add to their result.
+  // A taken branch: the warp's target issues latencies.taken_branch later.
+  void take_branch(TimedWarp& w, engine::Cycle now);
   engine::Cycle after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
                                  engine::Cycle now);
   void release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at);

@@ -20,6 +20,7 @@ enum class Stall : uint8_t {
   LgThrottle,        // the load/store unit is busy with global accesses, or every L1 miss register is held
   DispatchStall,     // the issue slot is held by an instruction SASS expands into several
   Sleeping,          // the warp sleeps (nanosleep)
+  BranchResolving,   // after a taken branch, its target is not yet fetched
   Count
 };
 constexpr int kStallCount = static_cast<int>(Stall::Count);

@@ -51,6 +51,7 @@ struct Latencies {
   int int_divide_reciprocal = 0;
   int int_divide_reciprocal_slots = 0;
   int sfu_range_fixup = 0;
+  int taken_branch = 0;
 
   template <class V>
   void declare(V& v) {
@@ -81,6 +82,11 @@ struct Latencies {
                .doc = "with sass_like: what ptxas's subnormal fix-up around a MUFU adds to a dependent chain "
                       "(rsqrt, ex2, lg2, sqrt, rcp .approx.f32 without .ftz: FSETP, a scaling FMUL before and "
                       "after); 0: not modelled"});
+    v.integer("taken_branch", taken_branch,
+              {.min = 0, .max = 10000, .def = 0, .unit = "cycles",
+               .doc = "from a taken branch's issue to its target's (the warp's instructions fetched from the new "
+                      "address); other warps issue meanwhile. A loop ptxas unrolls (scheduling.ptxas_unroll) pays "
+                      "it once per unrolled body; 0: not modelled"});
   }
 };
 

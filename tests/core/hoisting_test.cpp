@@ -90,13 +90,30 @@ TEST(Timing, SetAsideLoadsKeepTheirAddresses) {
 TEST(Timing, HoistingStopsAtPtxasLoadWindow) {
   const std::string body = window_trips("");
   const auto run = [&](int window) {
-    return simulate(kernel(body), "hopper", {"scheduling.ptxas_hoist_loads=" + std::to_string(window), "memory.l2.sm_path_cycles=none"}, 32, 1).stats.cycles;
+    return simulate(kernel(body), "hopper", {"scheduling.ptxas_hoist_loads=" + std::to_string(window), "memory.l2.sm_path_cycles=none", "latencies.taken_branch=0"}, 32, 1).stats.cycles;
   };
   const uint64_t unlimited = run(0);
   EXPECT_EQ(run(17), unlimited);
   const uint64_t extra = run(8) - unlimited;
   EXPECT_GE(extra, 4u * (686 - 64));
   EXPECT_LE(extra, 4u * 686);
+}
+
+// latencies.taken_branch (validate/probes/loop_cost.py): a taken branch's target issues that
+// many cycles after it. One warp, 64 trips of a counted loop: the counter's add (4 cycles)
+// feeds the test (4), which feeds the branch, so a trip takes 4 + 4 + 1 = 9 cycles; with 20
+// for the taken branch, 4 + 4 + 20 = 28: 19 more a trip. ptxas unrolls the loop 4 times unless
+// told not to: one branch per 4 trips, 19 more per 4 trips.
+TEST(Timing, ATakenBranchDelaysItsTargetOncePerUnrolledBody) {
+  const auto run = [](const std::string& pragma, int taken) {
+    const std::string body = "mov.u32 %r20, 0;\n$L_b:\n" + pragma +
+                             "add.s32 %r20, %r20, 1;\nsetp.lt.s32 %p1, %r20, 64;\n@%p1 bra $L_b;\nmov.b32 %f44, %r20;\n";
+    return static_cast<int64_t>(
+        simulate(kernel(body), "hopper", {"latencies.taken_branch=" + std::to_string(taken)}, 32, 1).stats.cycles);
+  };
+  const std::string nounroll = ".pragma \"nounroll\";\n";
+  EXPECT_EQ(run(nounroll, 20) - run(nounroll, 0), 63 * 19);  // the 64th test falls through
+  EXPECT_EQ(run("", 20) - run("", 0), 15 * 19);               // trips 4, 8, .. 60 end a body; 64 falls through
 }
 
 // A parameter is an operand in SASS, not a loaded value: an instruction that waits for an
