@@ -19,12 +19,6 @@
 
 namespace gpusim::core {
 
-// Whether `t` is a loop's back branch that ends an unrolled body in SASS, the warp having taken
-// `unrolled_trips` back branches of unrolled loops: every one of a loop ptxas does not unroll.
-inline bool ends_unrolled_body(const InstructionTiming& t, uint32_t unrolled_trips) {
-  return t.closes_loop && (t.unroll_trips <= 1 || (unrolled_trips + 1) % t.unroll_trips == 0);
-}
-
 // An executed instruction whose issue waits.
 struct DeferredOp {
   const InstructionTiming* timing = nullptr;
@@ -83,12 +77,17 @@ class HoistQueue {
   void value_used() { loads_since_use_ = 0; }
   // Whether `t`, at the warp's PC, must wait behind what is set aside: nothing issues past the
   // unrolled body, nor past a fence, nor a load past a store ptxas cannot tell apart.
-  // `ends_body`: `t` is a branch that ends an unrolled body (any branch of a loop ptxas does not
-  // unroll), which comes after what was set aside in SASS, so it issues after them
-  // (loop_cost.py: a back branch after a load's use costs a trip more than one under the load).
-  // Callers pass it only where a taken branch costs time (latencies.taken_branch).
-  bool holds_back(const InstructionTiming& t, bool ends_body) const {
-    return !empty() && (closed_ || t.hoist_fence || ends_body || (t.is_memory && !t.is_store && holds_store_before(t)));
+  // With `branch_order` (a taken branch costs time: latencies.taken_branch), a back branch that
+  // ends the body (every one of a loop ptxas does not unroll) issues after what was set aside,
+  // as in SASS, where it comes last (loop_cost.py: a branch after a load's use costs the trip
+  // more than one under the load). The body counts from what the warp set aside first, so a
+  // load window's wait starts a new one (corpus column_sums, docs/validation.md session 16).
+  bool holds_back(const InstructionTiming& t, bool branch_order) const {
+    return !empty() && (closed_ || t.hoist_fence || (branch_order && ends_body(t)) ||
+                        (t.is_memory && !t.is_store && holds_store_before(t)));
+  }
+  bool ends_body(const InstructionTiming& t) const {
+    return t.closes_loop && (t.unroll_trips <= 1 || trips_ + 1 >= t.unroll_trips);
   }
 
   // `ticket` (a load, or a set-aside instruction that issued) is done: ready at `at`, or when

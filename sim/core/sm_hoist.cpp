@@ -24,7 +24,7 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
     const bool queued = !q.empty();
     if (pc >= 0) {
       const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
-      if (!q.holds_back(t, config_.taken_branch > 0 && ends_unrolled_body(t, w.unrolled_trips))) {
+      if (!q.holds_back(t, config_.taken_branch > 0)) {
         Scoreboard::Wait wait = w.scoreboard.operands(t, queued);
         if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
           // Until the copies it waits for are in shared memory (kNever: a response is still due).

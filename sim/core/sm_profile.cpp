@@ -25,7 +25,7 @@ Sm::WarpState Sm::warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now
     const HoistQueue& q = w.hoist;
     t = pc >= 0 ? &kernel_.timing[static_cast<size_t>(pc)] : &kernel_.timing.back();
     Scoreboard::Wait wait = pc >= 0 ? w.scoreboard.operands(*t, !q.empty()) : Scoreboard::Wait{};
-    if (!q.empty() && (pc < 0 || q.holds_back(*t, config_.taken_branch > 0 && ends_unrolled_body(*t, w.unrolled_trips)) || wait.at > q.front().ready_at())) {
+    if (!q.empty() && (pc < 0 || q.holds_back(*t, config_.taken_branch > 0) || wait.at > q.front().ready_at())) {
       t = q.front().timing;
       wait = {q.front().ready_at(), Scoreboard::kFirstLoad};
     }
