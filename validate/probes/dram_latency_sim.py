@@ -1,14 +1,9 @@
 # Simulates validate/probes/dram_latency.py's sequential-ring cases with gpusim and compares the
 # mean and median hop with the committed measurement (validate/results/dram_latency_h100.csv).
 # Usage: /usr/bin/python3 validate/probes/dram_latency_sim.py [--gpusim build/gpusim] [--set SECTION.KEY=VALUE]...
-import os
-import subprocess
-import sys
-import tempfile
-
 import numpy as np
 
-from simulate import ROOT, arguments, flush_buffers, flush_launch, measured_rows
+from simulate import ROOT, arguments, dumped, flush_buffers, flush_launch, measured_rows
 
 WORDS = 16 << 20
 SRC = f"{ROOT}/validate/kernels/dram_latency.cu"
@@ -30,18 +25,7 @@ def workload(hops, laps):
 
 
 def simulate(args, hops, laps):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "probe.yaml")
-        with open(path, "w") as f:
-            f.write(workload(hops, laps))
-        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--max-instructions", "0",
-               "--dump", f"cycles={tmp}/cycles.npy"]
-        for s in args.set:
-            cmd += ["--set", s]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        if run.returncode:
-            sys.exit(run.stderr)
-        return np.load(f"{tmp}/cycles.npy")[:hops]
+    return dumped(args, workload(hops, laps), ["cycles"])["cycles"][:hops]
 
 
 def main():

@@ -2,15 +2,11 @@
 # measurements (validate/results/dram_mix_h100.csv): the chaser's cycles per hop and the streams'
 # bytes per cycle, both read back from the buffers the kernel writes.
 # Usage: /usr/bin/python3 validate/probes/dram_mix_sim.py [--gpusim build/gpusim] [--set SECTION.KEY=VALUE]... [--stream NAME]...
-import os
-import subprocess
-import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from simulate import ROOT, arguments, flush_buffers, flush_launch, measured_rows
+from simulate import ROOT, arguments, dumped, flush_buffers, flush_launch, measured_rows
 
 HOPS, CYCLES, LINES, RING_WORDS = 64, 300000, 1 << 23, 16 << 20
 ARRAYS = {"none": 0, "reads": 1, "writes": 1, "copy": 2, "axpy": 3}
@@ -35,19 +31,9 @@ def workload(r):
 
 
 def simulate(args, r):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "probe.yaml")
-        with open(path, "w") as f:
-            f.write(workload(r))
-        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--max-instructions", "0",
-               "--dump", f"out={tmp}/out.npy", "--dump", f"trips={tmp}/trips.npy"]
-        for s in args.set:
-            cmd += ["--set", s]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        if run.returncode:
-            sys.exit(run.stderr)
-        hop = int(np.load(f"{tmp}/out.npy")[0]) / HOPS
-        moved = int(np.load(f"{tmp}/trips.npy").sum()) * 4 * 128 * ARRAYS[r["stream"]]
+    got = dumped(args, workload(r), ["out", "trips"])
+    hop = int(got["out"][0]) / HOPS
+    moved = int(got["trips"].sum()) * 4 * 128 * ARRAYS[r["stream"]]
     return hop, moved / CYCLES
 
 

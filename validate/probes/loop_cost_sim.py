@@ -1,15 +1,11 @@
 # Simulates validate/probes/loop_cost.py's kernels with gpusim and compares cycles per trip with
 # the committed measurement (validate/results/loop_cost_h100.csv).
 # Usage: /usr/bin/python3 validate/probes/loop_cost_sim.py [--gpusim build/gpusim] [--set K=V]...
-import os
-import subprocess
-import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from simulate import ROOT, arguments, flush_buffers, flush_launch, measured_rows
+from simulate import ROOT, arguments, dumped, flush_buffers, flush_launch, measured_rows
 
 SRC = f"{ROOT}/validate/kernels/loop_cost.cu"
 RING = f"{ROOT}/validate/kernels/dram_latency.cu"
@@ -35,18 +31,7 @@ def workload(r):
 
 
 def simulate(args, r):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "probe.yaml")
-        with open(path, "w") as f:
-            f.write(workload(r))
-        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--max-instructions", "0",
-               "--dump", f"cycles={tmp}/cycles.npy"]
-        for s in args.set:
-            cmd += ["--set", s]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        if run.returncode:
-            sys.exit(run.stderr)
-        return int(np.load(f"{tmp}/cycles.npy")[0]) / int(r["trips"])
+    return int(dumped(args, workload(r), ["cycles"])["cycles"][0]) / int(r["trips"])
 
 
 def main():

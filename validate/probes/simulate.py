@@ -56,3 +56,22 @@ def kernels(args, text, extra=()):
     if run.returncode:
         sys.exit(run.stderr)
     return json.loads(run.stdout)["kernels"]
+
+
+def dumped(args, text, names):
+    """Simulates the workload `text` with args' gpusim, file and --set, without an instruction
+    limit, and returns the named buffers' device contents after it (numpy arrays, by name)."""
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "probe.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--max-instructions", "0"]
+        for name in names:
+            cmd += ["--dump", f"{name}={tmp}/{name}.npy"]
+        for s in args.set:
+            cmd += ["--set", s]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode:
+            sys.exit(run.stderr)
+        return {name: np.load(f"{tmp}/{name}.npy") for name in names}

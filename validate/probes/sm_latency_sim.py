@@ -2,15 +2,11 @@
 # own, from DRAM then from the L2, and compares each SM's figures with the committed measurement
 # (validate/results/sm_latency_h100.csv). SMs are simulated a few at a time (--sms) or all.
 # Usage: /usr/bin/python3 validate/probes/sm_latency_sim.py [--gpusim build/gpusim] [--sms 0,42,128] [--set K=V]...
-import os
-import subprocess
-import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from simulate import ROOT, arguments, flush_buffers, flush_launch, measured_rows
+from simulate import ROOT, arguments, dumped, flush_buffers, flush_launch, measured_rows
 
 SRC = f"{ROOT}/validate/kernels/dram_latency.cu"
 WORDS, HOPS, SMS = 16 << 20, 1000, 132
@@ -31,18 +27,7 @@ def workload(target):
 
 
 def simulate(args, target):
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "probe.yaml")
-        with open(path, "w") as f:
-            f.write(workload(target))
-        cmd = [args.gpusim, "--arch", args.arch, "--workload", path, "--max-instructions", "0",
-               "--dump", f"out={tmp}/out.npy"]
-        for s in args.set:
-            cmd += ["--set", s]
-        run = subprocess.run(cmd, capture_output=True, text=True)
-        if run.returncode:
-            sys.exit(run.stderr)
-        o = np.load(f"{tmp}/out.npy").reshape(SMS, 3)[target]
+    o = dumped(args, workload(target), ["out"])["out"].reshape(SMS, 3)[target]
     return o[0] / HOPS, o[1] / HOPS
 
 
