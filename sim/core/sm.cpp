@@ -217,12 +217,12 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   w.next_waited_memory = false;
   if (t.is_control) {
     const int32_t after = executor.peek(w.state);
-    if (after >= 0 && after <= pc && !w.hoist.empty()) w.hoist.trip_passed(t.unroll_trips);  // one more trip
-    // An unrolled loop's body holds unroll_trips of the PTX loop's trips and one branch.
-    const bool backward = after >= 0 && after <= pc;
-    const bool body_ends = !backward || t.unroll_trips <= 1 || ++w.unrolled_trips % t.unroll_trips == 0;
-    if (config_.taken_branch > 0 && body_ends && after >= 0 && after != pc + 1 && r.instruction->op == kernel::Opcode::Bra)
-      take_branch(w, now);
+    const bool backward = after >= 0 && after <= pc;  // taken back: one more trip of the loop
+    if (backward && !w.hoist.empty()) w.hoist.trip_passed(t.unroll_trips);
+    if (config_.taken_branch > 0 && after >= 0 && after != pc + 1 && r.instruction->op == kernel::Opcode::Bra) {
+      // An unrolled loop's body holds unroll_trips of the PTX loop's trips and one branch.
+      if (!backward || t.unroll_trips <= 1 || ++w.unrolled_trips % t.unroll_trips == 0) take_branch(w, now);
+    }
   }
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);

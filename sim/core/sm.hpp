@@ -154,10 +154,10 @@ class Sm final : private Issuer, public memory::ResponseSink {
   // second (dual-issue) instruction that cannot go in this cycle.
   bool try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual);
   void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now);
-  // cp.async groups, nanosleep, match.sync: what the few instructions with t.rare do after
-  // issuing; returns the latency they add to their result.
   // A taken branch: the warp's target issues latencies.taken_branch later.
   void take_branch(TimedWarp& w, engine::Cycle now);
+  // cp.async groups, nanosleep, match.sync: what the few instructions with t.rare do after
+  // issuing; returns the latency they add to their result.
   engine::Cycle after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
                                  engine::Cycle now);
   void release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at);

@@ -50,8 +50,8 @@ struct TimedWarp {
   bool done = true;
   bool at_barrier = false;
   bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
-  bool next_set_aside = false;
-  uint32_t unrolled_trips = 0;  // taken back branches of loops ptxas unrolls: where its SASS body ends  // next is the head of `hoist`, not the instruction at the PC
+  bool next_set_aside = false;  // next is the head of `hoist`, not the instruction at the PC
+  uint32_t unrolled_trips = 0;  // taken back branches of unrolled loops: where a SASS body ends (latencies.taken_branch)
   bool next_waited_memory = false;  // next was found waiting for a load: it uses a loaded value
   Stall operands_wait = Stall::Wait;    // what operands_at waits for: wait, long or short scoreboard
   Stall eligible_wait = Stall::BlockLaunch;  // what eligible_at waits for: block launch, barrier or sleeping
