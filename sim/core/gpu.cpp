@@ -33,7 +33,8 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   // if-thens predicated (core/ptxas_predication.hpp), then each basic block in ptxas's
   // issue order (core/ptxas_schedule.hpp).
   const ClassifierConfig classes{arch_.units, arch_.latencies, arch_.warp_size, arch_.scheduling.warp_schedulers_per_sm,
-                                 arch_.scheduling.sass_like, arch_.instruction_classes, arch_.scheduling.ptxas_unroll};
+                                 arch_.scheduling.sass_like, arch_.instruction_classes, arch_.scheduling.ptxas_unroll,
+                                 arch_.scheduling.static_stalls};
   const auto like_ptxas = [&] {
     const int budget = arch_.scheduling.ptxas_register_bound ? registers_per_thread - kReservedRegisters : 0;
     const std::vector<InstructionTiming> ptx_timing = classify_program(ptx, classes);

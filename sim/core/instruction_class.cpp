@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "core/pointer_roots.hpp"
+#include "core/static_stalls.hpp"
 #include "core/ptxas_fusion.hpp"
 #include "kernel/cfg.hpp"
 
@@ -277,6 +278,9 @@ int unroll_trips(const kernel::Program& program, size_t pc, int unroll) {
 
 }  // namespace
 
+// IMAD.WIDE's 64-bit result: ptxas counts 2 cycles more than a 32-bit IMAD's (core/ptxas_fusion.hpp).
+constexpr int kWideHighHalf = 2;
+
 std::vector<InstructionTiming> classify_program(const kernel::Program& program, const ClassifierConfig& config) {
   std::vector<InstructionTiming> out;
   out.reserve(program.code.size());
@@ -333,11 +337,24 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
       t.latency = static_cast<uint16_t>(2 * t.latency);
       t.issue_slots = 2;
     }
+    // A predicate is read later than a register: ISETP and FSETP carry a stall of 13 before
+    // the branch or guarded instruction that reads theirs (validate/probes/branch_cost.py).
+    if (in.op == Opcode::Setp && config.latencies.compare > 0 && t.unit != Unit::Fp64)
+      t.latency = static_cast<uint16_t>(config.latencies.compare + (t.issue_slots > 1 ? config.latencies.int32 : 0));
     if (t.unit == Unit::Int32 && !own && config.units.int_multiply_on_fp32) place_integer_work(in, config.sass_like, t);
     // A branch to the next instruction (a predicated if-then's, core/ptxas_predication.hpp)
     // is no instruction in SASS.
     if (config.sass_like && in.op == Opcode::Bra && in.guard == kernel::kNoReg &&
         in.src[0].imm == static_cast<int64_t>(out.size()) + 1) {
+      t.issue_slots = 0;
+      t.latency = 0;
+      t.occupancy = 0;
+    }
+    // A bit cast (mov.b32 between a float and an integer register, as NVVM writes
+    // __float_as_int and a shuffled float) is no instruction: SASS has one register file
+    // (spmv_csr_vector's shuffle reduction: SHFL, FADD, SHFL; the model issued two moves a step).
+    if (config.sass_like && in.op == Opcode::Mov && (in.type == DataType::B32 || in.type == DataType::B64) &&
+        in.src[0].kind == Operand::Kind::Reg) {
       t.issue_slots = 0;
       t.latency = 0;
       t.occupancy = 0;
@@ -368,8 +385,10 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     out[pc].unroll_trips = static_cast<uint8_t>(unroll_trips(program, pc, config.ptxas_unroll));
     out[pc].closes_loop = in.src[0].kind == Operand::Kind::Label && in.src[0].imm >= 0 && static_cast<size_t>(in.src[0].imm) <= pc;
   }
-  if (config.sass_like) fuse_like_ptxas(program, out, config.units.int_multiply_on_fp32);
+  if (config.sass_like)
+    fuse_like_ptxas(program, out, config.units.int_multiply_on_fp32, config.latencies.int32 + kWideHighHalf);
   if (config.sass_like && config.units.int_multiply_on_fp32) balance_integer_pipes(program, out);
+  if (config.static_stalls) set_static_stalls(program, out);
   for (InstructionTiming& t : out) {
     t.reads_mask = register_mask(t.reads);
     t.writes_mask = register_mask(t.writes);

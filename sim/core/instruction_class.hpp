@@ -21,6 +21,7 @@ struct InstructionTiming {
   Unit other_unit = Unit::Count;  // a second pipe that can take it (Count: none), whichever frees first
   uint16_t latency = 1;        // cycles until the result can be read (memory: decided at issue)
   uint32_t occupancy = kUnitTicks;  // unit time one warp instruction takes, in 1/kUnitTicks cycles
+  uint16_t stall = 0;          // scheduling.static_stalls: cycles from its issue to the warp's next (core/static_stalls.hpp)
   uint16_t issue_slots = 1;    // scheduler cycles: >1 where SASS expands it (integer division), 0 where
                                // ptxas folds it into its user (core/ptxas_fusion.hpp)
   bool is_memory = false;      // latency comes from the memory model
@@ -71,6 +72,7 @@ struct ClassifierConfig {
   bool sass_like = false;  // fuse the pairs ptxas fuses (core/ptxas_fusion.hpp)
   InstructionClasses classes;
   int ptxas_unroll = 1;    // scheduling.ptxas_unroll
+  bool static_stalls = false;  // scheduling.static_stalls
 };
 
 // Precomputed timing for every instruction of a program on one architecture.

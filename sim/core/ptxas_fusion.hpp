@@ -16,7 +16,10 @@ namespace gpusim::core {
 // only where its result has one definition and one use, the user is an eligible
 // consumer, and that consumer has not already absorbed another producer. The consumer
 // becomes what ptxas makes of the pair: an IMAD (on the FP32 pipe where
-// `imad_on_fp32`) or an ALU instruction (LEA, IADD3) that no other pipe can take.
-void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTiming>& timing, bool imad_on_fp32);
+// `imad_on_fp32`) or an ALU instruction (LEA, IADD3) that no other pipe can take. A 64-bit add
+// of a mul.wide is, where `imad_on_fp32`, one IMAD.WIDE: one issue slot, its result after
+// `wide_latency`.
+void fuse_like_ptxas(const kernel::Program& program, std::vector<InstructionTiming>& timing, bool imad_on_fp32,
+                     int wide_latency);
 
 }  // namespace gpusim::core

@@ -17,6 +17,7 @@ struct SchedulingConfig {
   int ptxas_hoist_loads = 0;
   bool ptxas_register_bound = false;
   bool ptxas_predicate = false;
+  bool static_stalls = false;
 
   template <class V>
   void declare(V& v) {
@@ -46,6 +47,12 @@ struct SchedulingConfig {
             .doc = "with sass_like: a short if-then (at most 20 instructions, stores weighing more) is predicated as "
                    "ptxas does: no branch, and every warp issues the body, lanes off where the condition fails "
                    "(core/ptxas_predication.hpp)"});
+    v.flag("static_stalls", static_stalls,
+           {.def = false,
+            .doc = "ptxas's stall counts (Volta onward): the instruction before a consumer of a fixed-latency result "
+                   "(arithmetic, a compare's predicate) holds its warp for the cycles its basic block's static "
+                   "schedule leaves, counted from its own issue, even where a wait for memory came between "
+                   "(core/static_stalls.hpp)"});
   }
 };
 

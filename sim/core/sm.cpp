@@ -171,6 +171,12 @@ Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
       b.ready = a.ready;
       b.ticket = a.ticket;
       if (t.occupancy != 0) b.busy = std::max(b.busy, a.busy_ticks);  // 0: an operand, no unit time
+    } else if (t.space == kernel::StateSpace::Shared && !t.is_store) {
+      // Every lane predicated off: the load still goes down the pipe and answers after its
+      // latency, and what reads its register waits for that (micro_predication #1/#2: a
+      // skipped and a run body take the H100 the same time; validate/probes/branch_cost.py's
+      // forward_taken: a store waits out a skipped LDC's scoreboard).
+      b.ready = now + static_cast<engine::Cycle>(config_.shared.latency);
     }
   }
   return b;
@@ -215,6 +221,9 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   else if (t.is_memory && !t.is_store && t.space != kernel::StateSpace::Param && t.space != kernel::StateSpace::Const)
     w.hoist.load_issued(config_.hoist_loads);
   w.next_waited_memory = false;
+  // ptxas's stall count holds the warp from this issue (core/static_stalls.hpp); instructions
+  // set aside stand for a reordering whose counts the static schedule does not know.
+  if (t.stall > 1 && w.hoist.empty()) hold(w, now + t.stall, Stall::Wait);
   if (t.is_control) {
     const int32_t after = executor.peek(w.state);
     const bool backward = after >= 0 && after <= pc;  // taken back: one more trip of the loop
@@ -230,10 +239,13 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
 }
 
 void Sm::take_branch(TimedWarp& w, engine::Cycle now) {
-  const engine::Cycle target = now + static_cast<engine::Cycle>(config_.taken_branch);
-  if (target <= w.eligible_at) return;
-  w.eligible_at = target;
-  w.eligible_wait = Stall::BranchResolving;
+  hold(w, now + static_cast<engine::Cycle>(config_.taken_branch), Stall::BranchResolving);
+}
+
+void Sm::hold(TimedWarp& w, engine::Cycle until, Stall why) {
+  if (until <= w.eligible_at) return;
+  w.eligible_at = until;
+  w.eligible_wait = why;
 }
 
 engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,

@@ -156,6 +156,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now);
   // A taken branch: the warp's target issues latencies.taken_branch later.
   void take_branch(TimedWarp& w, engine::Cycle now);
+  // Keeps the warp from issuing before `until`, charged to `why`.
+  void hold(TimedWarp& w, engine::Cycle until, Stall why);
   // cp.async groups, nanosleep, match.sync: what the few instructions with t.rare do after
   // issuing; returns the latency they add to their result.
   engine::Cycle after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,

@@ -52,6 +52,7 @@ struct Latencies {
   int int_divide_reciprocal_slots = 0;
   int sfu_range_fixup = 0;
   int taken_branch = 0;
+  int compare = 0;
 
   template <class V>
   void declare(V& v) {
@@ -87,6 +88,10 @@ struct Latencies {
                .doc = "from a taken branch's issue to its target's (the warp's instructions fetched from the new "
                       "address); other warps issue meanwhile. A loop ptxas unrolls (scheduling.ptxas_unroll) pays "
                       "it once per unrolled body; 0: not modelled"});
+    v.integer("compare", compare,
+              {.min = 0, .max = 10000, .def = 0, .unit = "cycles",
+               .doc = "setp: from the comparison to an instruction reading its predicate (a branch, a guarded or "
+                      "selecting instruction); 0: the unit's latency"});
   }
 };
 

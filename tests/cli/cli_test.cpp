@@ -272,7 +272,8 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
 // (here 768 KB in a 2 MB L2 of two partitions, each of which keeps 1 MB whoever reads it).
 // One more buffer, unused, and the L2 might turn over: exact. (The L2 latency is pinned at
 // one where this grid's 8 short waves settle within the sampler's tolerance, with the store
-// path's costs, the SM's block release and ptxas's predication of the bounds checks left out.)
+// path's costs, the SM's block release, ptxas's predication of the bounds checks, its stall
+// counts and the branch and compare latencies left out.)
 TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   const std::string workload =
       "name: shared_table\nparams: {n: 256}\nkernel: {source: " + test::repo_path("validate/kernels/matmul.cu") +
@@ -286,10 +287,11 @@ TEST(Cli, SampleStartsAtOnceWhenEveryBufferFitsInTheL2) {
   const auto run = [](const std::string& file, const char* sample) {
     const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", file, "--set", "gpu.sm_count=4", "--set",
                              "block_scheduler.sm_order=ascending", "--set", "memory.l2.sm_partitions=halves", "--set", "memory.l2.sm_path_cycles=none", "--set",
-                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=280", "--set",
+                             "memory.l2.size_bytes=2097152", "--set", "memory.l2.latency=290", "--set",
                              "memory.l1.store_sector_cycles=0", "--set", "memory.l2.write_request_cycles=0", "--set",
                              "scheduling.ptxas_predicate=false", "--set", "block_scheduler.block_release_cycles=0",
-                             "--sample", sample,
+                             "--set", "scheduling.static_stalls=false", "--set", "latencies.compare=0", "--set",
+                             "latencies.taken_branch=0", "--sample", sample,
                              "--format", "json"});
     EXPECT_EQ(r.code, 0) << r.err;
     return nlohmann::json::parse(r.out)["kernels"][0];

@@ -219,6 +219,45 @@ TEST(Timing, WideIntegerArithmeticIsTwoDependentHalves) {
   EXPECT_EQ(bare_cycles(adds64 + adds64, kAsWritten) - bare_cycles(adds64, kAsWritten), 64u * 4);
 }
 
+TEST(Timing, AWideMultiplyAndItsAddAreOneImadWide) {
+  // A chain of address steps, a = b + (u32)a * 4, as cvt + mul.wide + add.s64: ptxas emits the
+  // multiply and the add as one IMAD.WIDE, whose 64-bit result it waits 6 cycles for (its stall
+  // count to a load of the address; int32 4 + 2). With the cvt (int32, 4): 10 cycles a step, 16
+  // more steps 160. On Maxwell (no IMAD.WIDE) and as PTX has them the add stays two halves.
+  const auto steps = [](int n) {
+    std::string s = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n"
+                    ".reg .b32 %r<80>;\n.reg .b64 %rd<80>;\nmov.u32 %r1, %tid.x;\ncvt.u64.u32 %rd1, %r1;\n"
+                    "cvt.u64.u32 %rd0, %r1;\n";
+    for (int i = 0; i < n; ++i) {
+      const std::string a = "%rd" + std::to_string(1 + 2 * i), m = "%rd" + std::to_string(2 + 2 * i),
+                        next = "%rd" + std::to_string(3 + 2 * i), r = "%r" + std::to_string(2 + i);
+      s += "cvt.u32.u64 " + r + ", " + a + ";\nmul.wide.u32 " + m + ", " + r + ", 4;\nadd.s64 " + next + ", %rd0, " + m + ";\n";
+    }
+    return s + "ret;\n}\n";
+  };
+  const auto cycles = [&](int n, const char* arch, std::vector<std::string> sets) {
+    return static_cast<int64_t>(simulate(steps(n), arch, sets, 32, 1).stats.cycles);
+  };
+  EXPECT_EQ(cycles(32, "hopper", {}) - cycles(16, "hopper", {}), 16 * (4 + 6));
+  EXPECT_EQ(cycles(32, "hopper", kAsWritten) - cycles(16, "hopper", kAsWritten), 16 * (4 + 4 + 4));
+  const arch::ArchConfig maxwell = arch::load_arch_config(test::config_path("maxwell"), {});
+  const int64_t i32 = maxwell.latencies.int32;
+  EXPECT_EQ(cycles(32, "maxwell", {}) - cycles(16, "maxwell", {}), 16 * (i32 + 2 * i32));
+}
+
+TEST(Timing, BitCastsAreNoInstructions) {
+  // x = as_float(as_int(x + 0.5)) as add.f32 and two mov.b32: SASS has one register file, so
+  // the casts are not there (a shuffled float's reduction is SHFL, FADD, SHFL). 16 more steps:
+  // 16 x 4 cycles; as PTX has them, 16 x (4 + 4 + 4).
+  const auto steps = [](int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += "add.f32 %f1, %f1, %f2;\nmov.b32 %r5, %f1;\nmov.b32 %f1, %r5;\n";
+    return s;
+  };
+  EXPECT_EQ(bare_cycles(steps(32)) - bare_cycles(steps(16)), 16u * 4);
+  EXPECT_EQ(bare_cycles(steps(32), kAsWritten) - bare_cycles(steps(16), kAsWritten), 16u * 12);
+}
+
 TEST(Timing, ListSchedulingFillsAChainsGaps) {
   // 8 independent integer adds written after a chain of 16 dependent FMAs. Hopper's INT32
   // pipe (16 lanes per scheduler) takes a warp instruction every 2 cycles: issued as written
