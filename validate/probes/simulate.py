@@ -75,3 +75,26 @@ def dumped(args, text, names):
         if run.returncode:
             sys.exit(run.stderr)
         return {name: np.load(f"{tmp}/{name}.npy") for name in names}
+
+
+def compare_per_trip(results, trips_of_row, keys):
+    """The shared main of the loop probes' simulators: simulates every measured row of `results`
+    (under validate/results) with `trips_of_row(args, row)` (cycles per trip), -j at once, and
+    prints each against its measured cycles_per_trip with the mean absolute error. `keys`: the
+    row's columns that name it, with their widths."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    ap = arguments(results)
+    ap.add_argument("-j", type=int, default=2, help="simulations at once")
+    args = ap.parse_args()
+    rows = measured_rows(args.results)
+    with ThreadPoolExecutor(args.j) as pool:
+        sims = list(pool.map(lambda r: trips_of_row(args, r), rows))
+    errors = []
+    print(" ".join(f"{k:{w}}" for k, w in keys) + f"   {'per trip':>8} {'gpusim':>7} {'error':>7}")
+    for r, s in zip(rows, sims):
+        m = float(r["cycles_per_trip"])
+        errors.append(abs(100 * (s - m) / m))
+        print(" ".join(f"{r[k]:{w}}" for k, w in keys) + f"   {m:8.1f} {s:7.1f} {100 * (s - m) / m:+6.1f}%")
+    print(f"{len(rows)} figures: mean absolute error {np.mean(errors):.1f}%")
