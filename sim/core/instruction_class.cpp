@@ -281,6 +281,31 @@ int unroll_trips(const kernel::Program& program, size_t pc, int unroll) {
 // IMAD.WIDE's 64-bit result: ptxas counts 2 cycles more than a 32-bit IMAD's (core/ptxas_fusion.hpp).
 constexpr int kWideHighHalf = 2;
 
+// latencies.compare is what a guard or a branch waits for a compare's predicate; an instruction
+// that reads it as an operand (SEL, PLOP3, a combining ISETP) waits the integer latency, as
+// ptxas counts: ISETP -> SEL 4 and ISETP -> ISETP 4 in the corpus's SASS, against 13 to a guard.
+void read_predicates_as_data(const kernel::Program& program, const Latencies& latencies,
+                             std::vector<InstructionTiming>& out) {
+  std::vector<bool> compared(program.reg_wide.size(), false);
+  for (const kernel::Instruction& in : program.code)
+    if (in.op == Opcode::Setp) {
+      if (in.dst.kind == Operand::Kind::Reg && in.dst.reg < compared.size()) compared[in.dst.reg] = true;
+      if (in.dst2.kind == Operand::Kind::Reg && in.dst2.reg < compared.size()) compared[in.dst2.reg] = true;
+    }
+  for (size_t pc = 0; pc < program.code.size(); ++pc) {
+    const kernel::Instruction& in = program.code[pc];
+    InstructionTiming& t = out[pc];
+    if (t.is_control) continue;
+    for (uint32_t r : t.reads) {
+      if (r == kernel::kNoReg) break;
+      if (r == in.guard || r >= compared.size() || !compared[r]) continue;
+      t.early_reg = r;
+      t.early_by = static_cast<uint16_t>(latencies.compare - latencies.int32);
+      break;
+    }
+  }
+}
+
 std::vector<InstructionTiming> classify_program(const kernel::Program& program, const ClassifierConfig& config) {
   std::vector<InstructionTiming> out;
   out.reserve(program.code.size());
@@ -388,6 +413,7 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
   if (config.sass_like)
     fuse_like_ptxas(program, out, config.units.int_multiply_on_fp32, config.latencies.int32 + kWideHighHalf);
   if (config.sass_like && config.units.int_multiply_on_fp32) balance_integer_pipes(program, out);
+  if (config.latencies.compare > config.latencies.int32) read_predicates_as_data(program, config.latencies, out);
   if (config.static_stalls) set_static_stalls(program, out);
   for (InstructionTiming& t : out) {
     t.reads_mask = register_mask(t.reads);

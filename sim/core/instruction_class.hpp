@@ -42,6 +42,8 @@ struct InstructionTiming {
   kernel::StateSpace space = kernel::StateSpace::Generic;  // ld/st: the space it names
   uint32_t root = 0;           // ld/st: its address's base (core/pointer_roots.hpp), 0: unknown
   std::array<uint32_t, 6> reads{};   // registers whose values it needs (kNoReg-terminated)
+  uint32_t early_reg = kernel::kNoReg;  // a compare's predicate it reads as data (selp, a combining setp),
+  uint16_t early_by = 0;                // which it may read this much before a guard or branch could
   std::array<uint32_t, 4> writes{};  // registers it writes (kNoReg-terminated)
   uint64_t reads_mask = 0;   // register_mask(reads): the scoreboard's quick test
   uint64_t writes_mask = 0;  // register_mask(writes)

@@ -55,8 +55,10 @@ class Scoreboard {
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       earliest = std::min(earliest, p.at);
-      if (p.at > w.at && uses(p.reg)) {
-        w = {p.at, p.ticket};
+      // A compare's predicate read as an operand is ready before a guard may read it.
+      const engine::Cycle at = p.reg == t.early_reg && p.at != engine::kNever ? p.at - std::min<engine::Cycle>(p.at, t.early_by) : p.at;
+      if (at > w.at && uses(p.reg)) {
+        w = {at, p.ticket};
       }
     }
     // A full table takes no new write until its first entry arrives.

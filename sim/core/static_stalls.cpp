@@ -29,7 +29,8 @@ void set_static_stalls(const kernel::Program& program, std::vector<InstructionTi
       int64_t at = cursor;
       for (uint32_t r : t.reads) {
         if (r == kernel::kNoReg) break;
-        if (const auto it = ready.find(r); it != ready.end()) at = std::max(at, it->second);
+        if (const auto it = ready.find(r); it != ready.end())
+          at = std::max(at, it->second - (r == t.early_reg ? int64_t{t.early_by} : 0));
       }
       if (t.issue_slots > 0) {
         if (last >= 0) timing[static_cast<size_t>(last)].stall = static_cast<uint16_t>(std::min<int64_t>(at - last_at, 0xFFFF));

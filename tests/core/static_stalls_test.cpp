@@ -86,5 +86,28 @@ TEST(StaticStalls, ACompareFeedsItsBranchAfterTheCompareLatency) {
   EXPECT_EQ(run(13) - run(0), 64 * 9);
 }
 
+// A compare's predicate read as an operand (selp: SEL in SASS) waits the integer latency, not
+// the compare's: ptxas counts ISETP -> SEL 4, ISETP -> guarded instruction 13. A chain of
+// x = (x < 64) ? x + 1 : x, issued as written, takes as long with the compare at 13 as at the
+// integer latency (4); written with the test as a guard (@p add), 9 cycles a step more. (The
+// steps alternate two predicates: the scoreboard holds a write behind a pending write of the
+// same register, which in-order fixed-latency pipes would not need.)
+TEST(StaticStalls, APredicateReadAsDataWaitsTheIntegerLatency) {
+  std::string selects, guarded;
+  for (int i = 0; i < 16; ++i) {
+    const std::string p = i % 2 ? "%p2" : "%p1";
+    selects += "add.s32 %r21, %r20, 1;\nsetp.lt.s32 " + p + ", %r20, 64;\nselp.b32 %r20, %r21, %r20, " + p + ";\n";
+    guarded += "setp.lt.s32 %p1, %r20, 64;\n@%p1 add.s32 %r20, %r20, 1;\n";
+  }
+  const auto run = [&](const std::string& body, int compare) {
+    return static_cast<int64_t>(simulate(kernel("mov.u32 %r20, 0;\n" + body + "mov.b32 %f44, %r20;\n"), "hopper",
+                                         {"latencies.compare=" + std::to_string(compare), "scheduling.sass_like=false"},
+                                         32, 1)
+                                    .stats.cycles);
+  };
+  EXPECT_EQ(run(selects, 13), run(selects, 4));
+  EXPECT_EQ(run(guarded, 13) - run(guarded, 4), 16 * 9);
+}
+
 }  // namespace
 }  // namespace gpusim::core
