@@ -221,9 +221,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   else if (t.is_memory && !t.is_store && t.space != kernel::StateSpace::Param && t.space != kernel::StateSpace::Const)
     w.hoist.load_issued(config_.hoist_loads);
   w.next_waited_memory = false;
-  // ptxas's stall count holds the warp from this issue (core/static_stalls.hpp); instructions
-  // set aside stand for a reordering whose counts the static schedule does not know.
-  if (t.stall > 1 && w.hoist.empty()) hold(w, now + t.stall, Stall::Wait);
+  pay_stall_count(w, t, now);
   if (t.is_control) {
     const int32_t after = executor.peek(w.state);
     const bool backward = after >= 0 && after <= pc;  // taken back: one more trip of the loop

@@ -158,6 +158,11 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void take_branch(TimedWarp& w, engine::Cycle now);
   // Keeps the warp from issuing before `until`, charged to `why`.
   void hold(TimedWarp& w, engine::Cycle until, Stall why);
+  // ptxas's stall count of `t`, just issued (core/static_stalls.hpp). Instructions set aside
+  // stand for a reordering the static schedule does not know: none applies while any is left.
+  void pay_stall_count(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
+    if (t.stall > 1 && w.hoist.empty()) hold(w, now + t.stall, Stall::Wait);
+  }
   // cp.async groups, nanosleep, match.sync: what the few instructions with t.rare do after
   // issuing; returns the latency they add to their result.
   engine::Cycle after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,

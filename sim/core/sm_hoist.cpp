@@ -72,7 +72,7 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   w.scoreboard.resolve(op.ticket, ready, ticket);
   w.hoist.resolve(op.ticket, ready, ticket);
   w.hoist.pop();
-  if (t.stall > 1 && w.hoist.empty()) hold(w, now + t.stall, Stall::Wait);  // core/static_stalls.hpp
+  pay_stall_count(w, t, now);
   w.hoist.value_used();
   w.next_waited_memory = false;
   w.next_known = false;
