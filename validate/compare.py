@@ -60,8 +60,11 @@ TEXTBOOK = [
 ]
 
 
+TEXTBOOK_LIMIT = 0.20  # issue 13: every effect in the right direction and within 20%
+
+
 def textbook(rows):
-    """Prints each textbook pair's ratios; returns how many miss (direction or 25%)."""
+    """Prints each textbook pair's ratios; returns how many miss (direction or TEXTBOOK_LIMIT)."""
     cycles = {(name, launch): (hw, sim) for name, launch, hw, sim in rows}
     misses = 0
     print(f"\n{'textbook effect':48s} {'measured':>9s} {'simulated':>9s} {'off':>6s}")
@@ -71,7 +74,7 @@ def textbook(rows):
         hw = cycles[slow][0] / cycles[fast][0]
         sim = cycles[slow][1] / cycles[fast][1]
         off = abs(sim / hw - 1)
-        ok = (hw > 1) == (sim > 1) and off <= 0.25
+        ok = (hw > 1) == (sim > 1) and off <= TEXTBOOK_LIMIT
         misses += not ok
         verdict = "" if ok else ("  WRONG DIRECTION" if (hw > 1) != (sim > 1) else "  MISSED")
         print(f"{label:48s} {hw:9.2f} {sim:9.2f} {100 * off:5.0f}%{verdict}")
@@ -160,6 +163,8 @@ def main():
     ap.add_argument("--split", help="the corpus's split file (validate/corpus/split.csv): report fit and test parts")
     ap.add_argument("--max-test-mean", type=float, help="exit 1 when the corpus test part's mean error exceeds this")
     ap.add_argument("--max-test-worst", type=float, help="exit 1 when the corpus test part's worst error exceeds this")
+    ap.add_argument("--textbook", action="store_true",
+                    help="exit 1 when a textbook effect is in the wrong direction or more than 20%% off")
     ap.add_argument("--max-app-mape", type=float, default=None,
                     help="exit 1 when the application kernels' mean absolute error (percent) exceeds this")
     args = ap.parse_args()
@@ -244,6 +249,9 @@ def main():
         return 1
     if test and args.max_test_worst is not None and test[1] > args.max_test_worst:
         print(f"FAIL: the corpus test part's worst error {test[1]:.1f}% exceeds {args.max_test_worst:.1f}%")
+        return 1
+    if args.textbook and misses:
+        print(f"FAIL: {misses} textbook effect(s) in the wrong direction or more than {100 * TEXTBOOK_LIMIT:.0f}% off")
         return 1
     if args.max_app_mape is not None and app_mape > args.max_app_mape:
         print(f"FAIL: application-kernel error {app_mape:.1f}% exceeds the baseline {args.max_app_mape:.1f}%")

@@ -20,9 +20,12 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
       stats.l1_wavefronts += static_cast<uint64_t>(passes);
       // Each extra pass replays the access replay_cycles later; the banks still take one
       // pass per cycle from the other warps (micro_shared_conflicts vs micro_shared_bandwidth).
-      const engine::Cycle start = std::max(now, data_free_);
+      if (slot >= warp_shared_free_.size()) warp_shared_free_.resize(slot + 1, 0);
+      const engine::Cycle start = std::max({now, data_free_, warp_shared_free_[slot]});
+      const auto replays = static_cast<engine::Cycle>((passes - 1) * shared_.replay_cycles);
       data_free_ = start + static_cast<engine::Cycle>(passes);
-      a.ready = start + static_cast<engine::Cycle>(shared_.latency + (passes - 1) * shared_.replay_cycles);
+      warp_shared_free_[slot] = start + replays + 1;
+      a.ready = start + static_cast<engine::Cycle>(shared_.latency) + replays;
       return a;
     }
     case StateSpace::Param:

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/launch_stats.hpp"
 #include "engine/event_queue.hpp"
@@ -42,6 +43,11 @@ class LoadStoreUnit {
   memory::SharedAccessConfig shared_;
   memory::MemorySystem& memory_;
   engine::Cycle data_free_ = 0;  // when the data stage takes the next pass or line
+  // Per warp slot: when its next shared access may take its first pass. A warp's shared
+  // accesses go through the banks in order, and a conflicting one's passes are replay_cycles
+  // apart (validate/probes/shared_order.py: a 32-way store delays the same warp's next load
+  // by 41 cycles more than a conflict-free one, where other warps' passes fill the gaps).
+  std::vector<engine::Cycle> warp_shared_free_;
   uint32_t next_ticket_ = 0;
 };
 

@@ -70,8 +70,10 @@ struct Port {
   uint64_t tag = 0;
 };
 
-// One shared-memory load of 32 lanes `stride_bytes` apart through an SM's load/store unit.
-core::LoadStoreUnit::Access shared_load(core::LoadStoreUnit& lsu, uint64_t stride_bytes, engine::Cycle now) {
+// One shared-memory load of 32 lanes `stride_bytes` apart through an SM's load/store unit,
+// by the warp in `slot`.
+core::LoadStoreUnit::Access shared_load(core::LoadStoreUnit& lsu, uint64_t stride_bytes, engine::Cycle now,
+                                        uint32_t slot = 0) {
   const auto addresses = strided(StateSpace::Shared, stride_bytes);
   kernel::Instruction ld;
   ld.op = kernel::Opcode::Ld;
@@ -82,7 +84,7 @@ core::LoadStoreUnit::Access shared_load(core::LoadStoreUnit& lsu, uint64_t strid
   r.addresses = addresses.data();
   r.access_bytes = 4;
   core::SmStats stats;
-  return lsu.access(r, 0, now, stats);
+  return lsu.access(r, slot, now, stats);
 }
 
 TEST(MemorySystem, BankConflictPassesCostTheReplayCycles) {
@@ -94,9 +96,11 @@ TEST(MemorySystem, BankConflictPassesCostTheReplayCycles) {
   Port port(fitted);
   core::LoadStoreUnit lsu(0, fitted.shared_memory.access, *port.memory);
   EXPECT_EQ(shared_load(lsu, 128, 0).ready, 25u + 31 * 2);
-  // The banks take one pass per cycle for the whole SM: a second access in the same cycle
-  // starts when the first one's 32 passes are done.
-  EXPECT_EQ(shared_load(lsu, 4, 0).ready, 32u + 25);
+  // The banks take one pass per cycle for the whole SM: another warp's access in the same
+  // cycle starts when the first one's 32 passes are done.
+  EXPECT_EQ(shared_load(lsu, 4, 0, 1).ready, 32u + 25);
+  // The same warp's next access waits for its last replay, at 31 x 2: it starts at 63.
+  EXPECT_EQ(shared_load(lsu, 4, 0, 0).ready, 63u + 25);
   EXPECT_EQ(shared_load(lsu, 4, 1000).ready, 1000u + 25);  // one word per bank
   const arch::ArchConfig single = arch::load_arch_config(test::config_path("hopper"), {set[0], "shared_memory.replay_cycles=1"});
   core::LoadStoreUnit one(0, single.shared_memory.access, *port.memory);
