@@ -3,26 +3,14 @@
 # Usage: /usr/bin/python3 validate/probes/scan_clock_sim.py [--gpusim build/gpusim] [--set K=V]...
 from concurrent.futures import ThreadPoolExecutor
 
-from simulate import ROOT, arguments, dumped, measured_rows
+import scan_parts_sim
+from simulate import arguments, dumped, measured_rows
 from stamps import STAMPS, summary
-
-BLOCK = 256
 
 
 def workload(name, blocks):
-    return (f"name: scan_clock\n"
-            f"kernel: {{source: {ROOT}/validate/kernels/scan_clock.cu, entry: {name}}}\n"
-            f"buffers:\n"
-            f"  - {{name: in, type: u32, count: {2 * BLOCK * blocks}, init: {{random: {{seed: 6}}}}}}\n"
-            f"  - {{name: out, type: u32, count: {2 * BLOCK * blocks}, init: zero}}\n"
-            f"  - {{name: stamps, type: i64, count: {STAMPS * blocks}, init: zero}}\n"
-            f"steps:\n"
-            f"  - copy: {{to_device: in}}\n"
-            # the H100's input is in its L2 (warm-up launches): one launch to bring it there
-            f"  - launch: {{grid: {blocks}, block: {BLOCK}, shared_bytes: {(2 * BLOCK + 2 * BLOCK // 32) * 4}, "
-            f"args: [in, out, stamps]}}\n"
-            f"  - launch: {{grid: {blocks}, block: {BLOCK}, shared_bytes: {(2 * BLOCK + 2 * BLOCK // 32) * 4}, "
-            f"args: [in, out, stamps]}}\n")
+    # The H100's input is in its L2 (warm-up launches): a first launch brings it there.
+    return scan_parts_sim.workload(name, blocks, "scan_clock.cu", STAMPS, launches=2)
 
 
 def main():

@@ -9,16 +9,20 @@ from simulate import ROOT, arguments, kernels, measured_rows
 BLOCK = 256
 
 
-def workload(name, blocks):
+def workload(name, blocks, source="scan.cu", stamps=0, launches=1):
+    """One scan kernel of validate/kernels/`source` over `blocks` blocks, launched `launches` times;
+    with `stamps` (per block), a third buffer of clock stamps as its third argument."""
+    shared = (2 * BLOCK + 2 * BLOCK // 32) * 4
+    args = "[in, out, stamps]" if stamps else "[in, out]"
     return (f"name: scan_parts\n"
-            f"kernel: {{source: {ROOT}/validate/kernels/scan.cu, entry: {name}}}\n"
+            f"kernel: {{source: {ROOT}/validate/kernels/{source}, entry: {name}}}\n"
             f"buffers:\n"
             f"  - {{name: in, type: u32, count: {2 * BLOCK * blocks}, init: {{random: {{seed: 6}}}}}}\n"
             f"  - {{name: out, type: u32, count: {2 * BLOCK * blocks}, init: zero}}\n"
-            f"steps:\n"
+            + (f"  - {{name: stamps, type: i64, count: {stamps * blocks}, init: zero}}\n" if stamps else "")
+            + f"steps:\n"
             f"  - copy: {{to_device: in}}\n"
-            f"  - launch: {{grid: {blocks}, block: {BLOCK}, shared_bytes: {(2 * BLOCK + 2 * BLOCK // 32) * 4}, "
-            f"args: [in, out]}}\n")
+            + f"  - launch: {{grid: {blocks}, block: {BLOCK}, shared_bytes: {shared}, args: {args}}}\n" * launches)
 
 
 def main():
