@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "exec/small_float.hpp"
+#include "workload/npy.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::workload {
@@ -89,6 +90,11 @@ std::vector<uint8_t> initial_bytes(const Buffer& b) {
       break;
     }
     case InitSpec::Kind::File: {
+      const std::string& path = b.init.file;
+      if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {  // as --dump writes them
+        out = read_npy(path, b.type, b.count, "buffer '" + b.name + "'");
+        break;
+      }
       std::ifstream in(b.init.file, std::ios::binary);
       if (!in) throw util::InputError(b.init.file + ": cannot read (the data of buffer '" + b.name + "')");
       const std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

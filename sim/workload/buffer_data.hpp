@@ -10,7 +10,8 @@ namespace gpusim::workload {
 
 // zero; iota (element i holds i); random: floats uniform in [-1, 1), signed integers in
 // [-1000, 1000), unsigned integers in [0, 1000), u8 in [0, 256), from a fixed generator
-// (splitmix64) so every machine gets the same data; constant; or a raw file.
+// (splitmix64) so every machine gets the same data; constant; or a file: raw elements, or a
+// one-dimensional .npy (by its name) of the buffer's type and length.
 // Throws util::InputError when a file's size does not match.
 std::vector<uint8_t> initial_bytes(const Buffer& b);
 

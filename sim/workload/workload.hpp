@@ -35,7 +35,7 @@ struct InitSpec {
   enum class Kind { Zero, Iota, Random, Constant, File } kind = Kind::Zero;
   uint64_t seed = 0;     // Random
   double constant = 0;   // Constant
-  std::string file;      // File: raw little-endian elements
+  std::string file;      // File: raw little-endian elements, or .npy
 };
 
 struct Buffer {

@@ -8,6 +8,8 @@
 #include <iterator>
 
 #include "temp_file.hpp"
+#include "util/yaml_reader.hpp"
+#include "workload/buffer_data.hpp"
 
 namespace gpusim::workload {
 namespace {
@@ -39,6 +41,24 @@ TEST(Npy, HalfIsF2AndBfloat16ItsRawBits) {
   EXPECT_NE(read(f.path()).find("'descr': '<f2'"), std::string::npos);
   write_npy(f.path(), ElementType::BF16, {128, 63});
   EXPECT_NE(read(f.path()).find("'descr': '<u2'"), std::string::npos);
+}
+
+TEST(Npy, ABufferStartsFromTheNpyFileItsInitNames) {
+  test::TempFile f("ring.npy", "");
+  const std::vector<uint8_t> data = {7, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0};  // i32 7, 0, 3
+  write_npy(f.path(), ElementType::I32, data);
+  Buffer b;
+  b.name = "ring";
+  b.type = ElementType::I32;
+  b.count = 3;
+  b.init.kind = InitSpec::Kind::File;
+  b.init.file = f.path();
+  EXPECT_EQ(initial_bytes(b), data);  // the data after the header, not the file's 140 bytes
+  b.count = 4;
+  EXPECT_THROW(initial_bytes(b), util::InputError);  // its shape is (3,)
+  b.count = 3;
+  b.type = ElementType::F32;
+  EXPECT_THROW(initial_bytes(b), util::InputError);  // its dtype is <i4
 }
 
 }  // namespace
