@@ -53,8 +53,10 @@ engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
   return static_cast<engine::Cycle>(std::ceil(start));
 }
 
-engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
-  if (config_.merged_reads == 0) return read_at_slice(address, sm, slot(address, arrival));
+engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, bool new_line) {
+  if (new_line && config_.read_request_cycles > 0 && config_.merged_reads == 0)
+    slot(address, arrival, config_.read_request_cycles);
+  if (config_.merged_reads == 0) return read_at_slice(address, sm, slot(address, arrival, config_.read_sector_cycles));
   const uint64_t sector = address / sector_bytes();
   const size_t slice = spread(sector, slice_free_.size());
   QueuedRead* entries = &queued_[slice * static_cast<size_t>(config_.merged_reads)];
@@ -65,7 +67,9 @@ engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival) {
       ++stats_.l2_hits;
       return entries[i].ready;
     }
-  const engine::Cycle now = slot(address, arrival);  // queueing at the slice
+  // A line's request holds the slice of its first sector; one merged into a queued read does not.
+  if (new_line && config_.read_request_cycles > 0) slot(address, arrival, config_.read_request_cycles);
+  const engine::Cycle now = slot(address, arrival, config_.read_sector_cycles);  // queueing at the slice
   const engine::Cycle ready = read_at_slice(address, sm, now);
   uint32_t& next = queued_next_[slice];
   entries[next] = {sector, now, ready};

@@ -24,7 +24,10 @@ class L2 {
   // `sm_count` SMs send requests (each names its SM).
   L2(const L2Config& config, int sm_count, Dram& dram, MemoryStats& stats);
   // A sector read from SM `sm` arriving at `arrival`; returns when its data reaches the SM.
-  engine::Cycle read(uint64_t address, uint32_t sm, engine::Cycle arrival);
+  // `new_line`: the first sector of its line's read request, which holds the sector's slice
+  // read_request_cycles before the sector's own read_sector_cycles (unless it merges into a
+  // read still queued there).
+  engine::Cycle read(uint64_t address, uint32_t sm, engine::Cycle arrival, bool new_line = false);
   // A sector write arriving at `arrival` (all of its bytes, or some): the sector becomes dirty,
   // and reaches DRAM when evicted. Returns when the write's acknowledgement reaches the SM
   // (a kernel is complete only when every write is).

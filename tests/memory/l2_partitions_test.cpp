@@ -13,9 +13,11 @@ namespace {
 // Two partitions of 32 KB; SM 0 is near partition 0, SM 1 near partition 1; a near hit
 // takes 200 cycles, a far one 100 more; DRAM 500.
 struct TwoHalves {
+  TwoHalves() : TwoHalves(config()) {}
+  explicit TwoHalves(const L2Config& c) : l2(c, 2, dram, stats) {}
   MemoryStats stats;
-  Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
-  L2 l2{config(), 2, dram, stats};
+  Dram dram{DramConfig{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
+  L2 l2;
   static L2Config config() {
     L2Config c;
     c.size_bytes = 64 * 1024;
@@ -96,13 +98,35 @@ TEST(L2Partitions, ALinesWriteRequestHoldsItsSliceBeforeItsSectors) {
   L2Config c = TwoHalves::config();
   c.slices = 1;
   c.write_request_cycles = 2.5;
-  MemoryStats stats;
-  Dram dram{{.latency = 500, .bandwidth_gbs = 1000, .channels = 4}, 1000, stats};
-  L2 l2(c, 2, dram, stats);
+  TwoHalves built(c);
+  L2& l2 = built.l2;
   const uint64_t a = TwoHalves{}.homed_in(0);
   l2.write_request(a, 0);
   EXPECT_EQ(l2.write(a, true, 0, 0), 3u + 200);
   EXPECT_EQ(l2.write(a + 32, true, 0, 0), 4u + 200);  // the next sector of the line: behind the first
+}
+
+TEST(L2Partitions, ALinesReadRequestHoldsItsSliceBeforeItsSectors) {
+  // One slice, the sectors already there (written): a line's read request (2.5 cycles) goes
+  // first, then its sector (0.5): taken at 1002.5, so read at 1003 and back 200 later; the
+  // line's next sector rides on the request (1003 to 1003.5); another line's first sector
+  // waits for its own request (1003.5 to 1006).
+  L2Config c = TwoHalves::config();
+  c.slices = 1;
+  c.read_request_cycles = 2.5;
+  c.read_sector_cycles = 0.5;
+  TwoHalves built(c);
+  L2& l2 = built.l2;
+  const uint64_t a = TwoHalves{}.homed_in(0);
+  for (uint64_t s : {a, a + 32, a + 128}) l2.write(s, true, 0, 0);
+  EXPECT_EQ(l2.read(a, 0, 1000, true), 1003u + 200);
+  EXPECT_EQ(l2.read(a + 32, 0, 1000, false), 1003u + 200);
+  EXPECT_EQ(l2.read(a + 128, 0, 1000, true), 1006u + 200);
+  // Off (the default), a read holds its slice one cycle and requests are free.
+  TwoHalves off;
+  L2& plain = off.l2;
+  plain.write(a, true, 0, 0);
+  EXPECT_EQ(plain.read(a, 0, 1000, true), 1000u + 200);
 }
 
 TEST(L2Partitions, LinesDifferingInTheSharedBitsShareAnAtomicUnit) {

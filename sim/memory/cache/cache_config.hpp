@@ -115,6 +115,8 @@ struct L2Config : CacheConfig {
   bool partial_write_reads = false;
   double partial_write_cycles = 1;
   double write_request_cycles = 0;
+  double read_request_cycles = 0;
+  double read_sector_cycles = 1;
   double fill_cycles = 0;
   int64_t atomic_unit_shared_line_bits = 0;
   double atomic_cycles = 1;
@@ -159,6 +161,13 @@ struct L2Config : CacheConfig {
              {.min = 0, .max = 64, .def = 0, .unit = "cycles",
               .doc = "how long a line's write request holds the slice of its first sector, besides what its sectors "
                      "take (the request carries the address and byte mask); 0: free"});
+    v.number("read_request_cycles", read_request_cycles,
+             {.min = 0, .max = 64, .def = 0, .unit = "cycles",
+              .doc = "how long a line's read request holds the slice of its first sector, besides what its sectors "
+                     "take; 0: free"});
+    v.number("read_sector_cycles", read_sector_cycles,
+             {.min = 0.01, .max = 64, .def = 1, .unit = "cycles/sector",
+              .doc = "how long a sector read holds its slice"});
     v.number("fill_cycles", fill_cycles,
              {.min = 0, .max = 64, .def = 0, .unit = "cycles/sector",
               .doc = "how long a sector arriving from DRAM holds its slice while it is written into the data array, "

@@ -72,9 +72,11 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   return at;
 }
 
-engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent) {
+engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent, uint64_t& requested) {
   Sm& sm = sms_[sm_index];
-  const engine::Cycle arrives = from_l2(sm_index, l2_->read(address, sm_index, sent));
+  const bool new_line = address / line_bytes_ != requested;  // the line's other sectors ride on its request
+  requested = address / line_bytes_;
+  const engine::Cycle arrives = from_l2(sm_index, l2_->read(address, sm_index, sent, new_line));
   if (sm.mshrs.limited())  // the line's register is held until its last sector is back
     for (Departed& d : departed_)
       if (d.line == address / line_bytes_) d.arrives = std::max(d.arrives, arrives);
@@ -202,6 +204,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   count_request(r);
   Sm& sm = sms_[r.sm];
   engine::Cycle ready = now + 1;
+  uint64_t requested = ~uint64_t{0};  // the line whose read request went to the L2 last
   for (const Transaction& t : tx_) {
     if (!l2_) {  // 1.x: every transaction is a DRAM access of its size
       ready = std::max(ready, dram_.access(t.address, t.bytes, false, now));
@@ -209,8 +212,9 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     }
     const uint32_t below = l2_->sector_bytes();
     if (!cached) {
-      for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below)
-        ready = std::max(ready, read_below(r.sm, a, depart(sm, a, now)));
+      for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below) {
+        ready = std::max(ready, read_below(r.sm, a, depart(sm, a, now), requested));
+      }
       continue;
     }
     SectoredCache& l1 = *sm.l1;
@@ -225,7 +229,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       ++stats_.l1_misses;
       const engine::Cycle sent = depart(sm, a, now);
       engine::Cycle arrive = sent;  // an L1 sector is filled from the L2 sectors it spans
-      for (uint64_t s = a; s < a + step; s += below) arrive = std::max(arrive, read_below(r.sm, s, sent));
+      for (uint64_t s = a; s < a + step; s += below) arrive = std::max(arrive, read_below(r.sm, s, sent, requested));
       l1.fill(a, arrive, false);
       ready = std::max(ready, arrive);
     }

@@ -59,7 +59,8 @@ class MemoryHierarchy final : public MemorySystem {
   };
   static HotWord hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end);
   // One sector from the L2: returns when its data reaches the SM.
-  engine::Cycle read_below(uint32_t sm, uint64_t address, engine::Cycle sent);
+  // `requested`: the line of this request read last (a line's first sector carries its request).
+  engine::Cycle read_below(uint32_t sm, uint64_t address, engine::Cycle sent, uint64_t& requested);
   // `at`, an L2 answer's time at the average SM, at SM `sm` (its distance on the crossbar).
   engine::Cycle from_l2(uint32_t sm, engine::Cycle at) const;
   // When the request for `address`'s line leaves the SM: the miss port sends one line per
