@@ -111,16 +111,19 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   // .cg loads bypass L1. Once the lines sit in L2, a warp touching 32 lines (128 bytes
   // apart) waits for the last line's request to leave the SM, 31 x 9 cycles after the
   // first, then the L2 latency (set to 314 here); a warp touching one line waits the L2
-  // latency alone.
+  // latency alone. (The L2's read requests are free here, its sectors a cycle each: a line's
+  // request and sector would take its slice 1.63 cycles, the reply one cycle later.)
   const auto cg = kernel::CacheOp::CacheGlobal;
-  const std::vector<std::string> set = {"memory.l2.latency=314", "memory.l1.miss_line_cycles=9", "memory.l2.sm_path_cycles=none"};
+  const std::vector<std::string> set = {"memory.l2.latency=314", "memory.l1.miss_line_cycles=9", "memory.l2.sm_path_cycles=none",
+                                        "memory.l2.read_request_cycles=0", "memory.l2.read_sector_cycles=1"};
   const arch::ArchConfig limited = arch::load_arch_config(test::config_path("hopper"), set);
   Port m(limited);
   m.access(StateSpace::Global, 128, 0, cg);  // brings the 32 sectors into L2
   m.access(StateSpace::Global, 4, 0, cg);    // and the rest of the first line
   EXPECT_EQ(m.access(StateSpace::Global, 128, 100000, cg).latency, 31u * 9 + 314);
   EXPECT_EQ(m.access(StateSpace::Global, 4, 200000, cg).latency, 314u);
-  const arch::ArchConfig no_limit = arch::load_arch_config(test::config_path("hopper"), {set[0], "memory.l1.miss_line_cycles=0"});
+  const arch::ArchConfig no_limit =
+      arch::load_arch_config(test::config_path("hopper"), {set[0], "memory.l1.miss_line_cycles=0", set[3], set[4]});
   Port unlimited(no_limit);
   unlimited.access(StateSpace::Global, 128, 0, cg);
   // Without the limit all 32 leave at once; only sectors hashed to the same L2 slice queue.

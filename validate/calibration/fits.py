@@ -47,8 +47,9 @@ FITS = [
            "a shared chase with 2, 4, 8 and 32 lanes in one bank", lo=0.25, hi=4),
     choice("shared_memory.atomics_serialise_same_word", [("micro_atomics_shared", k) for k in (1, 2, 3)],
            "shared atomics: 32 lanes on one word, on 32 words in 32 banks, on 32 words in one bank", ["false", "true"]),
-    number("memory.l1.miss_line_cycles", [("micro_scattered_l2", 1), ("micro_scattered_l2", 2)],
-           "32-line requests served by the L2: the SM's miss path per line", lo=0.1, hi=10),
+    number("memory.l2.read_request_cycles", [("micro_scattered_l2", 1), ("micro_scattered_l2", 2)],
+           "every SM's 32-line requests served by the L2: a line request's time in its slice (one SM alone "
+           "sends a line a cycle: validate/probes/miss_queue.py)", lo=0.1, hi=4, step=0.01),
     number("memory.l1.store_sector_cycles", [("micro_store_path", 1), ("micro_store_path", 2)],
            "one SM storing one word per sector into 32 lines, and into 4 sectors of 8 lines, per request: its "
            "store data path", lo=0.25, hi=4, step=0.05),
