@@ -54,12 +54,9 @@ engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
 }
 
 engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, bool new_line) {
-  if (new_line && config_.read_request_cycles > 0 && config_.merged_reads == 0)
-    slot(address, arrival, config_.read_request_cycles);
-  if (config_.merged_reads == 0) return read_at_slice(address, sm, slot(address, arrival, config_.read_sector_cycles));
   const uint64_t sector = address / sector_bytes();
   const size_t slice = spread(sector, slice_free_.size());
-  QueuedRead* entries = &queued_[slice * static_cast<size_t>(config_.merged_reads)];
+  QueuedRead* entries = queued_.data() + slice * static_cast<size_t>(config_.merged_reads);  // none: merged_reads 0
   for (int i = 0; i < config_.merged_reads; ++i)
     // Still queued: it shares that read's data, arriving when it does (whichever partition
     // the SM is nearer to).
@@ -71,9 +68,11 @@ engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, boo
   if (new_line && config_.read_request_cycles > 0) slot(address, arrival, config_.read_request_cycles);
   const engine::Cycle now = slot(address, arrival, config_.read_sector_cycles);  // queueing at the slice
   const engine::Cycle ready = read_at_slice(address, sm, now);
-  uint32_t& next = queued_next_[slice];
-  entries[next] = {sector, now, ready};
-  next = (next + 1) % static_cast<uint32_t>(config_.merged_reads);
+  if (config_.merged_reads > 0) {
+    uint32_t& next = queued_next_[slice];
+    entries[next] = {sector, now, ready};
+    next = (next + 1) % static_cast<uint32_t>(config_.merged_reads);
+  }
   return ready;
 }
 

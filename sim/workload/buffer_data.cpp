@@ -90,9 +90,8 @@ std::vector<uint8_t> initial_bytes(const Buffer& b) {
       break;
     }
     case InitSpec::Kind::File: {
-      const std::string& path = b.init.file;
-      if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {  // as --dump writes them
-        out = read_npy(path, b.type, b.count, "buffer '" + b.name + "'");
+      if (is_npy_path(b.init.file)) {  // as --dump writes them
+        out = read_npy(b.init.file, b.type, b.count, "buffer '" + b.name + "'");
         break;
       }
       std::ifstream in(b.init.file, std::ios::binary);

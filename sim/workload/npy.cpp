@@ -88,8 +88,10 @@ std::vector<uint8_t> read_npy(const std::string& path, ElementType type, int64_t
   return std::vector<uint8_t>(file.begin() + static_cast<long>(data_at), file.end());
 }
 
+bool is_npy_path(const std::string& path) { return path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0; }
+
 void write_buffer_file(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes) {
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) write_npy(path, type, bytes);
+  if (is_npy_path(path)) write_npy(path, type, bytes);
   else write_bytes(path, "", bytes);
 }
 

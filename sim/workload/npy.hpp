@@ -18,6 +18,9 @@ void write_npy(const std::string& path, ElementType type, const std::vector<uint
 // the error says which it is and how to cast); throws util::InputError naming `what`.
 std::vector<uint8_t> read_npy(const std::string& path, ElementType type, int64_t count, const std::string& what);
 
+// Whether `path` names a .npy file (by its ending): buffers are read and written as NumPy arrays there.
+bool is_npy_path(const std::string& path);
+
 // A buffer's bytes to `path`: .npy when the name ends so, raw bytes otherwise.
 void write_buffer_file(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes);
 

@@ -74,12 +74,13 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
 
 engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent, uint64_t& requested) {
   Sm& sm = sms_[sm_index];
-  const bool new_line = address / line_bytes_ != requested;  // the line's other sectors ride on its request
-  requested = address / line_bytes_;
+  const uint64_t line = address / line_bytes_;
+  const bool new_line = line != requested;  // the line's other sectors ride on its request
+  requested = line;
   const engine::Cycle arrives = from_l2(sm_index, l2_->read(address, sm_index, sent, new_line));
   if (sm.mshrs.limited())  // the line's register is held until its last sector is back
     for (Departed& d : departed_)
-      if (d.line == address / line_bytes_) d.arrives = std::max(d.arrives, arrives);
+      if (d.line == line) d.arrives = std::max(d.arrives, arrives);
   return arrives;
 }
 
@@ -212,9 +213,8 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     }
     const uint32_t below = l2_->sector_bytes();
     if (!cached) {
-      for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below) {
+      for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below)
         ready = std::max(ready, read_below(r.sm, a, depart(sm, a, now), requested));
-      }
       continue;
     }
     SectoredCache& l1 = *sm.l1;
