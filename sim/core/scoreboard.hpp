@@ -52,9 +52,11 @@ class Scoreboard {
     // Most instructions touch no register with a write in flight: no entry to look at.
     if (!full && !(pending_mask_ & (t.reads_mask | (renamed ? 0 : t.writes_mask)))) return w;
     engine::Cycle earliest = engine::kNever;
+    const uint64_t touched = t.reads_mask | (renamed ? 0 : t.writes_mask);
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       earliest = std::min(earliest, p.at);
+      if (!(touched >> (p.reg % 64) & 1u)) continue;  // the summary rules it out
       // A compare's predicate read as an operand is ready before a guard may read it.
       const engine::Cycle at = p.reg == t.early_reg && p.at != engine::kNever ? p.at - std::min<engine::Cycle>(p.at, t.early_by) : p.at;
       if (at > w.at && uses(p.reg)) {
@@ -96,6 +98,7 @@ class Scoreboard {
     size_t n = 0;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
+      if (!(t.reads_mask >> (p.reg % 64) & 1u)) continue;  // the summary rules most out
       bool read = false;
       for (uint32_t r : t.reads) read |= r == p.reg && r != kernel::kNoReg;
       if (!read) continue;

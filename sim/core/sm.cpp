@@ -69,8 +69,11 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
       warps_(static_cast<size_t>(config.max_warps)),
       blocks_(static_cast<size_t>(config.max_blocks)),
       schedulers_(static_cast<size_t>(config.schedulers)),
-      last_tick_(events.now()) {
+      last_tick_(events.now()),
+      scheduler_of_(static_cast<size_t>(config.max_warps)),
+      live_index_(static_cast<size_t>(config.max_warps), kNotLive) {
   for (Scheduler& s : schedulers_) s.policy = SchedulerPolicyRegistry::instance().make(config.policy);
+  for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
   if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
   memory_.connect(id_, this);
 }
@@ -108,7 +111,9 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
     kernel_.executor.reset_warp(w.state, block.state, i);
-    schedulers_[slot % schedulers_.size()].live.push_back(slot);  // launch order is age order
+    std::vector<uint32_t>& live = schedulers_[scheduler_of_[slot]].live;
+    live_index_[slot] = static_cast<uint32_t>(live.size());
+    live.push_back(slot);  // launch order is age order
     w.block_slot = b;
     w.slot = slot;
     w.age = next_age_++;
@@ -269,7 +274,7 @@ void Sm::on_response(uint64_t tag) {
   }
   w.next_known = false;
   unpark(w.slot);
-  schedulers_[w.slot % schedulers_.size()].wake = 0;
+  schedulers_[scheduler_of_[w.slot]].wake = 0;
   events_.schedule_by(tick_event_, now);
 }
 
@@ -305,9 +310,14 @@ void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycl
 void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
   wake_all();
   w.done = true;
-  Scheduler& s = schedulers_[w.slot % schedulers_.size()];
-  const size_t j = static_cast<size_t>(std::find(s.live.begin(), s.live.end(), w.slot) - s.live.begin());
+  Scheduler& s = schedulers_[scheduler_of_[w.slot]];
+  const size_t j = live_index_[w.slot];
   s.live.erase(s.live.begin() + static_cast<long>(j));
+  live_index_[w.slot] = kNotLive;
+  for (size_t k = j; k < s.live.size(); ++k) live_index_[s.live[k]] = static_cast<uint32_t>(k);
+  // The parked bits above j move down with their warps.
+  const uint64_t below = j >= 64 ? ~uint64_t{0} : (uint64_t{1} << j) - 1;
+  s.parked = (s.parked & below) | (s.parked >> 1 & ~below);
   // Keep the last issuer's position; if it is the one leaving, round robin resumes after
   // the warp before it.
   size_t& pos = s.last_pos;
@@ -346,7 +356,7 @@ engine::Cycle Sm::tick(engine::Cycle now) {
       next = std::min(next, s.wake);
       continue;
     }
-    IssueScan scan(*this, warps_, s.live, s.units, s.last_pos, s.last_issued, now, &parked_);
+    IssueScan scan(*this, warps_, s.live, s.units, s.last_pos, s.last_issued, now, &s.parked);
     const bool had_warps = !s.live.empty();
     scanning_ = &s;
     issued_ = false;

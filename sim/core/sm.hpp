@@ -123,6 +123,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
     IssueUnits units;
     uint32_t last_issued = 0;      // warp slot that issued last
     size_t last_pos = std::string::npos;  // its index in live (npos: none)
+    uint64_t parked = 0;           // by index in live (< 64): waits with no known end
     Stall reason = Stall::Idle;    // stall charged since the last tick
     // No warp of it can issue before this cycle (0: evaluate). Nothing it waits on
     // changes until then unless a block arrives, a barrier opens, a warp exits or a
@@ -213,11 +214,16 @@ class Sm final : private Issuer, public memory::ResponseSink {
   bool every_cycle_ = false;
   engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   uint32_t live_warps_ = 0;
-  // Warp slots whose warp waits with no known end (a response, a barrier): the scan skips
-  // them (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks the slot.
-  uint64_t parked_ = 0;
+  // Each live warp's scheduler and its index in that scheduler's `live` (kNotLive: none),
+  // for the parked bits, which go by index.
+  static constexpr uint32_t kNotLive = 0xFFFFFFFFu;
+  std::vector<uint32_t> scheduler_of_;
+  std::vector<uint32_t> live_index_;
+  // A warp that waits with no known end (a response, a barrier) is parked: the scan skips it
+  // (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks it.
   void unpark(uint32_t slot) {
-    if (slot < 64) parked_ &= ~(uint64_t{1} << slot);
+    const uint32_t index = live_index_[slot];
+    if (index < 64) schedulers_[scheduler_of_[slot]].parked &= ~(uint64_t{1} << index);
   }
   int free_block_slots_ = 0;
   int retired_ = 0;

@@ -96,12 +96,23 @@ class EventQueue {
       return a.when != b.when ? a.when > b.when : a.order > b.order;
     }
   };
+  static bool stale(const Entry& x) { return x.order != x.event->order_; }
   friend class Event;
   void push(Event& e, Cycle when);
   void drop_stale();
+  // Makes the next cycle with events the current one: its entries into current_, in order.
+  bool begin_cycle();
   void forget(const Event& e);  // removes every entry of an event being destroyed
 
+  // Most events are due in this cycle or the next (an SM that issued ticks again in the
+  // next), so those skip the heap: this cycle's in order from current_pos_, the next
+  // cycle's as they come (put in order once, when it begins; they mostly come in order),
+  // later ones in a heap. Keys are unique, so the order is the heap's alone.
+  std::vector<Entry> current_;
+  size_t current_pos_ = 0;
+  std::vector<Entry> next_;
   std::vector<Entry> heap_;
+  std::vector<Entry> due_;  // scratch: the heap's entries for the cycle beginning
   uint64_t sequence_ = 0;
   size_t live_ = 0;
   Cycle now_ = 0;

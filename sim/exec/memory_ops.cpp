@@ -162,6 +162,18 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     else if (global) span = memory_.translate(lo, extent);
     else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
   }
+  // A full warp's 32-bit loads of consecutive words into a 32-bit register: one copy.
+  if (span && mask == 0xFFFFFFFFu && is_load && size == 4 && count == 1 && data.reg != kernel::kNoReg &&
+      !program_.reg_wide[data.reg] && hi - lo == 31 * uint64_t{bytes}) {
+    bool consecutive = true;
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) consecutive &= addresses_[lane] == lo + lane * uint64_t{bytes};
+    if (consecutive) {
+      uint32_t words[kWarpSize];
+      std::memcpy(words, span, sizeof words);
+      scatter32(w, data.reg, mask, words);
+      return;
+    }
+  }
   if (span) {
     for_each_lane(mask, [&](uint32_t lane) { host[lane] = span + (addresses_[lane] - lo); });
   } else {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -73,8 +74,9 @@ class Issuer {
 // that may issue, or whose next instruction must be looked up) goes to the SM.
 class IssueScan {
  public:
-  // `parked` (null: none kept): one bit per warp slot (slots < 64) whose warp cannot issue
-  // until something the SM clears the bit for (a response, a barrier's release, an issue).
+  // `parked` (null: none kept): one bit per position in `live` (positions < 64) whose warp
+  // cannot issue until something the SM clears the bit for (a response, a barrier's release,
+  // an issue). By position, so that a scan steps over a run of them at once (next()).
   IssueScan(Issuer& issuer, const std::vector<TimedWarp>& warps, const std::vector<uint32_t>& live,
             const IssueUnits& units, size_t last_pos, uint32_t last_slot, engine::Cycle now, uint64_t* parked = nullptr)
       : issuer_(issuer), warps_(warps.data()), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
@@ -90,10 +92,9 @@ class IssueScan {
 
   // Offers live()[index] for issue: true when it issued (the cycle's scan is over).
   bool offer(size_t index) {
-    const uint32_t slot = live_[index];
     // A parked warp adds nothing once a reason is kept: its wait has no end in sight.
-    if (parked_ && reason_ != Stall::Idle && (*parked_ >> slot & 1u)) return false;
-    const TimedWarp& w = warps_[slot];
+    if (reason_ != Stall::Idle && parked(index)) return false;
+    const TimedWarp& w = warps_[live_[index]];
     // Waits that do not depend on the next instruction (a block still launching, a barrier)
     // are answered here too: short blocks spend much of their life in them.
     if (now_ < w.eligible_at) {
@@ -117,7 +118,15 @@ class IssueScan {
   }
   // live()[index] waits for a response or a barrier's release (kNever): park it.
   void park(size_t index) {
-    if (parked_ && live_[index] < 64) *parked_ |= uint64_t{1} << live_[index];
+    if (parked_ && index < 64) *parked_ |= uint64_t{1} << index;
+  }
+  // The first index in [from, end) worth offering: every one until a reason is kept, then
+  // those not parked (offer() would pass over the others without a look).
+  size_t next(size_t from, size_t end) const {
+    if (reason_ == Stall::Idle || !parked_ || from >= 64) return from;
+    const uint64_t open = ~*parked_ >> from;
+    const size_t skip = open ? static_cast<size_t>(std::countr_zero(open)) : 64 - from;  // 64 on: never parked
+    return std::min(end, from + skip);
   }
   // Whether the warp in `slot` is ready to compete: launched and not waiting for a load.
   bool active(uint32_t slot) { return issuer_.active(slot, now_); }
@@ -131,6 +140,8 @@ class IssueScan {
   engine::Cycle wake() const { return wake_; }  // the earliest cycle an offered warp can issue
 
  private:
+  bool parked(size_t index) const { return parked_ && index < 64 && (*parked_ >> index & 1u); }
+
   Issuer& issuer_;
   const TimedWarp* warps_;
   const std::vector<uint32_t>& live_;

@@ -32,11 +32,21 @@ int SectoredCache::find(uint64_t line, uint64_t set) const {
   return -1;
 }
 
+SectoredCache::Place SectoredCache::locate(uint64_t line) const {
+  if (line == memo_line_) {
+    const Way& w = ways_storage_[memo_set_ * ways_ + static_cast<uint32_t>(memo_way_)];
+    if (w.tag == line && w.valid) return {memo_set_, memo_way_};  // no other way can hold it
+  }
+  const uint64_t set = set_of(line);
+  const int way = find(line, set);
+  if (way >= 0) remember(line, set, way);
+  return {set, way};
+}
+
 SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
   const uint64_t line = address / line_;
-  const uint64_t set = set_of(line);
+  const auto [set, way] = locate(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
-  const int way = find(line, set);
   if (way < 0 || !(ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> sector & 1u)) return {};
   const uint64_t ready = ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector];
   if (ready > now)
@@ -47,16 +57,13 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
 }
 
 bool SectoredCache::contains(uint64_t address) const {
-  const uint64_t line = address / line_, set = set_of(line);
-  const int way = find(line, set);
+  const auto [set, way] = locate(address / line_);
   return way >= 0 && (ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> (address % line_ / sector_) & 1u);
 }
 
 bool SectoredCache::write_hit(uint64_t address) {
-  const uint64_t line = address / line_;
-  const uint64_t set = set_of(line);
+  const auto [set, way] = locate(address / line_);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
-  const int way = find(line, set);
   if (way < 0) return false;
   Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
   if (!(w.valid >> sector & 1u)) return false;
@@ -67,10 +74,9 @@ bool SectoredCache::write_hit(uint64_t address) {
 
 uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
   const uint64_t line = address / line_;
-  const uint64_t set = set_of(line);
+  auto [set, found] = locate(line);
   const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
   uint32_t evicted_dirty = 0;
-  int found = find(line, set);
   Way* base = &ways_storage_[set * ways_];
   if (found < 0) {  // allocate: an invalid way, else the policy's victim
     found = -1;
@@ -82,6 +88,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
     w.tag = line;
     w.valid = 0;
     w.dirty = 0;
+    remember(line, set, found);
     if (evict_first)
       policy_->filled_evict_first(set, static_cast<uint32_t>(found));
     else
@@ -97,8 +104,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
 }
 
 void SectoredCache::invalidate(uint64_t address) {
-  const uint64_t line = address / line_, set = set_of(line);
-  const int way = find(line, set);
+  const auto [set, way] = locate(address / line_);
   if (way < 0) return;
   Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
   const uint32_t bit = 1u << (address % line_ / sector_);

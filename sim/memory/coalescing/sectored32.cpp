@@ -5,9 +5,20 @@ namespace gpusim::memory {
 namespace {
 
 class Sectored32 final : public CoalescingRule {
+  // Whether lane k's address is a[0] + k * size for every lane (no wrap past the top).
+  static bool consecutive(const uint64_t* a, uint32_t size) {
+    bool all = a[0] <= ~uint64_t{0} - 32 * uint64_t{size};
+    for (uint32_t k = 1; k < 32; ++k) all &= a[k] == a[0] + k * uint64_t{size};
+    return all;
+  }
+
  public:
   void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
     out.clear();
+    if (mask == 0xFFFFFFFFu && consecutive(a, size)) {  // the common case: each sector once, in order
+      for (uint64_t b = align_down(a[0], 32); b < a[31] + size; b += 32) out.push_back({b, 32});
+      return;
+    }
     for (int k = 0; k < 32; ++k) {
       if (!(mask >> k & 1u)) continue;
       for (uint64_t b = align_down(a[k], 32); b < a[k] + size; b += 32)

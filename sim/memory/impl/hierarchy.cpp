@@ -270,7 +270,7 @@ Accepted MemoryHierarchy::banked_lookup(const MemoryRequest& r) {
     if (index >= 32) continue;
     for (uint64_t w = a / 4; w * 4 < a + r.bytes_per_lane; ++w) bank_lines_[w % data] |= 1u << index;
   }
-  for (uint32_t held : bank_lines_) cycles = std::max<uint32_t>(cycles, static_cast<uint32_t>(std::popcount(held)));
+  for (uint32_t held : bank_lines_) cycles = std::max<uint32_t>(cycles, static_cast<uint32_t>(util::lane_count(held)));
   return {cycles, cycles};
 }
 
