@@ -97,6 +97,47 @@ TEST(EventQueue, DestroyingAScheduledEventRemovesIt) {
   EXPECT_EQ(log, (std::vector<std::string>{"keep@9"}));
 }
 
+// Events due in the cycle being run or the next one bypass the heap (an SM that issued
+// ticks again in the next cycle); the order must be the same as through the heap.
+TEST(EventQueue, EventsForThisCycleAndTheNextKeepTheOrder) {
+  EventQueue q;
+  std::vector<std::string> log;
+  struct Spawner final : Event {
+    Spawner(std::vector<std::string>& log, EventQueue& q, int32_t priority) : Event(priority), log(log), q(q) {}
+    void process() override {
+      log.push_back("s@" + std::to_string(q.now()));
+      for (auto& [e, when] : then) q.schedule_by(*e, when);
+      then.clear();
+    }
+    std::vector<std::string>& log;
+    EventQueue& q;
+    std::vector<std::pair<Event*, Cycle>> then;
+  };
+  Spawner s(log, q, 50);
+  Logged early("early", log, q, -10), late("late", log, q, 60), later("later", log, q, 70), next_low("next_low", log, q, -20),
+      next_high("next_high", log, q, 80), far("far", log, q, 0), moved("moved", log, q, 0);
+  q.schedule(s, 4);
+  q.schedule(later, 4);
+  q.schedule(far, 9);
+  q.schedule(moved, 9);
+  // At 4, s schedules for its own cycle one event below its priority (it runs next, before
+  // `later`) and one above; for the next cycle, a high priority first and then a low one
+  // (which runs first); and it moves `moved` from 9 to 5.
+  s.then = {{&early, 4}, {&late, 4}, {&next_high, 5}, {&next_low, 5}, {&moved, 5}};
+  q.run();
+  EXPECT_EQ(log, (std::vector<std::string>{"s@4", "early@4", "late@4", "later@4", "next_low@5", "moved@5", "next_high@5",
+                                           "far@9"}));
+  // The clock moved on with events for the next cycle still waiting: they are not lost.
+  q.schedule(next_low, q.now() + 1);
+  q.schedule(far, q.now() + 1);
+  q.advance_to(q.now() + 1);
+  EXPECT_EQ(q.next_cycle(), 10u);
+  q.run();
+  ASSERT_EQ(log.size(), 10u);
+  EXPECT_EQ(log[8], "next_low@10");
+  EXPECT_EQ(log[9], "far@10");
+}
+
 TEST(EventQueue, MemberEventsCallTheirOwner) {
   struct Owner {
     int ticks = 0;
