@@ -85,10 +85,9 @@ class Scoreboard {
       keep(kept, p);
     }
     count_ = kept;
-    for (uint32_t reg : t.writes) {
-      if (reg == kernel::kNoReg || ready <= now) continue;
-      if (count_ < kEntries) keep(count_, {reg, ticket, ready});
-    }
+    if (ready <= now) return;  // nothing in flight
+    for (uint32_t reg : t.writes)
+      if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, ready});
   }
 
   // What `t`, set aside now, waits for: the time its operands from issued instructions are

@@ -141,7 +141,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   events_.schedule_by(tick_event_, now);
 }
 
-Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
+inline Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   if (now < w.eligible_at) return {w.eligible_at, w.eligible_wait};
   if (w.at_barrier) return {kNever, Stall::Barrier};
   if (!w.next_known) choose_next(w, now);
@@ -162,7 +162,7 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
   return b;
 }
 
-Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now) {
+inline Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now) {
   ++stats_.warp_instructions;
   stats_.thread_instructions += static_cast<uint64_t>(util::lane_count(r.active_mask));
   stats_.predicated_on_threads += static_cast<uint64_t>(util::lane_count(r.executed_mask));

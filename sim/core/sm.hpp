@@ -133,7 +133,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   bool try_offer(IssueScan& scan, size_t index) override;
   bool active(uint32_t slot, engine::Cycle now) override;
 
-  Readiness readiness(TimedWarp& w, Scheduler& s, engine::Cycle now);
+  [[gnu::always_inline]] Readiness readiness(TimedWarp& w, Scheduler& s, engine::Cycle now);
   // Decides what the warp issues next - the instruction at its PC, or the oldest one it set
   // aside - setting aside (executing) the instructions ptxas would have moved below later
   // ones; fills w.next and w.operands_at.
@@ -148,7 +148,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
     uint64_t busy;
   };
   Begun begin(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now);
-  Begun start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now);  // begin's work, unprofiled
+  [[gnu::always_inline]] Begun start(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, engine::Cycle now);  // begin's work, unprofiled
   // Charges the scheduler's unit (and issue slot) for an instruction issued at `now`.
   void occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine::Cycle now);
   // Issues the warp's next instruction, known to be ready; returns false only for a

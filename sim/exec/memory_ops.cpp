@@ -6,6 +6,7 @@
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::exec {
 
@@ -164,10 +165,8 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   }
   // A full warp's 32-bit loads of consecutive words into a 32-bit register: one copy.
   if (span && mask == 0xFFFFFFFFu && is_load && size == 4 && count == 1 && data.reg != kernel::kNoReg &&
-      !program_.reg_wide[data.reg] && hi - lo == 31 * uint64_t{bytes}) {
-    bool consecutive = true;
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) consecutive &= addresses_[lane] == lo + lane * uint64_t{bytes};
-    if (consecutive) {
+      !program_.reg_wide[data.reg] && addresses_[0] == lo) {
+    if (util::consecutive_lanes(addresses_, bytes)) {
       uint32_t words[kWarpSize];
       std::memcpy(words, span, sizeof words);
       scatter32(w, data.reg, mask, words);

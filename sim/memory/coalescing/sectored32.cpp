@@ -1,21 +1,15 @@
 // Compute capability 3.x and later: per warp, one 32-byte sector per distinct sector.
 #include "memory/coalescing/align.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::memory {
 namespace {
 
 class Sectored32 final : public CoalescingRule {
-  // Whether lane k's address is a[0] + k * size for every lane (no wrap past the top).
-  static bool consecutive(const uint64_t* a, uint32_t size) {
-    bool all = a[0] <= ~uint64_t{0} - 32 * uint64_t{size};
-    for (uint32_t k = 1; k < 32; ++k) all &= a[k] == a[0] + k * uint64_t{size};
-    return all;
-  }
-
  public:
   void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
     out.clear();
-    if (mask == 0xFFFFFFFFu && consecutive(a, size)) {  // the common case: each sector once, in order
+    if (mask == 0xFFFFFFFFu && util::consecutive_lanes(a, size)) {  // the common case: each sector once, in order
       for (uint64_t b = align_down(a[0], 32); b < a[31] + size; b += 32) out.push_back({b, 32});
       return;
     }

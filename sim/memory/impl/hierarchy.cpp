@@ -258,6 +258,9 @@ Accepted MemoryHierarchy::banked_lookup(const MemoryRequest& r) {
   for (uint64_t line : lines_) cycles = std::max(cycles, ++bank_load_[line % banks]);
   const auto data = static_cast<uint64_t>(config_.l1->data_banks);
   if (data == 0 || cycles == lines) return {cycles, cycles};  // a data bank cannot hold more lines
+  // A full warp's consecutive words: each in its own data bank, none holding two lines.
+  if (data >= 32 && r.bytes_per_lane == 4 && r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, 4))
+    return {cycles, cycles};
   bank_lines_.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
   uint64_t last = ~uint64_t{0};
   size_t index = 0;
