@@ -165,7 +165,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   }
   // A full warp's 32-bit loads of consecutive words into a 32-bit register: one copy.
   if (span && mask == 0xFFFFFFFFu && is_load && size == 4 && count == 1 && data.reg != kernel::kNoReg &&
-      !program_.reg_wide[data.reg] && addresses_[0] == lo) {
+      !program_.reg_wide[data.reg] && addresses_[0] == lo && hi - lo == 31 * uint64_t{bytes}) {
     if (util::consecutive_lanes(addresses_, bytes)) {
       uint32_t words[kWarpSize];
       std::memcpy(words, span, sizeof words);
