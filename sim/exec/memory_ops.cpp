@@ -6,7 +6,6 @@
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
-#include "util/bits.hpp"
 
 namespace gpusim::exec {
 
@@ -162,16 +161,6 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     if (shared && hi + bytes <= b.shared.size()) span = b.shared.data() + lo;
     else if (global) span = memory_.translate(lo, extent);
     else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
-  }
-  // A full warp's 32-bit loads of consecutive words into a 32-bit register: one copy.
-  if (span && mask == 0xFFFFFFFFu && is_load && size == 4 && count == 1 && data.reg != kernel::kNoReg &&
-      !program_.reg_wide[data.reg] && addresses_[0] == lo && hi - lo == 31 * uint64_t{bytes}) {
-    if (util::consecutive_lanes(addresses_, bytes)) {
-      uint32_t words[kWarpSize];
-      std::memcpy(words, span, sizeof words);
-      scatter32(w, data.reg, mask, words);
-      return;
-    }
   }
   if (span) {
     for_each_lane(mask, [&](uint32_t lane) { host[lane] = span + (addresses_[lane] - lo); });
