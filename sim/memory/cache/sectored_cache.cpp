@@ -34,12 +34,14 @@ int SectoredCache::find(uint64_t line, uint64_t set) const {
 
 SectoredCache::Place SectoredCache::locate(uint64_t line) const {
   if (line == memo_line_) {
+    // Absent stays absent until fill() brings the line, and fill() remembers it then.
+    if (memo_way_ < 0) return {memo_set_, -1};
     const Way& w = ways_storage_[memo_set_ * ways_ + static_cast<uint32_t>(memo_way_)];
     if (w.tag == line && w.valid) return {memo_set_, memo_way_};  // no other way can hold it
   }
   const uint64_t set = set_of(line);
   const int way = find(line, set);
-  if (way >= 0) remember(line, set, way);
+  remember(line, set, way);
   return {set, way};
 }
 

@@ -51,7 +51,8 @@ class SectoredCache {
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
   uint64_t set_of(uint64_t line) const;
   // The line's set and the way holding it (-1: none). The sectors of one request come one
-  // after another, so the last line found is checked first, before any set is computed.
+  // after another, and a miss's fill follows its probe, so the last line looked up is checked
+  // first, before any set is computed.
   struct Place {
     uint64_t set;
     int way;
@@ -70,7 +71,7 @@ class SectoredCache {
   std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
   std::unique_ptr<ReplacementPolicy> policy_;
-  mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line found (a hint, checked)
+  mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line looked up, and where
   mutable int memo_way_ = 0;
 };
 
