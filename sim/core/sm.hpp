@@ -214,8 +214,9 @@ class Sm final : private Issuer, public memory::ResponseSink {
   bool every_cycle_ = false;
   engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   uint32_t live_warps_ = 0;
-  // Each live warp's scheduler and its index in that scheduler's `live` (kNotLive: none),
-  // for the parked bits, which go by index.
+  // Each warp slot's scheduler (slot % schedulers, kept to spare the issue path a division)
+  // and, while live, its index in that scheduler's `live` (kNotLive: none), which the
+  // scheduler's parked bits go by.
   static constexpr uint32_t kNotLive = 0xFFFFFFFFu;
   std::vector<uint32_t> scheduler_of_;
   std::vector<uint32_t> live_index_;

@@ -32,7 +32,7 @@ void EventQueue::push(Event& e, Cycle when) {
   ++live_;
   if (when == now_) {  // this cycle: in its place among those not yet run
     const auto at = std::lower_bound(current_.begin() + static_cast<long>(current_pos_), current_.end(), entry,
-                                     [](const Entry& a, const Entry& b) { return a.order < b.order; });
+                                     EarlierInCycle{});
     current_.insert(at, entry);
   } else if (when == now_ + 1) {
     next_.push_back(entry);
@@ -79,7 +79,7 @@ bool EventQueue::begin_cycle() {
   for (size_t i = 1; i < next_.size(); ++i) {
     const Entry x = next_[i];
     size_t j = i;
-    for (; j > 0 && next_[j - 1].order > x.order; --j) next_[j] = next_[j - 1];
+    for (; j > 0 && EarlierInCycle{}(x, next_[j - 1]); --j) next_[j] = next_[j - 1];
     next_[j] = x;
   }
   due_.clear();
@@ -88,8 +88,7 @@ bool EventQueue::begin_cycle() {
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
     heap_.pop_back();
   }
-  std::merge(next_.begin(), next_.end(), due_.begin(), due_.end(), std::back_inserter(current_),
-             [](const Entry& a, const Entry& b) { return a.order < b.order; });
+  std::merge(next_.begin(), next_.end(), due_.begin(), due_.end(), std::back_inserter(current_), EarlierInCycle{});
   next_.clear();
   now_ = cycle;
   return true;

@@ -96,6 +96,9 @@ class EventQueue {
       return a.when != b.when ? a.when > b.when : a.order > b.order;
     }
   };
+  struct EarlierInCycle {  // within one cycle: priority, then order scheduled
+    bool operator()(const Entry& a, const Entry& b) const { return a.order < b.order; }
+  };
   static bool stale(const Entry& x) { return x.order != x.event->order_; }
   friend class Event;
   void push(Event& e, Cycle when);
