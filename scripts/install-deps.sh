@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
-  libyaml-cpp-dev libboost-dev libboost-program-options-dev libboost-graph-dev nlohmann-json3-dev
+  libyaml-cpp-dev libboost-dev libboost-program-options-dev libboost-graph-dev nlohmann-json3-dev zlib1g-dev
   libsqlite3-dev sqlite3
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-dev

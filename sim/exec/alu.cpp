@@ -117,7 +117,7 @@ void Executor::carry_chain(WarpState& w, const Instruction& in, uint32_t mask, c
 }
 
 void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
-  if (alu32(w, in, mask)) return;
+  if (alu_wide(w, in, mask) || alu32(w, in, mask)) return;
   uint64_t ra[kWarpSize], rb[kWarpSize], rc[kWarpSize], out[kWarpSize];
   if (in.num_src > 0) gather(w, b, in.src[0], mask, ra);
   if (in.num_src > 1) gather(w, b, in.src[1], mask, rb);

@@ -1,5 +1,6 @@
 // The most frequent arithmetic - 32-bit integer, f32 and predicate logic - a warp at a
-// time on the narrow registers in place: no widening of every operand to 64 bits and back.
+// time on the narrow registers in place: no widening of every operand to 64 bits and back;
+// and the 64-bit address arithmetic of indexing code (add/sub of 64-bit integers, mul/mad.wide).
 // Results are those of the general path (alu.cpp) bit for bit; whatever this does not
 // cover (other types, .sat, .ftz, carries, wide or unwritten operands) goes there.
 #include <algorithm>
@@ -129,6 +130,41 @@ bool Executor::alu32(WarpState& w, const Instruction& in, uint32_t mask) {
       for (uint32_t& v : out) v &= 1u;
   }
   scatter32(w, in.dst.reg, mask, out);
+  return true;
+}
+
+bool Executor::alu_wide(WarpState& w, const Instruction& in, uint32_t mask) {
+  if (in.dst.kind != Operand::Kind::Reg || !program_.reg_wide[in.dst.reg] || in.carry || in.sat) return false;
+  const DataType t = in.type;
+  const bool wide_mul = (in.op == Opcode::Mul || in.op == Opcode::Mad) &&
+                        static_cast<MulMode>(in.mode) == MulMode::Wide && (t == DataType::S32 || t == DataType::U32);
+  const bool add = (in.op == Opcode::Add || in.op == Opcode::Sub) && in.num_src == 2 &&
+                   (t == DataType::S64 || t == DataType::U64 || t == DataType::B64);
+  if (!wide_mul && !add) return false;
+  uint64_t out[kWarpSize];
+  if (add) {
+    uint64_t scratch[2][kWarpSize];
+    const uint64_t* a = wide_view(w, in.src[0], mask, scratch[0]);
+    const uint64_t* b = a ? wide_view(w, in.src[1], mask, scratch[1]) : nullptr;
+    if (!b) return false;
+    if (in.op == Opcode::Add) for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] + b[l];
+    else for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] - b[l];
+  } else {
+    uint32_t scratch[2][kWarpSize];
+    uint64_t addend[kWarpSize];
+    const uint32_t* a = narrow_view(w, in.src[0], mask, scratch[0]);
+    const uint32_t* b = a ? narrow_view(w, in.src[1], mask, scratch[1]) : nullptr;
+    const uint64_t* c = in.op == Opcode::Mad && b ? wide_view(w, in.src[2], mask, addend) : nullptr;
+    if (!b || (in.op == Opcode::Mad && !c)) return false;
+    if (t == DataType::S32)
+      for (int l = 0; l < kWarpSize; ++l)
+        out[l] = static_cast<uint64_t>(int64_t{static_cast<int32_t>(a[l])} * static_cast<int32_t>(b[l]));
+    else
+      for (int l = 0; l < kWarpSize; ++l) out[l] = uint64_t{a[l]} * b[l];
+    if (c)
+      for (int l = 0; l < kWarpSize; ++l) out[l] += c[l];
+  }
+  scatter(w, in.dst.reg, mask, out);
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::exec {
 
@@ -59,6 +60,14 @@ bool compare_integer(I a, I b) {
 // The lanes of `mask` for which the comparison holds, as a mask.
 template <CmpOp Op, typename T>
 uint32_t lanes_where(uint32_t mask, const T* a, const T* b) {
+  if (mask == 0xFFFFFFFFu) {  // a full warp: the comparisons in one loop that vectorises, then packed
+    uint8_t holds[kWarpSize];
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
+      if constexpr (std::is_floating_point_v<T>) holds[lane] = compare_float<Op>(a[lane], b[lane]);
+      else holds[lane] = compare_integer<Op>(a[lane], b[lane]);
+    }
+    return util::pack_lanes(holds);
+  }
   uint32_t out = 0;
   for_each_lane(mask, [&](uint32_t lane) {
     bool p;
@@ -171,13 +180,22 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
     p = combine(p);
     q = combine(q);
   }
-  uint64_t out[kWarpSize];
-  for_each_lane(mask, [&](uint32_t l) { out[l] = p >> l & 1u; });
-  scatter(w, in.dst.reg, mask, out);
-  if (in.dst2.kind == kernel::Operand::Kind::Reg) {
-    for_each_lane(mask, [&](uint32_t l) { out[l] = q >> l & 1u; });
-    scatter(w, in.dst2.reg, mask, out);
+  write_predicate(w, in.dst.reg, mask, p);
+  if (in.dst2.kind == kernel::Operand::Kind::Reg) write_predicate(w, in.dst2.reg, mask, q);
+}
+
+void Executor::write_predicate(WarpState& w, uint32_t reg, uint32_t mask, uint32_t holds) const {
+  uint8_t flags[kWarpSize];
+  util::unpack_lanes(holds, flags);
+  const size_t base = size_t{program_.reg_slot[reg]} * kWarpSize;
+  if (program_.reg_wide[reg]) {
+    uint64_t* dst = &w.wide[base];
+    for_each_lane(mask, [dst, &flags](uint32_t l) { dst[l] = flags[l]; });
+  } else {
+    uint32_t* dst = &w.narrow[base];
+    for_each_lane(mask, [dst, &flags](uint32_t l) { dst[l] = flags[l]; });
   }
+  w.defined[reg] |= mask;
 }
 
 }  // namespace gpusim::exec

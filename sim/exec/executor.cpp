@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "util/bits.hpp"
+
 namespace gpusim::exec {
 
 using kernel::Opcode;
@@ -135,8 +137,9 @@ uint32_t Executor::guard_mask(WarpState& w, const BlockState&, const Instruction
   if (in.guard == kernel::kNoReg) return active;
   if (!program_.reg_wide[in.guard]) {  // predicates live in the narrow registers: one pass, no branches
     const uint32_t* v = &w.narrow[size_t{program_.reg_slot[in.guard]} * kWarpSize];
-    uint32_t set = 0;
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) set |= (v[lane] & 1u) << lane;
+    uint8_t flags[kWarpSize];
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) flags[lane] = static_cast<uint8_t>(v[lane] & 1u);
+    uint32_t set = util::pack_lanes(flags);
     set &= w.defined[in.guard];  // never written: false
     return (in.guard_negated ? ~set : set) & active;
   }

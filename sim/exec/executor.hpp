@@ -205,6 +205,17 @@ class Executor {
     std::fill(scratch, scratch + kWarpSize, static_cast<uint32_t>(o.imm));
     return scratch;
   }
+  // The same for 64-bit operands: a 64-bit register every lane of `mask` has written (not
+  // negated) in place, or an immediate in `scratch`; null where the operand needs gather().
+  const uint64_t* wide_view(const WarpState& w, const Operand& o, uint32_t mask, uint64_t* scratch) const {
+    if (o.kind == Operand::Kind::Reg) {
+      if (o.negate || !program_.reg_wide[o.reg] || (mask & ~w.defined[o.reg])) return nullptr;
+      return &w.wide[size_t{program_.reg_slot[o.reg]} * kWarpSize];
+    }
+    if (o.kind != Operand::Kind::Imm || o.frame) return nullptr;
+    std::fill(scratch, scratch + kWarpSize, static_cast<uint64_t>(o.imm));
+    return scratch;
+  }
   // Writes the lanes of `mask` of a 32-bit register from `values`.
   void scatter32(WarpState& w, uint32_t reg, uint32_t mask, const uint32_t* values) const {
     uint32_t* dst = &w.narrow[size_t{program_.reg_slot[reg]} * kWarpSize];
@@ -228,6 +239,8 @@ class Executor {
     }
     w.defined[reg] |= mask;
   }
+  // A predicate's lanes of `mask` from a mask: 1 where `holds` has the lane's bit, else 0.
+  void write_predicate(WarpState& w, uint32_t reg, uint32_t mask, uint32_t holds) const;
   uint64_t special(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint32_t lane) const;
   // The special register for every lane of the warp (thread indices without a division per lane).
   void special_lanes(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint64_t* out) const;
@@ -251,6 +264,8 @@ class Executor {
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   // The common 32-bit operations straight on the narrow registers (alu32.cpp); false: not one.
   bool alu32(WarpState& w, const Instruction& in, uint32_t mask);
+  // 64-bit integer add/sub and mul/mad.wide from 32 bits, in place (alu32.cpp); false: not one.
+  bool alu_wide(WarpState& w, const Instruction& in, uint32_t mask);
   void half_alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask, const uint64_t* ra,
                 const uint64_t* rb, const uint64_t* rc);
   void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,

@@ -48,6 +48,46 @@ uint64_t loaded_value(uint64_t raw, DataType t) {
   return kernel::is_signed(t) ? static_cast<uint64_t>(sign_extend(raw, kernel::type_bits(t))) : raw;
 }
 
+// Where a warp's lanes access: their addresses (bases + offset, wrapped), the lowest and
+// highest, whether any is misaligned for `bytes`, and whether they step by one stride.
+struct LaneSpan {
+  uint64_t lo = ~0ull, hi = 0, misaligned = 0;
+  bool strided = false;  // a full warp, lane l at lo-or-hi + l * stride, no wrap-around
+  uint64_t stride = 0;
+};
+
+LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, uint64_t offset, uint64_t wrap,
+                   uint32_t bytes) {
+  LaneSpan s;
+  if (mask == 0xFFFFFFFFu) {
+    // A full warp (the common case): counted loops without min/max, which vectorise, and the
+    // span from the first and last lane when the addresses form one progression (consecutive,
+    // uniform or strided). A stride of at most 2^32 either way cannot wrap past 2^64 unseen.
+    for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (bases[l] + offset) & wrap;
+    const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
+    const uint64_t stride = addresses[1] - first;
+    uint64_t off = 0;  // differences, not first + l * stride: SSE2 has no 64-bit multiply
+    for (uint32_t l = 1; l < kWarpSize; ++l) off |= (addresses[l] - addresses[l - 1]) ^ stride;
+    const auto step = static_cast<int64_t>(stride);
+    if (off == 0 && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (last >= first)) {
+      s.strided = true;
+      s.stride = stride;
+      s.lo = std::min(first, last);
+      s.hi = std::max(first, last);
+      s.misaligned = (first | stride) & (bytes - 1);
+      return s;
+    }
+  }
+  for_each_lane(mask, [&](uint32_t lane) {
+    const uint64_t a = (bases[lane] + offset) & wrap;
+    addresses[lane] = a;
+    s.lo = std::min(s.lo, a);
+    s.hi = std::max(s.hi, a);
+    s.misaligned |= a & (bytes - 1);
+  });
+  return s;
+}
+
 }  // namespace
 
 // A half-precision atomic, 16 bits at a time: the exact result of `fn` rounded to nearest
@@ -131,36 +171,57 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   const bool is_load = in.op == Opcode::Ld;
   const Operand& data = is_load ? in.dst : in.src[1];
   const uint32_t count = data.kind == Operand::Kind::Vec ? data.count : 1;
-  uint64_t bases[kWarpSize] = {};
+  uint64_t bases[kWarpSize];
   if (addr_op.reg != kernel::kNoReg) {
     Operand reg;
     reg.kind = Operand::Kind::Reg;
     reg.reg = addr_op.reg;
     gather(w, b, reg, mask, bases);
+  } else {
+    std::fill_n(bases, kWarpSize, 0);
   }
   if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
   uint8_t* host[kWarpSize];
   const uint32_t bytes = size * count;
   const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global,
              param = in.space == StateSpace::Param;
-  const uint64_t offset = static_cast<uint64_t>(addr_op.imm);
   const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
   // The fast path: every lane aligned and the warp's whole span inside one buffer (or the
   // block's shared memory, or the parameters), so one bounds check serves all lanes.
-  uint64_t lo = ~0ull, hi = 0, misaligned = 0;
-  for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t a = (bases[lane] + offset) & wrap;
-    addresses_[lane] = a;
-    lo = std::min(lo, a);
-    hi = std::max(hi, a);
-    misaligned |= a & (bytes - 1);
-  });
+  const LaneSpan lanes = lane_span(addresses_, bases, mask, static_cast<uint64_t>(addr_op.imm), wrap, bytes);
+  const uint64_t lo = lanes.lo, hi = lanes.hi;
   uint8_t* span = nullptr;  // host address of `lo`
-  if (mask && misaligned == 0 && (bytes & (bytes - 1)) == 0 && hi - lo < (uint64_t{1} << 40)) {
+  if (mask && lanes.misaligned == 0 && (bytes & (bytes - 1)) == 0 && hi - lo < (uint64_t{1} << 40)) {
     const uint64_t extent = hi - lo + bytes;
     if (shared && hi + bytes <= b.shared.size()) span = b.shared.data() + lo;
     else if (global) span = memory_.translate(lo, extent);
     else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
+  }
+  // A full warp of consecutive 32-bit words to or from 32-bit registers: one copy.
+  if (span && lanes.strided && lanes.stride == 4 && size == 4 && data.kind == Operand::Kind::Reg &&
+      data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
+    uint32_t* reg = &w.narrow[size_t{program_.reg_slot[data.reg]} * kWarpSize];
+    if (is_load) {
+      std::memcpy(reg, span, 4 * kWarpSize);
+      w.defined[data.reg] = 0xFFFFFFFFu;
+      return;
+    }
+    if (!data.negate && w.defined[data.reg] == 0xFFFFFFFFu) {
+      std::memcpy(span, reg, 4 * kWarpSize);
+      return;
+    }
+  }
+  // A full warp loading one address (a parameter, a broadcast): one read, copied to every lane.
+  if (span && lanes.strided && lanes.stride == 0 && is_load && count == 1 && data.kind == Operand::Kind::Reg &&
+      data.reg != kernel::kNoReg) {
+    uint64_t v = 0;
+    std::memcpy(&v, span, size);
+    if (kernel::is_signed(in.type)) v = static_cast<uint64_t>(sign_extend(v, kernel::type_bits(in.type)));
+    const size_t base = size_t{program_.reg_slot[data.reg]} * kWarpSize;
+    if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
+    else std::fill_n(&w.narrow[base], kWarpSize, static_cast<uint32_t>(v));
+    w.defined[data.reg] = 0xFFFFFFFFu;
+    return;
   }
   if (span) {
     for_each_lane(mask, [&](uint32_t lane) { host[lane] = span + (addresses_[lane] - lo); });

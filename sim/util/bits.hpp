@@ -2,7 +2,10 @@
 // (no POPCNT instruction assumed); lane_count is the same count inline.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace gpusim::util {
 
@@ -18,10 +21,56 @@ static_assert(lane_count(0) == 0 && lane_count(0xFFFFFFFFu) == 32 && lane_count(
 
 // Whether 32 lanes' addresses run on `size` bytes apart from the first (without wrapping past
 // the top): a full warp reading consecutive elements, the case the memory path shortcuts.
+// (Neighbours' differences, not a[0] + k * size: SSE2 has no 64-bit multiply, so this vectorises.)
 constexpr bool consecutive_lanes(const uint64_t* a, uint64_t size) {
   bool all = a[0] <= ~uint64_t{0} - 32 * size;
-  for (uint64_t k = 1; k < 32; ++k) all &= a[k] == a[0] + k * size;
+  for (uint64_t k = 1; k < 32; ++k) all &= a[k] - a[k - 1] == size;
   return all;
 }
+
+// 32 lanes' flags (each byte 0 or 1) as a mask, lane l in bit l. Eight at a time: the multiply
+// moves byte i's bit to bit 56 + i, and no two of its partial products meet, so nothing carries.
+constexpr uint32_t pack_lanes(const uint8_t* flags) {
+  static_assert(std::endian::native == std::endian::little, "the byte order the multiply assumes");
+  uint32_t mask = 0;
+  for (int group = 0; group < 4; ++group) {
+    uint64_t eight = 0;  // little-endian, as x86 and the constant-evaluated loop agree
+    if (std::is_constant_evaluated()) {
+      for (int i = 0; i < 8; ++i) eight |= uint64_t{flags[group * 8 + i]} << (8 * i);
+    } else {
+      std::memcpy(&eight, flags + group * 8, 8);
+    }
+    mask |= static_cast<uint32_t>((eight * 0x0102040810204080ull) >> 56) << (8 * group);
+  }
+  return mask;
+}
+
+// The inverse: flags[l] = bit l of `mask`. Eight at a time: the byte copied to all eight
+// places, byte i keeping bit i, then each byte's "any bit set" moved to its low bit.
+constexpr void unpack_lanes(uint32_t mask, uint8_t* flags) {
+  constexpr uint64_t kLows = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  for (int group = 0; group < 4; ++group) {
+    const uint64_t picked = ((mask >> (8 * group)) & 0xFFu) * kLows & 0x8040201008040201ull;
+    const uint64_t any = ((((picked & ~kHighs) + ~kHighs) | picked) & kHighs) >> 7;
+    for (int i = 0; i < 8; ++i) flags[group * 8 + i] = static_cast<uint8_t>(any >> (8 * i));
+  }
+}
+
+namespace bits_check {
+constexpr uint8_t kOnes[32] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                               1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+constexpr uint8_t kSome[32] = {1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0,
+                               0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1};
+static_assert(pack_lanes(kOnes) == 0xFFFFFFFFu && pack_lanes(kSome) == 0xC0000281u);
+constexpr bool round_trips(uint32_t mask) {
+  uint8_t flags[32] = {};
+  unpack_lanes(mask, flags);
+  for (uint8_t f : flags)
+    if (f > 1) return false;
+  return pack_lanes(flags) == mask;
+}
+static_assert(round_trips(0) && round_trips(0xFFFFFFFFu) && round_trips(0xC0000281u) && round_trips(0x5A5AA5A5u) &&
+              round_trips(0x80808080u) && round_trips(0x01010101u));
+}  // namespace bits_check
 
 }  // namespace gpusim::util

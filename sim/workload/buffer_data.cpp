@@ -23,40 +23,58 @@ void put(std::vector<uint8_t>& out, int64_t i, T v) {
   std::memcpy(out.data() + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
 }
 
-// Element i of the buffer from a double (iota, constant) or from random bits.
-void set_element(std::vector<uint8_t>& out, ElementType t, int64_t i, double value) {
+// Calls `f` with the conversion from a double to element type t's stored value, so that a
+// loop over a buffer takes the type's switch once, not per element.
+template <typename F>
+void with_conversion(ElementType t, F&& f) {
   switch (t) {
-    case ElementType::U8: put<uint8_t>(out, i, static_cast<uint8_t>(value)); break;
-    case ElementType::I32: put<int32_t>(out, i, static_cast<int32_t>(value)); break;
-    case ElementType::U32: put<uint32_t>(out, i, static_cast<uint32_t>(value)); break;
-    case ElementType::I64: put<int64_t>(out, i, static_cast<int64_t>(value)); break;
-    case ElementType::U64: put<uint64_t>(out, i, static_cast<uint64_t>(value)); break;
-    case ElementType::F32: put<float>(out, i, static_cast<float>(value)); break;
-    case ElementType::F64: put<double>(out, i, value); break;
-    case ElementType::I8: put<int8_t>(out, i, static_cast<int8_t>(value)); break;
-    case ElementType::I16: put<int16_t>(out, i, static_cast<int16_t>(value)); break;
-    case ElementType::U16: put<uint16_t>(out, i, static_cast<uint16_t>(value)); break;
-    case ElementType::F16: put<uint16_t>(out, i, static_cast<uint16_t>(exec::encode_small_float(value, exec::kHalf))); break;
-    case ElementType::BF16: put<uint16_t>(out, i, static_cast<uint16_t>(exec::encode_small_float(value, exec::kBfloat16))); break;
+    case ElementType::U8: return f([](double v) { return static_cast<uint8_t>(v); });
+    case ElementType::I32: return f([](double v) { return static_cast<int32_t>(v); });
+    case ElementType::U32: return f([](double v) { return static_cast<uint32_t>(v); });
+    case ElementType::I64: return f([](double v) { return static_cast<int64_t>(v); });
+    case ElementType::U64: return f([](double v) { return static_cast<uint64_t>(v); });
+    case ElementType::F32: return f([](double v) { return static_cast<float>(v); });
+    case ElementType::F64: return f([](double v) { return v; });
+    case ElementType::I8: return f([](double v) { return static_cast<int8_t>(v); });
+    case ElementType::I16: return f([](double v) { return static_cast<int16_t>(v); });
+    case ElementType::U16: return f([](double v) { return static_cast<uint16_t>(v); });
+    case ElementType::F16:
+      return f([](double v) { return static_cast<uint16_t>(exec::encode_small_float(v, exec::kHalf)); });
+    case ElementType::BF16:
+      return f([](double v) { return static_cast<uint16_t>(exec::encode_small_float(v, exec::kBfloat16)); });
   }
 }
 
-double random_element(ElementType t, uint64_t bits) {
+// Elements [0, count) of the buffer from value(i), a double (iota, constant, random).
+template <typename G>
+void fill(std::vector<uint8_t>& out, ElementType t, int64_t count, G&& value) {
+  with_conversion(t, [&](auto convert) {
+    for (int64_t i = 0; i < count; ++i) put(out, i, convert(value(i)));
+  });
+}
+
+// Random elements: integers in a small range around zero (or from zero, unsigned), floats in
+// [-1, 1), each from one splitmix64 draw in element order.
+void fill_random(std::vector<uint8_t>& out, ElementType t, int64_t count, uint64_t seed) {
+  uint64_t state = seed;
+  const auto draw = [&](auto map) { fill(out, t, count, [&](int64_t) { return map(splitmix64(state)); }); };
   switch (t) {
-    case ElementType::U8: return static_cast<double>(bits & 0xFF);
-    case ElementType::I8: return static_cast<double>(static_cast<int64_t>(bits % 200) - 100);
+    case ElementType::U8: return draw([](uint64_t bits) { return static_cast<double>(bits & 0xFF); });
+    case ElementType::I8:
+      return draw([](uint64_t bits) { return static_cast<double>(static_cast<int64_t>(bits % 200) - 100); });
     case ElementType::I16:
     case ElementType::I32:
-    case ElementType::I64: return static_cast<double>(static_cast<int64_t>(bits % 2000) - 1000);
+    case ElementType::I64:
+      return draw([](uint64_t bits) { return static_cast<double>(static_cast<int64_t>(bits % 2000) - 1000); });
     case ElementType::U16:
     case ElementType::U32:
-    case ElementType::U64: return static_cast<double>(bits % 1000);
+    case ElementType::U64: return draw([](uint64_t bits) { return static_cast<double>(bits % 1000); });
     case ElementType::F16:
     case ElementType::BF16:
     case ElementType::F32:
-    case ElementType::F64: return static_cast<double>(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+    case ElementType::F64:
+      return draw([](uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0; });
   }
-  return 0;
 }
 
 }  // namespace
@@ -67,7 +85,7 @@ std::vector<uint8_t> struct_bytes(const StructArg& fields) {
     const size_t size = static_cast<size_t>(element_size(f.type));
     out.resize((out.size() + size - 1) / size * size + size);  // aligned to its size, as C lays structs out
     std::vector<uint8_t> one(size);
-    set_element(one, f.type, 0, f.value);
+    fill(one, f.type, 1, [&](int64_t) { return f.value; });
     std::copy(one.begin(), one.end(), out.end() - static_cast<long>(size));
   }
   return out;
@@ -79,16 +97,12 @@ std::vector<uint8_t> initial_bytes(const Buffer& b) {
   switch (b.init.kind) {
     case InitSpec::Kind::Zero: break;
     case InitSpec::Kind::Iota:
-      for (int64_t i = 0; i < b.count; ++i) set_element(out, b.type, i, static_cast<double>(i));
+      fill(out, b.type, b.count, [](int64_t i) { return static_cast<double>(i); });
       break;
     case InitSpec::Kind::Constant:
-      for (int64_t i = 0; i < b.count; ++i) set_element(out, b.type, i, b.init.constant);
+      fill(out, b.type, b.count, [&](int64_t) { return b.init.constant; });
       break;
-    case InitSpec::Kind::Random: {
-      uint64_t state = b.init.seed;
-      for (int64_t i = 0; i < b.count; ++i) set_element(out, b.type, i, random_element(b.type, splitmix64(state)));
-      break;
-    }
+    case InitSpec::Kind::Random: fill_random(out, b.type, b.count, b.init.seed); break;
     case InitSpec::Kind::File: {
       if (is_npy_path(b.init.file)) {  // as --dump writes them
         out = read_npy(b.init.file, b.type, b.count, "buffer '" + b.name + "'");
