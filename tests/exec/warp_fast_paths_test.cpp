@@ -1,0 +1,161 @@
+// The executor's full-warp shortcuts (one progression of addresses, one copy or one read,
+// packed comparisons, 64-bit arithmetic in place) against values worked out here. Each
+// kernel runs on a full warp (the shortcuts) and on 31 threads (the general per-lane path,
+// which must agree lane for lane).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "exec/ptx_run.hpp"
+
+namespace gpusim::exec {
+namespace {
+
+Result run(const std::string& body, uint32_t threads) { return run_ptx(kernel_with_body(body), threads); }
+
+// Each thread stores 3t + 1 at sm[t] (consecutive), then reads sm[31 - t] (a descending
+// progression, stride -4) and sm[5] (every lane one address): out[t] = 1000 * sm[31 - t] + sm[5].
+TEST(WarpFastPaths, ConsecutiveDescendingAndUniformSharedAccesses) {
+  const std::string body = R"(
+  mad.lo.u32 %r5, %r1, 3, 1;
+  mov.u32 %r6, sm;
+  shl.b32 %r7, %r1, 2;
+  add.u32 %r8, %r6, %r7;
+  st.shared.u32 [%r8], %r5;
+  bar.sync 0;
+  sub.u32 %r9, 31, %r1;
+  shl.b32 %r9, %r9, 2;
+  add.u32 %r9, %r6, %r9;
+  ld.shared.u32 %r10, [%r9];
+  ld.shared.u32 %r11, [%r6+20];
+  mad.lo.u32 %r12, %r10, 1000, %r11;
+  st.global.u32 [%rd3], %r12;
+  ret;)";
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run(body, threads);
+    for (uint32_t t = 0; t < threads; ++t) {
+      const uint32_t mirrored = 31 - t < threads ? 3 * (31 - t) + 1 : 0;  // 31 threads: sm[31] was never written
+      EXPECT_EQ(r.out[t], 1000 * mirrored + 16) << threads << " threads, lane " << t;
+    }
+  }
+}
+
+// Addresses whose first lanes look like a progression and the rest do not (word t*t mod 67,
+// all different for t < 32): thread t stores t + 1 there, reads it back, and reads word t.
+// out[t] = 1000 * (t + 1) + (j + 1 where j*j mod 67 = t, or 0).
+TEST(WarpFastPaths, ScatteredAddressesThatStartLikeAProgression) {
+  const std::string body = R"(
+  mul.lo.u32 %r5, %r1, %r1;
+  rem.u32 %r5, %r5, 67;
+  shl.b32 %r5, %r5, 2;
+  mov.u32 %r6, sm;
+  add.u32 %r5, %r6, %r5;
+  add.u32 %r7, %r1, 1;
+  st.shared.u32 [%r5], %r7;
+  bar.sync 0;
+  ld.shared.u32 %r8, [%r5];
+  shl.b32 %r9, %r1, 2;
+  add.u32 %r9, %r6, %r9;
+  ld.shared.u32 %r10, [%r9];
+  mad.lo.u32 %r11, %r8, 1000, %r10;
+  st.global.u32 [%rd3], %r11;
+  ret;)";
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run(body, threads);
+    for (uint32_t t = 0; t < threads; ++t) {
+      uint32_t at_t = 0;
+      for (uint32_t j = 0; j < threads; ++j)
+        if (j * j % 67 == t) at_t = j + 1;
+      EXPECT_EQ(r.out[t], 1000 * (t + 1) + at_t) << threads << " threads, lane " << t;
+    }
+  }
+}
+
+// A sub-word signed load from one address sign-extends into every lane's 32-bit register; an
+// unsigned one does not.
+TEST(WarpFastPaths, UniformSubWordLoadsExtendByTheirType) {
+  const std::string body = R"(
+  mov.u32 %r6, sm;
+  mov.u32 %r5, 0xF0;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 st.shared.u8 [%r6+3], %r5;
+  bar.sync 0;
+  ld.shared.s8 %r7, [%r6+3];
+  ld.shared.u8 %r8, [%r6+3];
+  add.u32 %r9, %r7, %r8;
+  st.global.u32 [%rd3], %r9;
+  ret;)";
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run(body, threads);
+    for (uint32_t t = 0; t < threads; ++t) EXPECT_EQ(r.out[t], 0xFFFFFFF0u + 0xF0u) << threads << " threads, lane " << t;
+  }
+}
+
+// mul.wide.s32 of negative values, mad.wide past 32 bits, and 64-bit add/sub with an
+// immediate: x = t - 16, p = x * -3 + x * 10^9 - 5 + 2^33; out[t] = high word of p XOR low word.
+TEST(WarpFastPaths, WideMultiplyAndSixtyFourBitAddition) {
+  const std::string body = R"(
+  sub.s32 %r5, %r1, 16;
+  mul.wide.s32 %rd4, %r5, -3;
+  mad.wide.s32 %rd5, %r5, 1000000000, %rd4;
+  sub.s64 %rd5, %rd5, 5;
+  add.s64 %rd5, %rd5, 8589934592;
+  shr.u64 %rd6, %rd5, 32;
+  cvt.u32.u64 %r6, %rd6;
+  cvt.u32.u64 %r7, %rd5;
+  xor.b32 %r8, %r6, %r7;
+  mul.wide.u32 %rd7, %r7, 3;
+  shr.u64 %rd7, %rd7, 32;
+  cvt.u32.u64 %r9, %rd7;
+  add.u32 %r8, %r8, %r9;
+  st.global.u32 [%rd3], %r8;
+  ret;)";
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run(body, threads);
+    for (uint32_t t = 0; t < threads; ++t) {
+      const int64_t x = static_cast<int64_t>(t) - 16;
+      const auto p = static_cast<uint64_t>(x * -3 + x * 1'000'000'000 - 5 + (int64_t{1} << 33));
+      const auto low = static_cast<uint32_t>(p);
+      const auto carry = static_cast<uint32_t>(uint64_t{low} * 3 >> 32);  // mul.wide.u32: the high word
+      EXPECT_EQ(r.out[t], (static_cast<uint32_t>(p >> 32) ^ low) + carry) << threads << " threads, lane " << t;
+    }
+  }
+}
+
+// Packed comparisons: signed against unsigned order of the same bits, a combined predicate
+// with its complement (p|q), and equality of floats; out[t] packs the five results as bits.
+TEST(WarpFastPaths, ComparisonsOfAWholeWarp) {
+  const std::string body = R"(
+  .reg .f32 %f<2>;
+  sub.s32 %r5, %r1, 8;
+  setp.lt.s32 %p1, %r5, 3;
+  setp.lt.u32 %p2, %r5, 3;
+  setp.gt.and.s32 %p3|%p4, %r5, 0, %p2;
+  cvt.rn.f32.s32 %f1, %r5;
+  setp.eq.f32 %p5, %f1, 0f41000000;
+  selp.u32 %r6, 1, 0, %p1;
+  selp.u32 %r7, 2, 0, %p2;
+  selp.u32 %r8, 4, 0, %p3;
+  selp.u32 %r9, 8, 0, %p4;
+  selp.u32 %r10, 16, 0, %p5;
+  add.u32 %r6, %r6, %r7;
+  add.u32 %r6, %r6, %r8;
+  add.u32 %r6, %r6, %r9;
+  add.u32 %r6, %r6, %r10;
+  st.global.u32 [%rd3], %r6;
+  ret;)";
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run(body, threads);
+    for (uint32_t t = 0; t < threads; ++t) {
+      const int32_t x = static_cast<int32_t>(t) - 8;
+      const bool lt_signed = x < 3, lt_unsigned = static_cast<uint32_t>(x) < 3u;
+      const bool both = x > 0 && lt_unsigned, neither = !(x > 0) && lt_unsigned;  // q: not(x > 0), and %p2
+      const bool eight = x == 8;
+      const uint32_t want = (lt_signed ? 1 : 0) + (lt_unsigned ? 2 : 0) + (both ? 4 : 0) + (neither ? 8 : 0) + (eight ? 16 : 0);
+      EXPECT_EQ(r.out[t], want) << threads << " threads, lane " << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpusim::exec
