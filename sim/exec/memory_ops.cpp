@@ -61,22 +61,35 @@ LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, ui
   LaneSpan s;
   if (mask == 0xFFFFFFFFu) {
     // A full warp (the common case): counted loops without min/max, which vectorise, and the
-    // span from the first and last lane when the addresses form one progression (consecutive,
-    // uniform or strided). A stride of at most 2^32 either way cannot wrap past 2^64 unseen.
+    // span from the ends of each half-warp when each forms a progression (consecutive, uniform
+    // or strided). A stride of at most 2^32 either way cannot wrap past 2^64 unseen.
     for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (bases[l] + offset) & wrap;
     const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
     const uint64_t stride = addresses[1] - first;
+    constexpr uint32_t kHalf = kWarpSize / 2;
     uint64_t off = 0;  // differences, not first + l * stride: SSE2 has no 64-bit multiply
-    for (uint32_t l = 1; l < kWarpSize; ++l) off |= (addresses[l] - addresses[l - 1]) ^ stride;
+    for (uint32_t l = 1; l < kWarpSize; ++l) off |= l == kHalf ? 0 : (addresses[l] - addresses[l - 1]) ^ stride;
     const auto step = static_cast<int64_t>(stride);
-    if (off == 0 && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (last >= first)) {
-      s.strided = true;
+    // Each half-warp one progression of the same stride (the whole warp, or two rows of a
+    // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
+    const uint64_t mid_end = addresses[kHalf - 1], mid = addresses[kHalf];
+    if (off == 0 && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
+        (step >= 0) == (last >= mid)) {
+      s.strided = mid - mid_end == stride;
       s.stride = stride;
-      s.lo = std::min(first, last);
-      s.hi = std::max(first, last);
-      s.misaligned = (first | stride) & (bytes - 1);
+      s.lo = std::min({first, mid_end, mid, last});
+      s.hi = std::max({first, mid_end, mid, last});
+      s.misaligned = (first | mid | stride) & (bytes - 1);
       return s;
     }
+    // Computed already: the span from the addresses (alignment in a loop of its own, which
+    // vectorises; SSE2 has no 64-bit min or max).
+    for (uint32_t l = 0; l < kWarpSize; ++l) s.misaligned |= addresses[l] & (bytes - 1);
+    for (uint32_t l = 0; l < kWarpSize; ++l) {
+      s.lo = std::min(s.lo, addresses[l]);
+      s.hi = std::max(s.hi, addresses[l]);
+    }
+    return s;
   }
   for_each_lane(mask, [&](uint32_t lane) {
     const uint64_t a = (bases[lane] + offset) & wrap;
@@ -223,9 +236,9 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     w.defined[data.reg] = 0xFFFFFFFFu;
     return;
   }
-  if (span) {
-    for_each_lane(mask, [&](uint32_t lane) { host[lane] = span + (addresses_[lane] - lo); });
-  } else {
+  // Each lane's host address: from the span where there is one, else looked up (and checked) here.
+  const auto at = [&](uint32_t lane) { return span ? span + (addresses_[lane] - lo) : host[lane]; };
+  if (!span) {
     for_each_lane(mask, [&](uint32_t lane) {
       const uint64_t a = addresses_[lane];
       uint8_t* p = nullptr;
@@ -247,7 +260,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       if (reg == kernel::kNoReg) continue;
       if (size == 4 && !program_.reg_wide[reg]) {  // the common case: a 32-bit word into a 32-bit register
         uint32_t words[kWarpSize];
-        for_each_lane(mask, [&](uint32_t lane) { std::memcpy(&words[lane], host[lane] + offset, 4); });
+        for_each_lane(mask, [&](uint32_t lane) { std::memcpy(&words[lane], at(lane) + offset, 4); });
         scatter32(w, reg, mask, words);
         continue;
       }
@@ -256,7 +269,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
         using T = decltype(word);
         for_each_lane(mask, [&](uint32_t lane) {
           T v;
-          std::memcpy(&v, host[lane] + offset, sizeof(T));
+          std::memcpy(&v, at(lane) + offset, sizeof(T));
           values[lane] = sign ? static_cast<uint64_t>(sign_extend(v, bits)) : static_cast<uint64_t>(v);
         });
       };
@@ -277,7 +290,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       } else {
         gather(w, b, data, mask, values);
       }
-      for_each_lane(mask, [&](uint32_t lane) { store_bits(host[lane] + offset, values[lane], size); });
+      for_each_lane(mask, [&](uint32_t lane) { store_bits(at(lane) + offset, values[lane], size); });
     }
   }
 }
