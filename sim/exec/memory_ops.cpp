@@ -68,7 +68,8 @@ LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, ui
     const uint64_t stride = addresses[1] - first;
     constexpr uint32_t kHalf = kWarpSize / 2;
     uint64_t off = 0;  // differences, not first + l * stride: SSE2 has no 64-bit multiply
-    for (uint32_t l = 1; l < kWarpSize; ++l) off |= l == kHalf ? 0 : (addresses[l] - addresses[l - 1]) ^ stride;
+    for (uint32_t l = 1; l < kHalf; ++l) off |= (addresses[l] - addresses[l - 1]) ^ stride;
+    for (uint32_t l = kHalf + 1; l < kWarpSize; ++l) off |= (addresses[l] - addresses[l - 1]) ^ stride;
     const auto step = static_cast<int64_t>(stride);
     // Each half-warp one progression of the same stride (the whole warp, or two rows of a
     // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
