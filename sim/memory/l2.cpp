@@ -26,6 +26,7 @@ L2::L2(const L2Config& config, int sm_count, Dram& dram, MemoryStats& stats)
       atomic_units_(static_cast<size_t>(config.slices)) {
   parts_.reserve(static_cast<size_t>(config.partitions));
   for (int p = 0; p < config.partitions; ++p) parts_.emplace_back(partition_geometry(config));
+  sector_shift_ = static_cast<uint32_t>(std::countr_zero(sector_bytes()));
   for (int sm = 0; sm < sm_count; ++sm) near_.push_back(static_cast<uint32_t>(config.partition_of(sm, sm_count)));
 }
 
@@ -47,14 +48,14 @@ uint32_t L2::home(uint64_t address) const {
 }
 
 engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
-  double& free = slice_free_[spread(address / sector_bytes(), slice_free_.size())];
+  double& free = slice_free_[spread(address >> sector_shift_, slice_free_.size())];
   const double start = std::max(static_cast<double>(arrival), free);
   free = start + cycles;
   return static_cast<engine::Cycle>(std::ceil(start));
 }
 
 engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, bool new_line) {
-  const uint64_t sector = address / sector_bytes();
+  const uint64_t sector = address >> sector_shift_;
   const size_t slice = spread(sector, slice_free_.size());
   QueuedRead* entries = queued_.data() + slice * static_cast<size_t>(config_.merged_reads);  // none: merged_reads 0
   for (int i = 0; i < config_.merged_reads; ++i)
@@ -95,7 +96,7 @@ engine::Cycle L2::read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now
     }
   }
   ++stats_.l2_misses;
-  MshrFile& mshrs = mshrs_[spread(address / sector_bytes(), mshrs_.size())];
+  MshrFile& mshrs = mshrs_[spread(address >> sector_shift_, mshrs_.size())];
   engine::Cycle sent = now;
   size_t entry = 0;
   if (mshrs.limited()) {

@@ -73,6 +73,7 @@ class L2 {
 
   L2Config config_;
   std::vector<SectoredCache> parts_;  // the partitions' caches (one when unpartitioned)
+  uint32_t sector_shift_ = 0;         // log2 of the sector size (a power of two)
   std::vector<uint32_t> near_;        // per SM: its near partition
   Dram& dram_;
   MemoryStats& stats_;

@@ -19,6 +19,9 @@ constexpr int lane_count(uint32_t mask) {
 static_assert(lane_count(0) == 0 && lane_count(0xFFFFFFFFu) == 32 && lane_count(0x80000001u) == 2 &&
               lane_count(0x0F0F0F0Fu) == 16);
 
+// `a` rounded down to a multiple of `unit`, a power of two (a mask where a division would be).
+constexpr uint64_t align_down(uint64_t a, uint64_t unit) { return a & ~(unit - 1); }
+
 // Whether 32 lanes' addresses run on `size` bytes apart from the first (without wrapping past
 // the top): a full warp reading consecutive elements, the case the memory path shortcuts.
 // (Neighbours' differences, not a[0] + k * size: SSE2 has no 64-bit multiply, so this vectorises.)

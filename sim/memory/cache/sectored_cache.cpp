@@ -10,19 +10,22 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       sector_(static_cast<uint32_t>(c.sector_bytes)),
       sectors_per_line_(static_cast<uint32_t>(c.line_bytes / c.sector_bytes)),
       ways_(static_cast<uint32_t>(c.associativity)),
+      line_shift_(static_cast<uint32_t>(std::countr_zero(line_))),
+      sector_shift_(static_cast<uint32_t>(std::countr_zero(sector_))),
       sets_(static_cast<uint64_t>(c.size_bytes) / (static_cast<uint64_t>(c.line_bytes) * c.associativity)),
+      set_mask_(std::has_single_bit(sets_) ? sets_ - 1 : 0),
       ways_storage_(sets_ * ways_),
       ready_(sets_ * ways_ * sectors_per_line_, 0),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
       policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
 
 uint64_t SectoredCache::set_of(uint64_t line) const {
-  if (!hashed_) return line % sets_;
+  if (!hashed_) return set_mask_ ? line & set_mask_ : line % sets_;
   // XOR-fold the higher bits of the line number into the set bits: consecutive lines and
   // power-of-two strides alike spread over the sets.
   uint64_t x = line;
   for (uint64_t rest = line >> set_bits_; rest != 0; rest >>= set_bits_) x ^= rest;
-  return x % sets_;
+  return set_mask_ ? x & set_mask_ : x % sets_;
 }
 
 int SectoredCache::find(uint64_t line, uint64_t set) const {
@@ -46,9 +49,9 @@ SectoredCache::Place SectoredCache::locate(uint64_t line) const {
 }
 
 SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
-  const uint64_t line = address / line_;
+  const uint64_t line = line_of(address);
   const auto [set, way] = locate(line);
-  const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
+  const uint32_t sector = sector_of(address);
   if (way < 0 || !(ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> sector & 1u)) return {};
   const uint64_t ready = ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector];
   if (ready > now)
@@ -59,13 +62,13 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
 }
 
 bool SectoredCache::contains(uint64_t address) const {
-  const auto [set, way] = locate(address / line_);
-  return way >= 0 && (ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> (address % line_ / sector_) & 1u);
+  const auto [set, way] = locate(line_of(address));
+  return way >= 0 && (ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> (sector_of(address)) & 1u);
 }
 
 bool SectoredCache::write_hit(uint64_t address) {
-  const auto [set, way] = locate(address / line_);
-  const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
+  const auto [set, way] = locate(line_of(address));
+  const uint32_t sector = sector_of(address);
   if (way < 0) return false;
   Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
   if (!(w.valid >> sector & 1u)) return false;
@@ -75,9 +78,9 @@ bool SectoredCache::write_hit(uint64_t address) {
 }
 
 uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
-  const uint64_t line = address / line_;
+  const uint64_t line = line_of(address);
   auto [set, found] = locate(line);
-  const uint32_t sector = static_cast<uint32_t>(address % line_ / sector_);
+  const uint32_t sector = sector_of(address);
   uint32_t evicted_dirty = 0;
   Way* base = &ways_storage_[set * ways_];
   if (found < 0) {  // allocate: an invalid way, else the policy's victim
@@ -106,10 +109,10 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
 }
 
 void SectoredCache::invalidate(uint64_t address) {
-  const auto [set, way] = locate(address / line_);
+  const auto [set, way] = locate(line_of(address));
   if (way < 0) return;
   Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
-  const uint32_t bit = 1u << (address % line_ / sector_);
+  const uint32_t bit = 1u << (sector_of(address));
   w.valid &= ~bit;
   w.dirty &= ~bit;
 }

@@ -50,6 +50,11 @@ class SectoredCache {
   };
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
   uint64_t set_of(uint64_t line) const;
+  // Line and sector sizes are powers of two (cache_config.hpp checks): shifts, not divisions.
+  uint64_t line_of(uint64_t address) const { return address >> line_shift_; }
+  uint32_t sector_of(uint64_t address) const {
+    return static_cast<uint32_t>((address & (uint64_t{line_} - 1)) >> sector_shift_);
+  }
   // The line's set and the way holding it (-1: none). The sectors of one request come one
   // after another, and a miss's fill follows its probe, so the last line looked up is checked
   // first, before any set is computed.
@@ -66,7 +71,9 @@ class SectoredCache {
 
   bool hashed_;
   uint32_t line_, sector_, sectors_per_line_, ways_;
+  uint32_t line_shift_, sector_shift_;
   uint64_t sets_;
+  uint64_t set_mask_;  // sets_ - 1 where sets_ is a power of two, else 0 (then a division)
   std::vector<Way> ways_storage_;   // sets x ways
   std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)

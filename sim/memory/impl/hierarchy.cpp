@@ -15,7 +15,8 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
       config_(config),
       coalescing_(coalescing_rule(config.coalescing)),
       dram_(config.dram, context.core_clock_mhz, stats_),
-      line_bytes_(config.l1 ? static_cast<uint32_t>(config.l1->line_bytes) : 128) {
+      line_bytes_(config.l1 ? static_cast<uint32_t>(config.l1->line_bytes) : 128),
+      line_shift_(static_cast<uint32_t>(std::countr_zero(line_bytes_))) {
   if (config.l2) l2_.emplace(*config.l2, context.sm_count, dram_, stats_);
   set_may_refuse(config.l1 && config.l1->mshrs > 0);
   for (int i = 0; i < context.sm_count; ++i) {
@@ -55,7 +56,7 @@ engine::Cycle MemoryHierarchy::drained_at() const {
 engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle now) {
   const int cycles = config_.l1 ? config_.l1->miss_line_cycles : 0;
   if (cycles == 0 && !sm.mshrs.limited()) return now;
-  const uint64_t line = address / line_bytes_;
+  const uint64_t line = line_of(address);
   for (const Departed& d : departed_)
     if (d.line == line) return d.at;
   engine::Cycle at = now;
@@ -74,7 +75,7 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
 
 engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent, uint64_t& requested) {
   Sm& sm = sms_[sm_index];
-  const uint64_t line = address / line_bytes_;
+  const uint64_t line = line_of(address);
   const bool new_line = line != requested;  // the line's other sectors ride on its request
   requested = line;
   const engine::Cycle arrives = from_l2(sm_index, l2_->read(address, sm_index, sent, new_line));
@@ -106,7 +107,7 @@ bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
 void MemoryHierarchy::count_lines(const std::vector<Transaction>& tx) {
   lines_.clear();  // the L1/coalescer handles one line (a wavefront) per cycle
   for (const Transaction& t : tx)
-    for (uint64_t a = t.address / line_bytes_; a * line_bytes_ < t.address + t.bytes; ++a)
+    for (uint64_t a = line_of(t.address); (a << line_shift_) < t.address + t.bytes; ++a)
       if (lines_.empty() || (lines_.back() != a && std::find(lines_.begin(), lines_.end(), a) == lines_.end()))
         lines_.push_back(a);
 }
@@ -152,7 +153,7 @@ Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   const uint32_t step = l2_->sector_bytes();
   engine::Cycle ready = now + 1;
   for (const Transaction& t : tx_)
-    for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
+    for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
       const HotWord hot = hot_word(r, a, a + step);
       ready = std::max(ready, from_l2(r.sm, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, r.sm, now)));
@@ -177,8 +178,8 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       continue;
     }
     const uint32_t step = l2_->sector_bytes();
-    for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
-      const uint64_t line = a / line_bytes_;
+    for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
+      const uint64_t line = line_of(a);
       if (requested < lines_.size() && line == lines_[requested]) {
         merging = merged_[requested++];  // a line met for the first time: its write request goes first
         if (!merging) l2_->write_request(a, now);
@@ -213,13 +214,13 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     }
     const uint32_t below = l2_->sector_bytes();
     if (!cached) {
-      for (uint64_t a = t.address / below * below; a < t.address + t.bytes; a += below)
+      for (uint64_t a = util::align_down(t.address, below); a < t.address + t.bytes; a += below)
         ready = std::max(ready, read_below(r.sm, a, depart(sm, a, now), requested));
       continue;
     }
     SectoredCache& l1 = *sm.l1;
     const uint32_t step = l1.sector_bytes();
-    for (uint64_t a = t.address / step * step; a < t.address + t.bytes; a += step) {
+    for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       const SectoredCache::Probe p = l1.probe(a);
       if (p.present) {
         ++stats_.l1_hits;
@@ -266,8 +267,8 @@ Accepted MemoryHierarchy::banked_lookup(const MemoryRequest& r) {
   size_t index = 0;
   for (uint32_t m = r.mask; m != 0; m &= m - 1) {
     const uint64_t a = r.addresses[std::countr_zero(m)];
-    if (a / line_bytes_ != last) {
-      last = a / line_bytes_;
+    if (line_of(a) != last) {
+      last = line_of(a);
       index = static_cast<size_t>(std::find(lines_.begin(), lines_.end(), last) - lines_.begin());
     }
     if (index >= 32) continue;

@@ -75,6 +75,8 @@ class MemoryHierarchy final : public MemorySystem {
   std::optional<L2> l2_;
   std::vector<Sm> sms_;
   uint32_t line_bytes_;  // an L1 line: a wavefront of the load/store pipeline
+  uint32_t line_shift_;  // its log2 (a power of two: shifts, not divisions, on every access)
+  uint64_t line_of(uint64_t address) const { return address >> line_shift_; }
   int64_t l1_bytes_ = 0;  // the L1s' capacity for the running kernel
   engine::Cycle writes_acked_ = 0;  // when the last write (store, reduction) so far is acknowledged
 
