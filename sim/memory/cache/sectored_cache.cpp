@@ -1,5 +1,6 @@
 #include "memory/cache/sectored_cache.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace gpusim::memory {
@@ -15,6 +16,7 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       sets_(static_cast<uint64_t>(c.size_bytes) / (static_cast<uint64_t>(c.line_bytes) * c.associativity)),
       set_mask_(std::has_single_bit(sets_) ? sets_ - 1 : 0),
       ways_storage_(sets_ * ways_),
+      tags_(sets_ * ways_, kNoLine),
       ready_(sets_ * ways_ * sectors_per_line_, 0),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
       policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
@@ -29,9 +31,9 @@ uint64_t SectoredCache::set_of(uint64_t line) const {
 }
 
 int SectoredCache::find(uint64_t line, uint64_t set) const {
-  const Way* base = &ways_storage_[set * ways_];
+  const uint64_t* tags = &tags_[set * ways_];
   for (uint32_t i = 0; i < ways_; ++i)
-    if (base[i].tag == line && base[i].valid) return static_cast<int>(i);
+    if (tags[i] == line) return static_cast<int>(i);
   return -1;
 }
 
@@ -39,8 +41,8 @@ SectoredCache::Place SectoredCache::locate(uint64_t line) const {
   if (line == memo_line_) {
     // Absent stays absent until fill() brings the line, and fill() remembers it then.
     if (memo_way_ < 0) return {memo_set_, -1};
-    const Way& w = ways_storage_[memo_set_ * ways_ + static_cast<uint32_t>(memo_way_)];
-    if (w.tag == line && w.valid) return {memo_set_, memo_way_};  // no other way can hold it
+    if (tags_[memo_set_ * ways_ + static_cast<uint32_t>(memo_way_)] == line)
+      return {memo_set_, memo_way_};  // no other way can hold it
   }
   const uint64_t set = set_of(line);
   const int way = find(line, set);
@@ -90,7 +92,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
     if (found < 0) found = static_cast<int>(policy_->victim(set));
     Way& w = base[found];
     evicted_dirty = w.dirty & w.valid;
-    w.tag = line;
+    tags_[set * ways_ + static_cast<uint32_t>(found)] = line;
     w.valid = 0;
     w.dirty = 0;
     remember(line, set, found);
@@ -115,10 +117,12 @@ void SectoredCache::invalidate(uint64_t address) {
   const uint32_t bit = 1u << (sector_of(address));
   w.valid &= ~bit;
   w.dirty &= ~bit;
+  if (w.valid == 0) tags_[set * ways_ + static_cast<uint32_t>(way)] = kNoLine;  // the line is gone
 }
 
 void SectoredCache::invalidate_all() {
   for (Way& w : ways_storage_) w = Way{};
+  std::fill(tags_.begin(), tags_.end(), kNoLine);
 }
 
 uint64_t SectoredCache::valid_sectors() const {

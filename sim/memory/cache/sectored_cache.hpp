@@ -45,9 +45,10 @@ class SectoredCache {
 
  private:
   struct Way {
-    uint64_t tag = ~0ull;
     uint32_t valid = 0, dirty = 0;  // one bit per sector
   };
+  // No line: the tag of a way without a valid sector, so that a search compares tags alone.
+  static constexpr uint64_t kNoLine = ~0ull;
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
   uint64_t set_of(uint64_t line) const;
   // Line and sector sizes are powers of two (cache_config.hpp checks): shifts, not divisions.
@@ -75,6 +76,8 @@ class SectoredCache {
   uint64_t sets_;
   uint64_t set_mask_;  // sets_ - 1 where sets_ is a power of two, else 0 (then a division)
   std::vector<Way> ways_storage_;   // sets x ways
+  std::vector<uint64_t> tags_;      // sets x ways: the line each way holds, kNoLine when none (apart: a
+                                    // set's search reads half the bytes)
   std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
   std::unique_ptr<ReplacementPolicy> policy_;
