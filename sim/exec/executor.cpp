@@ -124,6 +124,10 @@ void Executor::special_lanes(const WarpState& w, const BlockState& b, SpecialReg
   const uint32_t first = w.warp_in_block * kWarpSize;
   std::array<uint32_t, 3> t{first % blk[0], first / blk[0] % blk[1], first / (blk[0] * blk[1])};
   const size_t axis = s == SpecialReg::TidX ? 0 : s == SpecialReg::TidY ? 1 : 2;
+  if (t[0] + kWarpSize <= blk[0]) {  // the warp within one row of the block: x counts up, y and z stay
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) out[lane] = axis == 0 ? t[0] + lane : t[axis];
+    return;
+  }
   for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
     out[lane] = t[axis];
     if (++t[0] == blk[0]) {

@@ -10,6 +10,7 @@
 namespace gpusim::util {
 
 constexpr int lane_count(uint32_t mask) {
+  if (mask == 0xFFFFFFFFu) return 32;  // a full warp, by far the most common: one comparison
   mask = mask - ((mask >> 1) & 0x55555555u);
   mask = (mask & 0x33333333u) + ((mask >> 2) & 0x33333333u);
   mask = (mask + (mask >> 4)) & 0x0F0F0F0Fu;
