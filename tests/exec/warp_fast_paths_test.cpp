@@ -4,7 +4,9 @@
 // which must agree lane for lane).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 
 #include "exec/ptx_run.hpp"
 
@@ -153,6 +155,37 @@ TEST(WarpFastPaths, ComparisonsOfAWholeWarp) {
       const bool eight = x == 8;
       const uint32_t want = (lt_signed ? 1 : 0) + (lt_unsigned ? 2 : 0) + (both ? 4 : 0) + (neither ? 8 : 0) + (eight ? 16 : 0);
       EXPECT_EQ(r.out[t], want) << threads << " threads, lane " << t;
+    }
+  }
+}
+
+// Thread indices of 3-D blocks whose warps lie within a row (32 x 2 x 2), span rows (40 x 3 x 1,
+// 8 x 4 x 2) or are a single row (64): out[linear thread] = x + 1000 y + 1000000 z.
+TEST(WarpFastPaths, ThreadIndicesOfWarpsWithinAndAcrossRows) {
+  const std::string ptx = std::string(kHeader) +
+                          ".visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+                          "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd1, %rd1;\n"
+                          "mov.u32 %r1, %tid.x;\nmov.u32 %r2, %tid.y;\nmov.u32 %r3, %tid.z;\n"
+                          "mov.u32 %r4, %ntid.x;\nmov.u32 %r5, %ntid.y;\n"
+                          "mad.lo.u32 %r6, %r3, %r5, %r2;\nmad.lo.u32 %r6, %r6, %r4, %r1;\n"
+                          "mad.lo.u32 %r7, %r2, 1000, %r1;\nmad.lo.u32 %r7, %r3, 1000000, %r7;\n"
+                          "mul.wide.u32 %rd2, %r6, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r7;\nret;\n}\n";
+  const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
+  for (const std::array<uint32_t, 3> block :
+       {std::array<uint32_t, 3>{32, 2, 2}, {40, 3, 1}, {8, 4, 2}, {64, 1, 1}}) {
+    const uint32_t threads = block[0] * block[1] * block[2];
+    DeviceMemory memory;
+    const uint64_t base = memory.allocate("out", uint64_t{threads} * 4, kernel::kGlobalHeapBase);
+    LaunchConfig launch;
+    launch.block = block;
+    launch.params.resize(8);
+    std::memcpy(launch.params.data(), &base, 8);
+    run_functional(m.kernels[0], memory, launch, RunLimits{});
+    std::vector<uint32_t> out(threads);
+    std::memcpy(out.data(), memory.find("out")->bytes.data(), threads * 4);
+    for (uint32_t t = 0; t < threads; ++t) {
+      const uint32_t x = t % block[0], y = t / block[0] % block[1], z = t / (block[0] * block[1]);
+      EXPECT_EQ(out[t], x + 1000 * y + 1000000 * z) << block[0] << "x" << block[1] << "x" << block[2] << ", thread " << t;
     }
   }
 }
