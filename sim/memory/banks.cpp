@@ -1,34 +1,106 @@
 #include "memory/banks.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace gpusim::memory {
 
+namespace {
+
+// A full warp's two most common shapes, from the words' differences alone (loops that
+// vectorise), with at least 32 banks: each half-warp one word (a row of a 16-wide tile read
+// along it), or consecutive words (a row of a 32-wide tile, or both halves the same 16).
+// 0: neither, count otherwise.
+int progression_passes(const uint64_t* a, uint32_t size, uint32_t width_shift, uint32_t banks) {
+  constexpr int kHalf = 16;
+  const uint64_t width = uint64_t{1} << width_shift;
+  if (size > width) return 0;
+  uint64_t w[32];
+  uint64_t low = 0;  // every lane at the start of its word (so, size <= width, within it)
+  for (int k = 0; k < 32; ++k) {
+    w[k] = a[k] >> width_shift;
+    low |= a[k];
+  }
+  const uint64_t step = w[1] - w[0];
+  if ((low & (width - 1)) != 0 || step > 1) return 0;
+  uint64_t off = 0;
+  for (int k = 1; k < kHalf; ++k) off |= (w[k] - w[k - 1]) ^ step;
+  for (int k = kHalf + 1; k < 32; ++k) off |= (w[k] - w[k - 1]) ^ step;
+  if (off) return 0;
+  if (w[kHalf] == w[0]) return 1;                        // both halves ask for the same words: shared
+  if (step == 1) return w[kHalf] == w[kHalf - 1] + 1;     // 32 consecutive words, one per bank
+  return ((w[0] ^ w[kHalf]) & (banks - 1)) != 0 ? 1 : 2;  // two words: two passes if in one bank
+}
+
+// The common case, checked first: every lane asks for one word, and no bank for two different
+// ones (lanes asking for the same word share it), so the access takes one pass.
+bool one_pass(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint32_t size, uint32_t width_shift,
+              uint32_t banks) {
+  uint64_t used = 0;          // banks asked for so far, a bit each
+  uint64_t bank_word[64];     // the word each of them was asked for (read only where `used` says)
+  for (int k = 0; k < scope_threads; ++k) {
+    if (!(scope_mask >> k & 1u)) continue;
+    const uint64_t addr = a[k];
+    const uint64_t w = addr >> width_shift;
+    if (((w + 1) << width_shift) < addr + size) return false;  // spans two words
+    const uint32_t bank = static_cast<uint32_t>(w) & (banks - 1);
+    if (used >> bank & 1u) {
+      if (bank_word[bank] != w) return false;  // a conflict: counted in full
+    } else {
+      used |= uint64_t{1} << bank;
+      bank_word[bank] = w;
+    }
+  }
+  return true;
+}
+
+// Otherwise: per bank, the distinct words asked for, each bank's as a chain through `words`
+// (fixed storage, no allocation per access), so that a new word is looked for among its own
+// bank's words only; the passes are the most any bank holds.
+int bank_passes(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint32_t size, uint32_t width_shift,
+                uint32_t banks) {
+  constexpr int kMaxBanks = 64, kMaxWords = 32 * 4;
+  uint64_t words[kMaxWords];
+  int16_t next[kMaxWords];
+  int16_t head[kMaxBanks];
+  int per_bank[kMaxBanks];
+  std::fill_n(head, banks, int16_t{-1});
+  std::fill_n(per_bank, banks, 0);
+  int n = 0;
+  int passes = 1;
+  for (int k = 0; k < scope_threads; ++k) {
+    if (!(scope_mask >> k & 1u)) continue;
+    const uint64_t addr = a[k];
+    for (uint64_t w = addr >> width_shift; (w << width_shift) < addr + size; ++w) {
+      const uint32_t bank = static_cast<uint32_t>(w) & (banks - 1);  // banks <= 64: the loader's limit
+      bool seen = false;
+      for (int i = head[bank]; i >= 0 && !seen; i = next[i]) seen = words[i] == w;
+      if (seen || n == kMaxWords) continue;  // the same word broadcasts
+      words[n] = w;
+      next[n] = head[bank];
+      head[bank] = static_cast<int16_t>(n++);
+      passes = std::max(passes, ++per_bank[bank]);
+    }
+  }
+  return passes;
+}
+
+}  // namespace
+
 int shared_passes(const uint64_t* a, uint32_t mask, uint32_t size, const SharedAccessConfig& config, bool atomic) {
   const int scope_threads = config.conflict_scope_threads;
-  const uint64_t width = static_cast<uint64_t>(config.bank_width_bytes);
-  const uint64_t banks = static_cast<uint64_t>(config.banks);
-  // Per bank, the distinct words asked for (fixed storage: no allocation per access).
-  constexpr int kMaxBanks = 64, kMaxWords = 32 * 4;
+  // Bank count and width are powers of two (checked where they are declared): shifts and masks.
+  const auto width_shift = static_cast<uint32_t>(std::countr_zero(static_cast<uint32_t>(config.bank_width_bytes)));
+  const auto banks = static_cast<uint32_t>(config.banks);
+  if (scope_threads == 32 && mask == 0xFFFFFFFFu && banks >= 32 && !atomic)
+    if (const int passes = progression_passes(a, size, width_shift, banks)) return passes;
   int total = 0;
   for (int first = 0; first < 32; first += scope_threads) {
     const uint32_t scope_mask = scope_threads >= 32 ? mask : (mask >> first) & ((1u << scope_threads) - 1);
     if (!scope_mask) continue;
-    uint64_t words[kMaxWords];
-    int n = 0;
-    int per_bank[kMaxBanks] = {};
-    int passes = 1;
-    for (int k = 0; k < scope_threads; ++k) {
-      if (!(scope_mask >> k & 1u)) continue;
-      const uint64_t addr = a[first + k];
-      for (uint64_t w = addr / width; w * width < addr + size; ++w) {
-        bool seen = false;
-        for (int i = 0; i < n && !seen; ++i) seen = words[i] == w;
-        if (seen || n == kMaxWords) continue;
-        words[n++] = w;
-        passes = std::max(passes, ++per_bank[w % banks]);  // banks <= 64: the loader's limit
-      }
-    }
+    int passes = one_pass(a + first, scope_mask, scope_threads, size, width_shift, banks)
+                     ? 1
+                     : bank_passes(a + first, scope_mask, scope_threads, size, width_shift, banks);
     if (atomic && config.atomics_serialise_same_word) {
       for (int k = 0; k < scope_threads; ++k) {
         if (!(scope_mask >> k & 1u)) continue;

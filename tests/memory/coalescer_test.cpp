@@ -130,6 +130,24 @@ TEST(SharedBanks, StridesPaddingAndBroadcast) {
   EXPECT_EQ(passes([](int) { return uint64_t{0}; }, 4, 32, 32, true), 32);
 }
 
+// The shapes of a 16 x 16 tile, half-warp by half-warp (each half one row of the block):
+// a row read along k (one word per half), a row read across (16 consecutive words per half).
+TEST(SharedBanks, HalfWarpRowsOfSixteenWideTiles) {
+  EXPECT_EQ(passes([](int k) { return 4ull * (k / 16 * 5); }), 1);         // words 0 and 5: banks 0 and 5
+  EXPECT_EQ(passes([](int k) { return 4ull * (k / 16 * 32); }), 2);        // words 0 and 32: both bank 0
+  EXPECT_EQ(passes([](int k) { return 4ull * (k / 16 * 16 + 7); }), 1);    // one row apart in a 16-wide tile
+  EXPECT_EQ(passes([](int k) { return 4ull * (k % 16); }), 1);             // both halves the same 16 words
+  EXPECT_EQ(passes([](int k) { return 4ull * (k % 16 + 16 * (k / 16)); }), 1);  // 32 consecutive words
+  // Halves of 16 consecutive words 100 words apart: banks 4..15 each hold one word of each half.
+  EXPECT_EQ(passes([](int k) { return 4ull * (k % 16 + 100 * (k / 16)); }), 2);
+  // Halves of 16 consecutive words 16 apart but the second reversed: all 32 banks, one word each.
+  EXPECT_EQ(passes([](int k) { return 4ull * (k < 16 ? k : 47 - k); }), 1);
+  // Bytes: lanes 0-3 share word 0 (its bytes), lanes 4-7 word 1, ...: 8 words in 8 banks.
+  EXPECT_EQ(passes([](int k) { return uint64_t(k); }, 1), 1);
+  // Bytes 128 apart: every lane in bank 0, each a different word.
+  EXPECT_EQ(passes([](int k) { return 128ull * k; }, 1), 32);
+}
+
 TEST(SharedBanks, TransposeTileAndPrefixSum) {
   // Reading a column of a 32x32 float tile: every lane in bank c; with the +1 pad, none share.
   EXPECT_EQ(passes([](int x) { return 4ull * (x * 32 + 5); }), 32);
