@@ -13,7 +13,15 @@
 namespace gpusim::exec {
 namespace {
 
-Result run(const std::string& body, uint32_t threads) { return run_ptx(kernel_with_body(body), threads); }
+// Runs `body` on a full warp (the shortcuts) and on 31 threads (the per-lane path) and checks
+// every thread's word against want(thread, threads).
+template <typename Want>
+void expect_on_full_and_partial_warps(const std::string& body, Want want) {
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run_ptx(kernel_with_body(body), threads);
+    for (uint32_t t = 0; t < threads; ++t) EXPECT_EQ(r.out[t], want(t, threads)) << threads << " threads, lane " << t;
+  }
+}
 
 // Each thread stores 3t + 1 at sm[t] (consecutive), then reads sm[31 - t] (a descending
 // progression, stride -4) and sm[5] (every lane one address): out[t] = 1000 * sm[31 - t] + sm[5].
@@ -33,13 +41,10 @@ TEST(WarpFastPaths, ConsecutiveDescendingAndUniformSharedAccesses) {
   mad.lo.u32 %r12, %r10, 1000, %r11;
   st.global.u32 [%rd3], %r12;
   ret;)";
-  for (uint32_t threads : {32u, 31u}) {
-    const Result r = run(body, threads);
-    for (uint32_t t = 0; t < threads; ++t) {
-      const uint32_t mirrored = 31 - t < threads ? 3 * (31 - t) + 1 : 0;  // 31 threads: sm[31] was never written
-      EXPECT_EQ(r.out[t], 1000 * mirrored + 16) << threads << " threads, lane " << t;
-    }
-  }
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t threads) {
+    const uint32_t mirrored = 31 - t < threads ? 3 * (31 - t) + 1 : 0;  // 31 threads: sm[31] was never written
+    return 1000 * mirrored + 16;
+  });
 }
 
 // Addresses whose first lanes look like a progression and the rest do not (word t*t mod 67,
@@ -62,15 +67,12 @@ TEST(WarpFastPaths, ScatteredAddressesThatStartLikeAProgression) {
   mad.lo.u32 %r11, %r8, 1000, %r10;
   st.global.u32 [%rd3], %r11;
   ret;)";
-  for (uint32_t threads : {32u, 31u}) {
-    const Result r = run(body, threads);
-    for (uint32_t t = 0; t < threads; ++t) {
-      uint32_t at_t = 0;
-      for (uint32_t j = 0; j < threads; ++j)
-        if (j * j % 67 == t) at_t = j + 1;
-      EXPECT_EQ(r.out[t], 1000 * (t + 1) + at_t) << threads << " threads, lane " << t;
-    }
-  }
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t threads) {
+    uint32_t at_t = 0;
+    for (uint32_t j = 0; j < threads; ++j)
+      if (j * j % 67 == t) at_t = j + 1;
+    return 1000 * (t + 1) + at_t;
+  });
 }
 
 // A sub-word signed load from one address sign-extends into every lane's 32-bit register; an
@@ -87,10 +89,7 @@ TEST(WarpFastPaths, UniformSubWordLoadsExtendByTheirType) {
   add.u32 %r9, %r7, %r8;
   st.global.u32 [%rd3], %r9;
   ret;)";
-  for (uint32_t threads : {32u, 31u}) {
-    const Result r = run(body, threads);
-    for (uint32_t t = 0; t < threads; ++t) EXPECT_EQ(r.out[t], 0xFFFFFFF0u + 0xF0u) << threads << " threads, lane " << t;
-  }
+  expect_on_full_and_partial_warps(body, [](uint32_t, uint32_t) { return 0xFFFFFFF0u + 0xF0u; });
 }
 
 // mul.wide.s32 of negative values, mad.wide past 32 bits, and 64-bit add/sub with an
@@ -112,16 +111,13 @@ TEST(WarpFastPaths, WideMultiplyAndSixtyFourBitAddition) {
   add.u32 %r8, %r8, %r9;
   st.global.u32 [%rd3], %r8;
   ret;)";
-  for (uint32_t threads : {32u, 31u}) {
-    const Result r = run(body, threads);
-    for (uint32_t t = 0; t < threads; ++t) {
-      const int64_t x = static_cast<int64_t>(t) - 16;
-      const auto p = static_cast<uint64_t>(x * -3 + x * 1'000'000'000 - 5 + (int64_t{1} << 33));
-      const auto low = static_cast<uint32_t>(p);
-      const auto carry = static_cast<uint32_t>(uint64_t{low} * 3 >> 32);  // mul.wide.u32: the high word
-      EXPECT_EQ(r.out[t], (static_cast<uint32_t>(p >> 32) ^ low) + carry) << threads << " threads, lane " << t;
-    }
-  }
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const int64_t x = static_cast<int64_t>(t) - 16;
+    const auto p = static_cast<uint64_t>(x * -3 + x * 1'000'000'000 - 5 + (int64_t{1} << 33));
+    const auto low = static_cast<uint32_t>(p);
+    const auto carry = static_cast<uint32_t>(uint64_t{low} * 3 >> 32);  // mul.wide.u32: the high word
+    return (static_cast<uint32_t>(p >> 32) ^ low) + carry;
+  });
 }
 
 // Packed comparisons: signed against unsigned order of the same bits, a combined predicate
@@ -146,17 +142,13 @@ TEST(WarpFastPaths, ComparisonsOfAWholeWarp) {
   add.u32 %r6, %r6, %r10;
   st.global.u32 [%rd3], %r6;
   ret;)";
-  for (uint32_t threads : {32u, 31u}) {
-    const Result r = run(body, threads);
-    for (uint32_t t = 0; t < threads; ++t) {
-      const int32_t x = static_cast<int32_t>(t) - 8;
-      const bool lt_signed = x < 3, lt_unsigned = static_cast<uint32_t>(x) < 3u;
-      const bool both = x > 0 && lt_unsigned, neither = !(x > 0) && lt_unsigned;  // q: not(x > 0), and %p2
-      const bool eight = x == 8;
-      const uint32_t want = (lt_signed ? 1 : 0) + (lt_unsigned ? 2 : 0) + (both ? 4 : 0) + (neither ? 8 : 0) + (eight ? 16 : 0);
-      EXPECT_EQ(r.out[t], want) << threads << " threads, lane " << t;
-    }
-  }
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const int32_t x = static_cast<int32_t>(t) - 8;
+    const bool lt_signed = x < 3, lt_unsigned = static_cast<uint32_t>(x) < 3u;
+    const bool both = x > 0 && lt_unsigned, neither = !(x > 0) && lt_unsigned;  // q: not(x > 0), and %p2
+    const bool eight = x == 8;
+    return uint32_t{lt_signed} + 2u * lt_unsigned + 4u * both + 8u * neither + 16u * eight;
+  });
 }
 
 // Thread indices of 3-D blocks whose warps lie within a row (32 x 2 x 2), span rows (40 x 3 x 1,
