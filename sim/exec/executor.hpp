@@ -193,28 +193,27 @@ class Executor {
       for_each_lane(mask, [&](uint32_t lane) { out[lane] = read(w, b, o, lane); });
     }
   }
-  // The operand's lanes as 32-bit values, without widening a copy to 64 bits: a 32-bit
-  // register every lane of `mask` has written (not negated) in place, or an immediate in
-  // `scratch`. Null where the operand needs gather().
-  const uint32_t* narrow_view(const WarpState& w, const Operand& o, uint32_t mask, uint32_t* scratch) const {
+  // The operand's lanes in place, without a widened copy: a register of T's width (32-bit
+  // slots for uint32_t, 64-bit for uint64_t) every lane of `mask` has written (not negated),
+  // or an immediate in `scratch`. Null where the operand needs gather().
+  template <typename T>
+  const T* view(const WarpState& w, const Operand& o, uint32_t mask, T* scratch) const {
+    constexpr bool wide = sizeof(T) == sizeof(uint64_t);
     if (o.kind == Operand::Kind::Reg) {
-      if (o.negate || program_.reg_wide[o.reg] || (mask & ~w.defined[o.reg])) return nullptr;
-      return &w.narrow[size_t{program_.reg_slot[o.reg]} * kWarpSize];
+      if (o.negate || program_.reg_wide[o.reg] != wide || (mask & ~w.defined[o.reg])) return nullptr;
+      const size_t base = size_t{program_.reg_slot[o.reg]} * kWarpSize;
+      if constexpr (wide) return &w.wide[base];
+      else return &w.narrow[base];
     }
     if (o.kind != Operand::Kind::Imm || o.frame) return nullptr;
-    std::fill(scratch, scratch + kWarpSize, static_cast<uint32_t>(o.imm));
+    std::fill(scratch, scratch + kWarpSize, static_cast<T>(o.imm));
     return scratch;
   }
-  // The same for 64-bit operands: a 64-bit register every lane of `mask` has written (not
-  // negated) in place, or an immediate in `scratch`; null where the operand needs gather().
+  const uint32_t* narrow_view(const WarpState& w, const Operand& o, uint32_t mask, uint32_t* scratch) const {
+    return view(w, o, mask, scratch);
+  }
   const uint64_t* wide_view(const WarpState& w, const Operand& o, uint32_t mask, uint64_t* scratch) const {
-    if (o.kind == Operand::Kind::Reg) {
-      if (o.negate || !program_.reg_wide[o.reg] || (mask & ~w.defined[o.reg])) return nullptr;
-      return &w.wide[size_t{program_.reg_slot[o.reg]} * kWarpSize];
-    }
-    if (o.kind != Operand::Kind::Imm || o.frame) return nullptr;
-    std::fill(scratch, scratch + kWarpSize, static_cast<uint64_t>(o.imm));
-    return scratch;
+    return view(w, o, mask, scratch);
   }
   // Writes the lanes of `mask` of a 32-bit register from `values`.
   void scatter32(WarpState& w, uint32_t reg, uint32_t mask, const uint32_t* values) const {

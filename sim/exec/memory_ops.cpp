@@ -6,6 +6,7 @@
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::exec {
 
@@ -67,14 +68,11 @@ LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, ui
     const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
     const uint64_t stride = addresses[1] - first;
     constexpr uint32_t kHalf = kWarpSize / 2;
-    uint64_t off = 0;  // differences, not first + l * stride: SSE2 has no 64-bit multiply
-    for (uint32_t l = 1; l < kHalf; ++l) off |= (addresses[l] - addresses[l - 1]) ^ stride;
-    for (uint32_t l = kHalf + 1; l < kWarpSize; ++l) off |= (addresses[l] - addresses[l - 1]) ^ stride;
     const auto step = static_cast<int64_t>(stride);
     // Each half-warp one progression of the same stride (the whole warp, or two rows of a
     // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
     const uint64_t mid_end = addresses[kHalf - 1], mid = addresses[kHalf];
-    if (off == 0 && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
+    if (util::halves_step_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
         (step >= 0) == (last >= mid)) {
       s.strided = mid - mid_end == stride;
       s.stride = stride;
@@ -228,9 +226,9 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   // A full warp loading one address (a parameter, a broadcast): one read, copied to every lane.
   if (span && lanes.strided && lanes.stride == 0 && is_load && count == 1 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg) {
-    uint64_t v = 0;
-    std::memcpy(&v, span, size);
-    if (kernel::is_signed(in.type)) v = static_cast<uint64_t>(sign_extend(v, kernel::type_bits(in.type)));
+    uint64_t raw = 0;
+    std::memcpy(&raw, span, size);
+    const uint64_t v = loaded_value(raw, in.type);
     const size_t base = size_t{program_.reg_slot[data.reg]} * kWarpSize;
     if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
     else std::fill_n(&w.narrow[base], kWarpSize, static_cast<uint32_t>(v));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "util/bits.hpp"
+
 namespace gpusim::memory {
 
 namespace {
@@ -23,10 +25,7 @@ int progression_passes(const uint64_t* a, uint32_t size, uint32_t width_shift, u
   }
   const uint64_t step = w[1] - w[0];
   if ((low & (width - 1)) != 0 || step > 1) return 0;
-  uint64_t off = 0;
-  for (int k = 1; k < kHalf; ++k) off |= (w[k] - w[k - 1]) ^ step;
-  for (int k = kHalf + 1; k < 32; ++k) off |= (w[k] - w[k - 1]) ^ step;
-  if (off) return 0;
+  if (!util::halves_step_by(w, step)) return 0;
   if (w[kHalf] == w[0]) return 1;                        // both halves ask for the same words: shared
   if (step == 1) return w[kHalf] == w[kHalf - 1] + 1;     // 32 consecutive words, one per bank
   return ((w[0] ^ w[kHalf]) & (banks - 1)) != 0 ? 1 : 2;  // two words: two passes if in one bank

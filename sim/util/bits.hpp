@@ -32,6 +32,16 @@ constexpr bool consecutive_lanes(const uint64_t* a, uint64_t size) {
   return all;
 }
 
+// Whether, within each half-warp (lanes 0-15, 16-31), each lane's value is its neighbour's
+// plus `step` (modulo 2^64): one progression per half, the halves' starts unrelated. By
+// differences in counted loops, which vectorise (SSE2 has no 64-bit multiply for a[0] + k * step).
+constexpr bool halves_step_by(const uint64_t* a, uint64_t step) {
+  uint64_t off = 0;
+  for (int k = 1; k < 16; ++k) off |= (a[k] - a[k - 1]) ^ step;
+  for (int k = 17; k < 32; ++k) off |= (a[k] - a[k - 1]) ^ step;
+  return off == 0;
+}
+
 // 32 lanes' flags (each byte 0 or 1) as a mask, lane l in bit l. Eight at a time: the multiply
 // moves byte i's bit to bit 56 + i, and no two of its partial products meet, so nothing carries.
 constexpr uint32_t pack_lanes(const uint8_t* flags) {
@@ -73,6 +83,14 @@ constexpr bool round_trips(uint32_t mask) {
     if (f > 1) return false;
   return pack_lanes(flags) == mask;
 }
+constexpr bool halves_check() {
+  uint64_t a[32] = {};
+  for (int k = 0; k < 32; ++k) a[k] = k < 16 ? 64 + 4 * k : 1000 + 4 * (k - 16);  // two rows, 4 bytes apart
+  const bool rows = halves_step_by(a, 4) && !halves_step_by(a, 0);
+  a[20] += 1;
+  return rows && !halves_step_by(a, 4);
+}
+static_assert(halves_check());
 static_assert(round_trips(0) && round_trips(0xFFFFFFFFu) && round_trips(0xC0000281u) && round_trips(0x5A5AA5A5u) &&
               round_trips(0x80808080u) && round_trips(0x01010101u));
 }  // namespace bits_check
