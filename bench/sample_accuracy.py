@@ -4,7 +4,8 @@ sampled run's error and its estimate, and the CPU seconds of each (sum over laun
 
 usage: bench/sample_accuracy.py [--gpusim build/gpusim] [--arch configs/hopper.yaml]
                                 [--size h100] [--sample on] [WORKLOAD.yaml ...]
-Without workloads: every bundled workload that has the size. Prints a Markdown table."""
+Without workloads: every bundled workload that has the size. --size '': each workload's
+default size (the validation corpus: workloads/corpus/*.yaml). Prints a Markdown table."""
 import argparse
 import glob
 import json
@@ -16,7 +17,9 @@ import sys
 
 
 def run(gpusim, arch, workload, size, sample):
-    cmd = [gpusim, "--arch", arch, "--workload", workload, "--size", size, "--format", "json", "--sample", sample]
+    cmd = [gpusim, "--arch", arch, "--workload", workload, "--format", "json", "--sample", sample]
+    if size:
+        cmd += ["--size", size]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

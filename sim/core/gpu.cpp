@@ -73,7 +73,9 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   std::optional<WaveSampler> waves;
   const uint64_t wave_blocks = static_cast<uint64_t>(arch_.gpu.sm_count) * static_cast<uint64_t>(occ.active_blocks);
   if (options.sample.applies(launch.block_count(), wave_blocks)) {
-    waves.emplace(wave_blocks, launch.block_count(), start, sms, *memory_, memory.total_bytes());
+    std::vector<memory::AddressRange> device;
+    for (const exec::DeviceMemory::Region& r : memory.regions()) device.push_back({r.base, r.bytes.size()});
+    waves.emplace(wave_blocks, launch.block_count(), start, sms, *memory_, device);
     dispatcher.set_sampler(&*waves);
   }
   dispatcher.start();

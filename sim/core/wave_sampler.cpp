@@ -9,15 +9,13 @@ namespace gpusim::core {
 
 WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
                          const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory,
-                         uint64_t device_bytes)
+                         std::span<const memory::AddressRange> device)
     : wave_blocks_(wave_blocks),
       total_blocks_(total_blocks),
       sms_(sms),
       memory_(memory),
-      l2_bytes_(memory.l2_bytes()),
-      l2_sure_bytes_(memory.l2_sure_bytes()),
-      l2_free_at_start_(memory.l2_free_bytes()),
-      device_bytes_(device_bytes) {
+      l2_at_start_(memory.l2_occupancy()),
+      l2_keeps_all_(l2_at_start_.capacity_bytes == 0 || memory.l2_keeps_all(device)) {
   waves_.push_back(snapshot(start));
 }
 
@@ -37,7 +35,7 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
       return false;  // no steady rate in the first half of the grid: time it all
     waves_.push_back(snapshot(now));
     const size_t n = waves_.size();
-    if (!l2_settled_at_ && l2_settled(waves_.back().memory - waves_.front().memory, retired_)) l2_settled_at_ = n - 1;
+    if (!l2_settled_at_ && l2_settled(memory_.l2_occupancy(), retired_)) l2_settled_at_ = n - 1;
     // The two waves compared (from snapshot n-3 on) are timed after the ramp and the L2's filling.
     if (n - 1 < SampleRule::kMinMeasuredWaves || !l2_settled_at_ || n - 3 < l2_settled_at_) continue;
     const double last = static_cast<double>(waves_[n - 1].at - waves_[n - 2].at);
@@ -47,14 +45,17 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
   return complete_;
 }
 
-bool WaveSampler::l2_settled(const memory::MemoryStats& since_start, uint64_t retired) const {
-  if (l2_bytes_ == 0 || device_bytes_ <= l2_sure_bytes_) return true;  // all the kernel can touch fits
-  // What entered the L2: lines read from DRAM, and stores (it allocates on write).
-  const double entered = static_cast<double>(since_start.dram_read_bytes + since_start.global_store_bytes);
-  if (entered >= static_cast<double>(l2_bytes_)) return true;  // it has turned over once
-  const double whole_grid = entered * static_cast<double>(total_blocks_) / static_cast<double>(retired);
-  // Nothing will be evicted (with partitions, copies may take up to all of them each).
-  return whole_grid * static_cast<double>(l2_bytes_) <= static_cast<double>(l2_free_at_start_) * static_cast<double>(l2_sure_bytes_);
+bool WaveSampler::l2_settled(const memory::L2Occupancy& now, uint64_t retired) const {
+  if (l2_keeps_all_) return true;
+  if (now.entered_bytes - l2_at_start_.entered_bytes >= l2_at_start_.capacity_bytes) return true;  // turned over
+  // Each set's lines, growing for the rest of the grid as they have since the launch.
+  const double whole_grid = static_cast<double>(total_blocks_) / static_cast<double>(retired);
+  for (size_t s = 0; s < now.lines_per_set.size(); ++s) {
+    const uint32_t held = now.lines_per_set[s], then = l2_at_start_.lines_per_set[s];
+    const double added = held > then ? static_cast<double>(held - then) : 0.0;
+    if (static_cast<double>(then) + added * whole_grid > static_cast<double>(now.ways)) return false;
+  }
+  return true;  // no set will evict
 }
 
 namespace {

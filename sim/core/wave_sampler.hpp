@@ -8,14 +8,18 @@
 //
 // A wave's time is only steady once the L2 is: a grid that streams more data through the
 // L2 than it has room for runs faster while the L2 fills, and slower once every new line
-// evicts an old one (a dirty one costs a write-back). So the sample also waits until as
-// many bytes as the L2 holds have entered it, unless the whole grid's data fits in the
-// part of the L2 that was free at the launch, or every buffer the kernel can touch fits in
-// the L2 together; and the waves compared both start after that.
+// evicts an old one (a dirty one costs a write-back). So the sample also waits until the L2
+// is steady, from what it holds set by set: either as many bytes as it holds have entered
+// it since the launch (it has turned over), or no set will ever evict, because every line
+// the kernel can touch fits beside what each set held at the launch, or because each set,
+// gaining lines for the rest of the grid as fast as it has since the launch, still has room
+// for them. Only lines at home count: a copy of a line homed in another partition is clean,
+// and evicted first. The waves compared both start after that.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,13 +53,15 @@ struct SampleRule {
 
 class WaveSampler {
  public:
+  // `device`: every buffer and variable, all the kernel can touch.
   WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
-              const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory, uint64_t device_bytes);
+              const std::vector<std::unique_ptr<Sm>>& sms, memory::MemorySystem& memory,
+              std::span<const memory::AddressRange> device);
 
   // `count` blocks retired at `now`. True once the sample is complete: dispatch no more.
   bool retired(uint64_t count, engine::Cycle now);
-  // Whether the L2 is in its steady state (see above) with `retired` blocks done at `s`.
-  bool l2_settled(const memory::MemoryStats& since_start, uint64_t retired) const;
+  // Whether the L2 is in its steady state (see above), holding `now` with `retired` blocks done.
+  bool l2_settled(const memory::L2Occupancy& now, uint64_t retired) const;
   bool complete() const { return complete_; }
 
   // After the timed part (which dispatched `simulated` blocks) ends: adds to `stats` what the
@@ -75,8 +81,8 @@ class WaveSampler {
   const std::vector<std::unique_ptr<Sm>>& sms_;
   memory::MemorySystem& memory_;
   uint64_t retired_ = 0;
-  uint64_t l2_bytes_, l2_sure_bytes_, l2_free_at_start_;
-  uint64_t device_bytes_;  // every buffer and variable: all the kernel can touch
+  memory::L2Occupancy l2_at_start_;
+  bool l2_keeps_all_;  // every line the kernel can touch fits in the L2 as it was at the start
   size_t l2_settled_at_ = 0;  // the first snapshot at which the L2 was steady (0: not yet)
   std::vector<Snapshot> waves_;  // at each wave's last retirement (waves_[0]: the launch's start)
   bool complete_ = false;

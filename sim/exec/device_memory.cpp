@@ -83,10 +83,4 @@ std::string DeviceMemory::describe(uint64_t address) const {
   return "nearest buffer '" + nearest->name + "' is [" + hex(nearest->base) + ", " + hex(end) + ")";
 }
 
-uint64_t DeviceMemory::total_bytes() const {
-  uint64_t total = 0;
-  for (const Region& r : regions_) total += r.bytes.size();
-  return total;
-}
-
 }  // namespace gpusim::exec

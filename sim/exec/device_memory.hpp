@@ -30,8 +30,8 @@ class DeviceMemory {
   uint8_t* translate(uint64_t address, uint64_t size);
   const Region* find(const std::string& name) const;
   Region* find(const std::string& name);
-  // Bytes of every region: all a kernel can touch.
-  uint64_t total_bytes() const;
+  // Every region: all a kernel can touch.
+  const std::vector<Region>& regions() const { return regions_; }
   // Describes where `address` falls, for error messages.
   std::string describe(uint64_t address) const;
 

@@ -36,10 +36,32 @@ uint64_t L2::capacity_bytes() const {
   return bytes;
 }
 
-uint64_t L2::free_bytes() const {
-  uint64_t bytes = capacity_bytes();
-  for (const SectoredCache& c : parts_) bytes -= c.valid_sectors() * c.sector_bytes();
-  return bytes;
+L2Occupancy L2::occupancy() const {
+  L2Occupancy o{capacity_bytes(), 0, parts_.front().ways(), {}};
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const SectoredCache& c = parts_[p];
+    o.entered_bytes += c.filled_sectors() * c.sector_bytes();
+    const std::vector<uint32_t> lines = c.lines_per_set([&](uint64_t line) { return home(line) == p; });
+    o.lines_per_set.insert(o.lines_per_set.end(), lines.begin(), lines.end());
+  }
+  return o;
+}
+
+bool L2::keeps_all(std::span<const AddressRange> ranges) const {
+  const SectoredCache& geometry = parts_.front();  // the partitions are alike
+  uint64_t bytes = 0;
+  for (const AddressRange& r : ranges) bytes += r.bytes;
+  if (bytes > geometry.capacity_bytes()) return false;
+  std::vector<uint32_t> wanted(geometry.sets(), 0);
+  const uint64_t line = geometry.line_bytes();
+  for (const AddressRange& r : ranges)
+    for (uint64_t a = r.base / line * line; a < r.base + r.bytes; a += line) ++wanted[geometry.set_of_address(a)];
+  for (const SectoredCache& c : parts_) {
+    const std::vector<uint32_t> held = c.lines_per_set();
+    for (size_t s = 0; s < held.size(); ++s)
+      if (wanted[s] + held[s] > c.ways()) return false;
+  }
+  return true;
 }
 
 uint32_t L2::home(uint64_t address) const {

@@ -8,12 +8,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/event_queue.hpp"
 #include "memory/cache/cache_config.hpp"
 #include "memory/cache/sectored_cache.hpp"
 #include "memory/dram/dram.hpp"
+#include "memory/l2_occupancy.hpp"
 #include "memory/memory_stats.hpp"
 #include "memory/mshr.hpp"
 
@@ -42,7 +44,10 @@ class L2 {
                        engine::Cycle arrival);
   uint32_t sector_bytes() const { return parts_.front().sector_bytes(); }
   uint64_t capacity_bytes() const;
-  uint64_t free_bytes() const;
+  L2Occupancy occupancy() const;
+  // Whether every line of `ranges` fits in each partition (a copy may be in each) beside
+  // the lines the partition holds now, so that none would be evicted.
+  bool keeps_all(std::span<const AddressRange> ranges) const;
   // The partition `address`'s line lives in (its home).
   uint32_t home(uint64_t address) const;
   // When the last request queued so far leaves its slice.

@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <memory>
 #include <queue>
+#include <span>
 #include <vector>
 
 #include "engine/event_queue.hpp"
 #include "kernel/ir.hpp"
+#include "memory/l2_occupancy.hpp"
 #include "memory/memory_stats.hpp"
 #include "util/registry.hpp"
 
@@ -75,12 +77,10 @@ class MemorySystem {
   virtual void start_kernel(int64_t /*shared_carveout*/) {}
   // Each SM's L1 data capacity for the running kernel (0: none).
   virtual int64_t l1_bytes() const { return 0; }
-  // The L2's capacity and the part of it holding no data now (0, 0: no L2).
-  virtual uint64_t l2_bytes() const { return 0; }
-  virtual uint64_t l2_free_bytes() const { return 0; }
-  // How much data the L2 surely keeps, however SMs read it: one partition's capacity (each
-  // partition may hold a copy of every line), the whole L2 when it is not partitioned.
-  virtual uint64_t l2_sure_bytes() const { return l2_bytes(); }
+  // What the L2 holds now (capacity 0: no L2).
+  virtual L2Occupancy l2_occupancy() const { return {}; }
+  // Whether the L2 would keep every line of `ranges` without evicting one (false: no L2).
+  virtual bool l2_keeps_all(std::span<const AddressRange> /*ranges*/) const { return false; }
   // The cycle by which every transfer started so far has finished.
   virtual engine::Cycle drained_at() const;
 

@@ -266,6 +266,25 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
   EXPECT_FALSE(nlohmann::json::parse(r.out)["kernels"][0].contains("sample")) << r.out;
 }
 
+// On a 2 MB L2 of two partitions, vecadd's 1.13 MB (n = 94208 x 12 B) is little over half
+// the L2, but the grid's lines reach the sets unevenly and a few sets overflow: the exact
+// run evicts and writes back. The sample must see, set by set, that the L2 will
+// not stay as it is, and time the launch exactly.
+TEST(Cli, SampleWaitsWhenAnL2SetWillEvict) {
+  const auto run = [](const char* sample) {
+    const CliRun r = gpusim({"--arch", cfg("hopper"), "--workload", test::repo_path("workloads/vecadd.yaml"), "--set",
+                             "n=94208", "--set", "gpu.sm_count=4", "--set", "block_scheduler.sm_order=ascending",
+                             "--set", "memory.l2.sm_partitions=halves", "--set", "memory.l2.sm_path_cycles=none",
+                             "--set", "memory.l2.size_bytes=2097152", "--format", "json", "--sample", sample});
+    EXPECT_EQ(r.code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["kernels"][0];
+  };
+  const auto exact = run("off"), sampled = run("on");
+  EXPECT_GT(exact["memory"]["dram_write_bytes"].get<uint64_t>(), 0u);
+  EXPECT_FALSE(sampled.contains("sample")) << sampled;
+  EXPECT_EQ(sampled["cycles"], exact["cycles"]);
+}
+
 // A grid whose first wave reads a table every block shares enters the L2 faster than its
 // later waves, so projecting its first waves over the grid overstates what the L2 must hold.
 // When every buffer fits in the L2 together nothing can be evicted: the sample need not wait

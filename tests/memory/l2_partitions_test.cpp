@@ -3,6 +3,8 @@
 // write drops the copies other partitions hold (validate/probes/l2_partitions.py).
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 #include "memory/cache/sectored_cache.hpp"
 #include "memory/dram/dram.hpp"
 #include "memory/l2.hpp"
@@ -72,8 +74,29 @@ TEST(L2Partitions, AMissFillsTheHomeAndTheReadersSide) {
   EXPECT_EQ(t.l2.read(near, 1, 20000), 20000u + 300);
   // Each sector is held twice: at home and on the other side (far's since its miss, near's
   // since SM 1's far hit).
-  EXPECT_EQ(t.l2.capacity_bytes() - t.l2.free_bytes(), 4u * 32);
+  const L2Occupancy held = t.l2.occupancy();
+  EXPECT_EQ(held.entered_bytes, 4u * 32);
+  // Two lines, each held twice, and each counted once: where it is at home.
+  EXPECT_EQ(std::accumulate(held.lines_per_set.begin(), held.lines_per_set.end(), 0u), 2u);
+  EXPECT_EQ(held.lines_per_set.size(), 2u * 64);
   EXPECT_EQ(t.stats.l2_misses, 2u);
+}
+
+// --sample's test of whether the L2 would evict (core/wave_sampler.hpp). A partition of
+// 32 KB is 256 lines of 128 B in 64 modulo sets of 4 ways: 32 KB of consecutive lines is 4
+// lines in each set, and one line more is a fifth in set 0.
+TEST(L2Partitions, KeepsAllWhileEverySetHasRoom) {
+  TwoHalves t;
+  const auto keeps = [&](std::initializer_list<AddressRange> ranges) {
+    return t.l2.keeps_all(std::span(ranges.begin(), ranges.size()));
+  };
+  EXPECT_TRUE(keeps({{0, 32 * 1024}}));
+  EXPECT_FALSE(keeps({{0, 32 * 1024 + 1}}));
+  EXPECT_TRUE(keeps({{0, 16 * 1024}, {1 << 20, 16 * 1024}}));  // sets 0-63 twice each, and again
+  EXPECT_FALSE(keeps({{0, 16 * 1024}, {1 << 20, 16 * 1024}, {2 << 20, 128}}));  // a fifth line in set 0
+  t.l2.read(3 << 20, 0, 0);  // a line of set 0 held now: it takes one of the ways
+  EXPECT_FALSE(keeps({{0, 32 * 1024}}));
+  EXPECT_TRUE(keeps({{128, 32 * 1024 - 128}}));
 }
 
 TEST(L2Partitions, AWriteIsAcknowledgedFromItsHome) {

@@ -104,6 +104,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
     policy_->continued(set, static_cast<uint32_t>(found));
   }
   Way& w = base[found];
+  filled_sectors_ += !(w.valid >> sector & 1u);
   w.valid |= 1u << sector;
   if (dirty) w.dirty |= 1u << sector;
   ready_[(set * ways_ + static_cast<uint32_t>(found)) * sectors_per_line_ + sector] = ready_at;

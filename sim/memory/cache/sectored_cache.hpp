@@ -42,6 +42,22 @@ class SectoredCache {
   uint64_t dirty_sectors() const;
   uint64_t valid_sectors() const;
   uint64_t capacity_bytes() const;
+  // Sectors installed that were not held, since construction: how much data has entered.
+  uint64_t filled_sectors() const { return filled_sectors_; }
+  uint32_t ways() const { return ways_; }
+  uint64_t sets() const { return sets_; }
+  // The set the line holding `address` maps to.
+  uint64_t set_of_address(uint64_t address) const { return set_of(line_of(address)); }
+  // Per set, how many of its ways hold a line (one whose address `counts`, when given).
+  template <class Counts>
+  std::vector<uint32_t> lines_per_set(Counts counts) const {
+    std::vector<uint32_t> lines(sets_, 0);
+    for (size_t i = 0; i < tags_.size(); ++i) lines[i / ways_] += tags_[i] != kNoLine && counts(tags_[i] << line_shift_);
+    return lines;
+  }
+  std::vector<uint32_t> lines_per_set() const {
+    return lines_per_set([](uint64_t) { return true; });
+  }
 
  private:
   struct Way {
@@ -83,6 +99,7 @@ class SectoredCache {
   std::unique_ptr<ReplacementPolicy> policy_;
   mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line looked up, and where
   mutable int memo_way_ = 0;
+  uint64_t filled_sectors_ = 0;
 };
 
 }  // namespace gpusim::memory

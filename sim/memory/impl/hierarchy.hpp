@@ -28,9 +28,8 @@ class MemoryHierarchy final : public MemorySystem {
   Accepted send(const MemoryRequest& request) override;
   void start_kernel(int64_t shared_carveout) override;
   int64_t l1_bytes() const override { return l1_bytes_; }
-  uint64_t l2_bytes() const override { return l2_ ? l2_->capacity_bytes() : 0; }
-  uint64_t l2_free_bytes() const override { return l2_ ? l2_->free_bytes() : 0; }
-  uint64_t l2_sure_bytes() const override { return l2_ ? l2_->capacity_bytes() / config_.l2->partitions : 0; }
+  L2Occupancy l2_occupancy() const override { return l2_ ? l2_->occupancy() : L2Occupancy{}; }
+  bool l2_keeps_all(std::span<const AddressRange> ranges) const override { return l2_ && l2_->keeps_all(ranges); }
   engine::Cycle drained_at() const override;
 
  private:
