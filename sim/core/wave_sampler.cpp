@@ -20,12 +20,20 @@ WaveSampler::WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cy
 }
 
 WaveSampler::Snapshot WaveSampler::snapshot(engine::Cycle now) const {
-  Snapshot s{now, {}, memory_.stats()};
+  Snapshot s{now, std::max(now, memory_.drained_at()), {}, memory_.stats()};
   for (const auto& sm : sms_) {
     sm->charge_until(now);
     s.sms.push_back(sm->stats());
   }
   return s;
+}
+
+engine::Cycle WaveSampler::wave_cycles(size_t i) const {
+  const engine::Cycle sms = waves_[i].at - waves_[i - 1].at;
+  // Requests in flight keep the memory system busy a latency past the SMs; more than a wave
+  // of work queued there is a queue the SMs do not wait for, which sets the pace.
+  if (waves_[i].drained - waves_[i].at <= sms) return sms;
+  return std::max(sms, waves_[i].drained - waves_[i - 1].drained);
 }
 
 bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
@@ -38,8 +46,8 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
     if (!l2_settled_at_ && l2_settled(memory_.l2_occupancy(), retired_)) l2_settled_at_ = n - 1;
     // The two waves compared (from snapshot n-3 on) are timed after the ramp and the L2's filling.
     if (n - 1 < SampleRule::kMinMeasuredWaves || !l2_settled_at_ || n - 3 < l2_settled_at_) continue;
-    const double last = static_cast<double>(waves_[n - 1].at - waves_[n - 2].at);
-    const double before = static_cast<double>(waves_[n - 2].at - waves_[n - 3].at);
+    const double last = static_cast<double>(wave_cycles(n - 1));
+    const double before = static_cast<double>(wave_cycles(n - 2));
     complete_ = std::abs(last - before) <= SampleRule::kTolerance * last;
   }
   return complete_;
@@ -94,10 +102,9 @@ void distribute(std::vector<SmStats>& sms, uint64_t SmStats::*member, uint64_t t
 void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, const exec::FunctionalStats& functional) const {
   const Snapshot& last = waves_.back();
   const Snapshot& prev = waves_[waves_.size() - 2];
-  const Snapshot& earlier = waves_[waves_.size() - 3];
   const uint64_t remaining = total_blocks_ - simulated;
   const double factor = static_cast<double>(remaining) / static_cast<double>(wave_blocks_);
-  const engine::Cycle wave = last.at - prev.at;
+  const engine::Cycle wave = wave_cycles(waves_.size() - 1);
   const uint64_t extra = static_cast<uint64_t>(std::llround(static_cast<double>(wave) * factor));
 
   const std::vector<SmStats> before = stats.per_sm;
@@ -116,7 +123,7 @@ void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, const exec
     stats.memory.*c.member += static_cast<uint64_t>(std::llround(static_cast<double>(delta.*c.member) * factor));
   stats.cycles += extra;
 
-  const double previous_wave = static_cast<double>(prev.at - earlier.at);
+  const double previous_wave = static_cast<double>(wave_cycles(waves_.size() - 2));
   stats.sample.sampled = true;
   stats.sample.simulated_blocks = simulated;
   stats.sample.measured_waves = waves_.size() - 1;

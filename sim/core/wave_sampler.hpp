@@ -72,10 +72,15 @@ class WaveSampler {
  private:
   struct Snapshot {
     engine::Cycle at = 0;
+    engine::Cycle drained = 0;  // when the memory system will have finished what was sent so far
     std::vector<SmStats> sms;
     memory::MemoryStats memory;
   };
   Snapshot snapshot(engine::Cycle now) const;
+  // The time wave `i` (waves_[i-1] to waves_[i]) took: the SMs', or the memory system's when
+  // more than a wave's work is queued there (atomics to one address, which blocks do not
+  // wait for, say): then the queue grows a wave at a time and ends the kernel.
+  engine::Cycle wave_cycles(size_t i) const;
 
   uint64_t wave_blocks_, total_blocks_;
   const std::vector<std::unique_ptr<Sm>>& sms_;

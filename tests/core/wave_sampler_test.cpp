@@ -2,6 +2,7 @@
 // oracle is the full timing run, which the sample must reproduce within its estimate.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -51,6 +52,29 @@ TEST(WaveSampler, ATimedSampleOfAUniformGridMatchesTheExactRunWithinItsEstimate)
     return double(r.total.pipe_busy[static_cast<size_t>(Unit::Fp32)]) / double(r.total.warp_instructions);
   };
   EXPECT_NEAR(per_instruction(sampled), per_instruction(exact), 0.02 * per_instruction(exact));
+}
+
+// Every thread adds 1 to one word, and the block goes on without waiting: the L2's atomic
+// unit takes the 8 K updates of a wave one after another, far slower than the SMs retire
+// the blocks, so its queue ends the kernel. The sample must go at the queue's pace, not the
+// SMs' (which would make the launch about half as long as it is).
+TEST(WaveSampler, AQueueTheBlocksDoNotWaitForSetsThePace) {
+  const std::string ptx = kernel(chains(8, 4) + "red.global.add.u32 [%rd1], 1;\n");
+  const auto one = [&](SampleMode mode) {
+    return simulate(ptx, "hopper",
+                    {"memory.model=hierarchy", "gpu.sm_count=2", "block_scheduler.sm_order=ascending",
+                     "memory.l2.sm_partitions=halves", "memory.l2.sm_path_cycles=none"},
+                    256, 16 * 12, 0, true, false, mode);
+  };
+  const SimRun exact = one(SampleMode::Exact), sampled = one(SampleMode::On);
+  ASSERT_TRUE(sampled.stats.sample.sampled);
+  // The queue sets the pace: the SMs were done long before the kernel ended.
+  uint64_t sms_done = 0;
+  for (const SmStats& s : exact.stats.per_sm) sms_done = std::max(sms_done, s.busy_until);
+  EXPECT_LT(2 * sms_done, exact.stats.cycles);
+  const double error = std::abs(double(sampled.stats.cycles) - double(exact.stats.cycles)) / double(exact.stats.cycles);
+  EXPECT_LE(error, sampled.stats.sample.error_estimate) << sampled.stats.cycles << " vs " << exact.stats.cycles;
+  EXPECT_LE(error, 0.02);
 }
 
 TEST(WaveSampler, SmallGridsAreTimedExactly) {
