@@ -187,7 +187,7 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
 void Executor::write_predicate(WarpState& w, uint32_t reg, uint32_t mask, uint32_t holds) const {
   uint8_t flags[kWarpSize];
   util::unpack_lanes(holds, flags);
-  const size_t base = size_t{program_.reg_slot[reg]} * kWarpSize;
+  const size_t base = size_t{slots_.slot[reg]} * kWarpSize;
   if (program_.reg_wide[reg]) {
     uint64_t* dst = &w.wide[base];
     for_each_lane(mask, [dst, &flags](uint32_t l) { dst[l] = flags[l]; });

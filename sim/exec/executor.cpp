@@ -12,7 +12,7 @@ using kernel::Opcode;
 using kernel::SpecialReg;
 
 Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch)
-    : program_(program), memory_(memory), launch_(launch), printf_(launch.printf_sink) {}
+    : program_(program), slots_(kernel::assign_register_slots(program)), memory_(memory), launch_(launch), printf_(launch.printf_sink) {}
 
 BlockState Executor::make_block(uint64_t linear) const {
   BlockState b;
@@ -35,8 +35,8 @@ void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_bloc
   w.waiting = false;
   w.stack.clear();
   w.stack.push_back({0, -1, w.valid_mask});
-  w.narrow.resize(size_t{program_.narrow_regs} * kWarpSize);
-  w.wide.resize(size_t{program_.wide_regs} * kWarpSize);
+  w.narrow.resize(size_t{slots_.narrow} * kWarpSize);
+  w.wide.resize(size_t{slots_.wide} * kWarpSize);
   w.defined.assign(program_.reg_names.size(), 0);
   w.local.assign(size_t{program_.local_bytes} * kWarpSize, 0);  // local memory starts zeroed
   if (w.calls) {
@@ -140,7 +140,7 @@ void Executor::special_lanes(const WarpState& w, const BlockState& b, SpecialReg
 uint32_t Executor::guard_mask(WarpState& w, const BlockState&, const Instruction& in, uint32_t active) const {
   if (in.guard == kernel::kNoReg) return active;
   if (!program_.reg_wide[in.guard]) {  // predicates live in the narrow registers: one pass, no branches
-    const uint32_t* v = &w.narrow[size_t{program_.reg_slot[in.guard]} * kWarpSize];
+    const uint32_t* v = &w.narrow[size_t{slots_.slot[in.guard]} * kWarpSize];
     uint8_t flags[kWarpSize];
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) flags[lane] = static_cast<uint8_t>(v[lane] & 1u);
     uint32_t set = util::pack_lanes(flags);

@@ -14,6 +14,7 @@
 #include "exec/exec_error.hpp"
 #include "exec/warp_state.hpp"
 #include "kernel/ir.hpp"
+#include "kernel/register_slots.hpp"
 
 namespace gpusim::exec {
 
@@ -142,11 +143,11 @@ class Executor {
 
   // One lane of a register: 32-bit registers read back zero-extended.
   uint64_t load(const WarpState& w, uint32_t reg, uint32_t lane) const {
-    const size_t i = size_t{program_.reg_slot[reg]} * kWarpSize + lane;
+    const size_t i = size_t{slots_.slot[reg]} * kWarpSize + lane;
     return program_.reg_wide[reg] ? w.wide[i] : w.narrow[i];
   }
   void store(WarpState& w, uint32_t reg, uint32_t lane, uint64_t v) const {
-    const size_t i = size_t{program_.reg_slot[reg]} * kWarpSize + lane;
+    const size_t i = size_t{slots_.slot[reg]} * kWarpSize + lane;
     if (program_.reg_wide[reg]) w.wide[i] = v;
     else w.narrow[i] = static_cast<uint32_t>(v);
   }
@@ -177,7 +178,7 @@ class Executor {
   // Whole-warp operand access: one check and one copy per operand, not per lane.
   void gather(WarpState& w, const BlockState& b, const Operand& o, uint32_t mask, uint64_t* out) const {
     if (o.kind == Operand::Kind::Reg) {
-      const size_t base = size_t{program_.reg_slot[o.reg]} * kWarpSize;
+      const size_t base = size_t{slots_.slot[o.reg]} * kWarpSize;
       if (program_.reg_wide[o.reg]) std::copy(&w.wide[base], &w.wide[base] + kWarpSize, out);
       else std::copy(&w.narrow[base], &w.narrow[base] + kWarpSize, out);  // zero-extends
       // A lane that never wrote the register reads 0 (the GPU's value is undefined, and code
@@ -201,7 +202,7 @@ class Executor {
     constexpr bool wide = sizeof(T) == sizeof(uint64_t);
     if (o.kind == Operand::Kind::Reg) {
       if (o.negate || program_.reg_wide[o.reg] != wide || (mask & ~w.defined[o.reg])) return nullptr;
-      const size_t base = size_t{program_.reg_slot[o.reg]} * kWarpSize;
+      const size_t base = size_t{slots_.slot[o.reg]} * kWarpSize;
       if constexpr (wide) return &w.wide[base];
       else return &w.narrow[base];
     }
@@ -217,13 +218,13 @@ class Executor {
   }
   // Writes the lanes of `mask` of a 32-bit register from `values`.
   void scatter32(WarpState& w, uint32_t reg, uint32_t mask, const uint32_t* values) const {
-    uint32_t* dst = &w.narrow[size_t{program_.reg_slot[reg]} * kWarpSize];
+    uint32_t* dst = &w.narrow[size_t{slots_.slot[reg]} * kWarpSize];
     if (mask == 0xFFFFFFFFu) std::copy(values, values + kWarpSize, dst);
     else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
     w.defined[reg] |= mask;
   }
   void scatter(WarpState& w, uint32_t reg, uint32_t mask, const uint64_t* values) const {
-    const size_t base = size_t{program_.reg_slot[reg]} * kWarpSize;
+    const size_t base = size_t{slots_.slot[reg]} * kWarpSize;
     if (program_.reg_wide[reg]) {
       uint64_t* dst = &w.wide[base];
       if (mask == 0xFFFFFFFFu) std::copy(values, values + kWarpSize, dst);
@@ -290,6 +291,7 @@ class Executor {
                    const char* what);
 
   const kernel::Program& program_;
+  const kernel::RegisterSlots slots_;  // where each register lives in a warp's state
   DeviceMemory& memory_;
   const LaunchConfig& launch_;
   uint64_t clock_ = 0;

@@ -212,7 +212,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   // A full warp of consecutive 32-bit words to or from 32-bit registers: one copy.
   if (span && lanes.strided && lanes.stride == 4 && size == 4 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
-    uint32_t* reg = &w.narrow[size_t{program_.reg_slot[data.reg]} * kWarpSize];
+    uint32_t* reg = &w.narrow[size_t{slots_.slot[data.reg]} * kWarpSize];
     if (is_load) {
       std::memcpy(reg, span, 4 * kWarpSize);
       w.defined[data.reg] = 0xFFFFFFFFu;
@@ -229,7 +229,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     uint64_t raw = 0;
     std::memcpy(&raw, span, size);
     const uint64_t v = loaded_value(raw, in.type);
-    const size_t base = size_t{program_.reg_slot[data.reg]} * kWarpSize;
+    const size_t base = size_t{slots_.slot[data.reg]} * kWarpSize;
     if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
     else std::fill_n(&w.narrow[base], kWarpSize, static_cast<uint32_t>(v));
     w.defined[data.reg] = 0xFFFFFFFFu;
