@@ -167,13 +167,6 @@ void add_reg(std::array<uint32_t, N>& list, size_t& n, uint32_t reg) {
   list[n++] = reg;
 }
 
-template <size_t N>
-void add_operand(std::array<uint32_t, N>& list, size_t& n, const Operand& o) {
-  if (o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) add_reg(list, n, o.reg);
-  if (o.kind == Operand::Kind::Vec)
-    for (int i = 0; i < o.count; ++i) add_reg(list, n, o.regs[i]);
-}
-
 // Volta onward an SM sub-partition has two 16-lane pipes for integer work: the ALU (logic,
 // shifts, compares, IADD3, LEA) and the FMA pipe, which runs IMAD beside FP32
 // (validate/kernels/int_pipes.cu: shift-XOR chains and multiply-add chains run at 0.5 warp
@@ -395,13 +388,8 @@ std::vector<InstructionTiming> classify_program(const kernel::Program& program, 
     t.reads.fill(kernel::kNoReg);
     t.writes.fill(kernel::kNoReg);
     size_t nr = 0, nw = 0;
-    if (in.guard != kernel::kNoReg) add_reg(t.reads, nr, in.guard);
-    const bool dst_is_address = in.op == Opcode::St || in.op == Opcode::Red;
-    for (int i = 0; i < in.num_src; ++i) add_operand(t.reads, nr, in.src[i]);
-    if (!dst_is_address) {
-      add_operand(t.writes, nw, in.dst);
-      if (in.dst2.kind == Operand::Kind::Reg) add_reg(t.writes, nw, in.dst2.reg);
-    }
+    kernel::for_each_register_read(in, [&](uint32_t r) { add_reg(t.reads, nr, r); });
+    kernel::for_each_register_written(in, [&](uint32_t r) { add_reg(t.writes, nw, r); });
     out.push_back(t);
   }
   for (size_t pc = 0; pc < program.code.size(); ++pc) {

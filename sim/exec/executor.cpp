@@ -12,7 +12,11 @@ using kernel::Opcode;
 using kernel::SpecialReg;
 
 Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch)
-    : program_(program), slots_(kernel::assign_register_slots(program)), memory_(memory), launch_(launch), printf_(launch.printf_sink) {}
+    : program_(program),
+      slots_(kernel::assign_register_slots(program)),
+      memory_(memory),
+      launch_(launch),
+      printf_(launch.printf_sink) {}
 
 BlockState Executor::make_block(uint64_t linear) const {
   BlockState b;

@@ -126,6 +126,29 @@ struct Instruction {
   uint16_t source_file = 0;         // index in Program::source_files
 };
 
+// The registers an operand names: a register, an address's base, a vector's elements.
+template <class F>
+void for_each_register(const Operand& o, F f) {
+  if ((o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) && o.reg != kNoReg) f(o.reg);
+  if (o.kind == Operand::Kind::Vec)
+    for (int i = 0; i < o.count; ++i)
+      if (o.regs[static_cast<size_t>(i)] != kNoReg) f(o.regs[static_cast<size_t>(i)]);
+}
+// The registers an instruction reads, in order: its guard, then its sources (a store's and a
+// reduction's address and data are sources).
+template <class F>
+void for_each_register_read(const Instruction& in, F f) {
+  if (in.guard != kNoReg) f(in.guard);
+  for (int i = 0; i < in.num_src; ++i) for_each_register(in.src[static_cast<size_t>(i)], f);
+}
+// The registers it writes: its destinations (a store and a reduction write none).
+template <class F>
+void for_each_register_written(const Instruction& in, F f) {
+  if (in.op == Opcode::St || in.op == Opcode::Red) return;
+  for_each_register(in.dst, f);
+  for_each_register(in.dst2, f);
+}
+
 // Reading a clock is volatile: it happens where the program put it (ptxas keeps it there, and
 // the SM runs nothing ahead of it), or in-kernel timing would measure nothing.
 inline bool reads_clock(const Instruction& in) {

@@ -1,8 +1,9 @@
 #include "kernel/register_slots.hpp"
 
-#include <boost/dynamic_bitset.hpp>
 #include <algorithm>
 #include <vector>
+
+#include <boost/dynamic_bitset.hpp>
 
 #include "kernel/cfg.hpp"
 
@@ -16,34 +17,10 @@ using Registers = boost::dynamic_bitset<uint64_t>;
 constexpr size_t kMaxRegisters = 8192;
 constexpr size_t kMaxInstructions = 65536;
 
-template <class F>
-void for_each_register(const Operand& o, F f) {
-  if ((o.kind == Operand::Kind::Reg || o.kind == Operand::Kind::Addr) && o.reg != kNoReg) f(o.reg);
-  if (o.kind == Operand::Kind::Vec)
-    for (int i = 0; i < o.count; ++i)
-      if (o.regs[static_cast<size_t>(i)] != kNoReg) f(o.regs[static_cast<size_t>(i)]);
-}
-
-// A store's or a reduction's destination is its address: read, not written.
-bool writes_destination(const Instruction& in) { return in.op != Opcode::St && in.op != Opcode::Red; }
-
-template <class F>
-void for_each_use(const Instruction& in, F f) {
-  if (in.guard != kNoReg) f(in.guard);
-  for (const Operand& o : in.src) for_each_register(o, f);  // all four: unused ones are None
-  if (!writes_destination(in)) for_each_register(in.dst, f);
-}
-
-template <class F>
-void for_each_def(const Instruction& in, F f) {
-  if (writes_destination(in)) for_each_register(in.dst, f);
-  for_each_register(in.dst2, f);
-}
-
 // Live before `in`, from live after it.
 void step_back(const Instruction& in, Registers& live) {
-  if (in.guard == kNoReg) for_each_def(in, [&](uint32_t r) { live.reset(r); });
-  for_each_use(in, [&](uint32_t r) { live.set(r); });
+  if (in.guard == kNoReg) for_each_register_written(in, [&](uint32_t r) { live.reset(r); });
+  for_each_register_read(in, [&](uint32_t r) { live.set(r); });
 }
 
 }  // namespace
@@ -66,7 +43,8 @@ RegisterSlots assign_register_slots(const Program& program) {
       for (int s : cfg.blocks[b].successors)
         if (s != cfg.exit_node()) live |= live_in[static_cast<size_t>(s)];
       live_out[b] = live;
-      for (int pc = cfg.blocks[b].last; pc >= cfg.blocks[b].first; --pc) step_back(program.code[static_cast<size_t>(pc)], live);
+      for (int pc = cfg.blocks[b].last; pc >= cfg.blocks[b].first; --pc)
+        step_back(program.code[static_cast<size_t>(pc)], live);
       if (live != live_in[b]) {
         live_in[b] = std::move(live);
         changed = true;
@@ -80,15 +58,16 @@ RegisterSlots assign_register_slots(const Program& program) {
     Registers live = live_out[b];
     for (int pc = cfg.blocks[b].last; pc >= cfg.blocks[b].first; --pc) {
       const Instruction& in = program.code[static_cast<size_t>(pc)];
-      for_each_def(in, [&](uint32_t d) {
+      for_each_register_written(in, [&](uint32_t d) {
         interferes[d] |= live;
-        for_each_def(in, [&](uint32_t other) { interferes[d].set(other); });
+        for_each_register_written(in, [&](uint32_t other) { interferes[d].set(other); });
       });
       step_back(in, live);
     }
   }
   for (size_t a = 0; a < n; ++a)
-    for (size_t b = interferes[a].find_first(); b != Registers::npos; b = interferes[a].find_next(b)) interferes[b].set(a);
+    for (size_t b = interferes[a].find_first(); b != Registers::npos; b = interferes[a].find_next(b))
+      interferes[b].set(a);
   // Registers live on entry (read before any write, on some path) were never written: they
   // read zero through the lanes' written-register masks, whatever their slot holds.
 
@@ -107,7 +86,8 @@ RegisterSlots assign_register_slots(const Program& program) {
       const int kind = program.reg_wide[r] ? 1 : 0;
       const Registers& near = interferes[r];
       for (size_t other = near.find_first(); other != Registers::npos; other = near.find_next(other))
-        if (other >= group_start[g] && other < end && out.slot[other] != kNone && program.reg_wide[other] == program.reg_wide[r])
+        if (other >= group_start[g] && other < end && out.slot[other] != kNone &&
+            program.reg_wide[other] == program.reg_wide[r])
           taken[out.slot[other] - base[kind]] = r;
       uint32_t s = 0;
       while (taken[s] == r) ++s;

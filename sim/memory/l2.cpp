@@ -51,7 +51,7 @@ bool L2::keeps_all(std::span<const AddressRange> ranges) const {
   const SectoredCache& geometry = parts_.front();  // the partitions are alike
   uint64_t bytes = 0;
   for (const AddressRange& r : ranges) bytes += r.bytes;
-  if (bytes > geometry.capacity_bytes()) return false;
+  if (bytes > geometry.capacity_bytes()) return false;  // and no walk over a large buffer's lines
   std::vector<uint32_t> wanted(geometry.sets(), 0);
   const uint64_t line = geometry.line_bytes();
   for (const AddressRange& r : ranges)

@@ -126,12 +126,6 @@ void SectoredCache::invalidate_all() {
   std::fill(tags_.begin(), tags_.end(), kNoLine);
 }
 
-uint64_t SectoredCache::valid_sectors() const {
-  uint64_t n = 0;
-  for (const Way& w : ways_storage_) n += static_cast<uint64_t>(std::popcount(w.valid));
-  return n;
-}
-
 uint64_t SectoredCache::capacity_bytes() const { return uint64_t{ways_storage_.size()} * line_; }
 
 uint64_t SectoredCache::dirty_sectors() const {

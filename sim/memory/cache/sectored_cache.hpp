@@ -40,7 +40,6 @@ class SectoredCache {
   uint32_t line_bytes() const { return line_; }
   // Dirty sectors still held (written back at the end).
   uint64_t dirty_sectors() const;
-  uint64_t valid_sectors() const;
   uint64_t capacity_bytes() const;
   // Sectors installed that were not held, since construction: how much data has entered.
   uint64_t filled_sectors() const { return filled_sectors_; }
@@ -52,7 +51,8 @@ class SectoredCache {
   template <class Counts>
   std::vector<uint32_t> lines_per_set(Counts counts) const {
     std::vector<uint32_t> lines(sets_, 0);
-    for (size_t i = 0; i < tags_.size(); ++i) lines[i / ways_] += tags_[i] != kNoLine && counts(tags_[i] << line_shift_);
+    for (size_t i = 0; i < tags_.size(); ++i)
+      lines[i / ways_] += tags_[i] != kNoLine && counts(tags_[i] << line_shift_);
     return lines;
   }
   std::vector<uint32_t> lines_per_set() const {
