@@ -30,7 +30,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
 
 bool Sm::active(uint32_t slot, engine::Cycle now) {
   TimedWarp& w = warps_[slot];
-  if (w.eligible_at > now) return false;
+  if (w.gate->eligible_at > now) return false;
   const Stall r = readiness(w, *scanning_, now).reason;
   return r != Stall::LongScoreboard && r != Stall::ShortScoreboard;
 }
@@ -67,13 +67,23 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
       tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
       release_event_(this),
       warps_(static_cast<size_t>(config.max_warps)),
+      gates_(static_cast<size_t>(config.max_warps)),
       blocks_(static_cast<size_t>(config.max_blocks)),
       schedulers_(static_cast<size_t>(config.schedulers)),
       last_tick_(events.now()),
       scheduler_of_(static_cast<size_t>(config.max_warps)),
       live_index_(static_cast<size_t>(config.max_warps), kNotLive) {
-  for (Scheduler& s : schedulers_) s.policy = SchedulerPolicyRegistry::instance().make(config.policy);
-  for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
+  // Slot i belongs to scheduler i % schedulers: each has at most this many.
+  const size_t per_scheduler = (warps_.size() + schedulers_.size() - 1) / schedulers_.size();
+  live_storage_.resize(per_scheduler * schedulers_.size());
+  for (size_t i = 0; i < schedulers_.size(); ++i) {
+    schedulers_[i].policy = SchedulerPolicyRegistry::instance().make(config.policy);
+    schedulers_[i].live.attach(live_storage_.data() + i * per_scheduler);
+  }
+  for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) {
+    scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
+    warps_[slot].gate = &gates_[slot];
+  }
   if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
   memory_.connect(id_, this);
 }
@@ -111,18 +121,18 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
     kernel_.executor.reset_warp(w.state, block.state, i);
-    std::vector<uint32_t>& live = schedulers_[scheduler_of_[slot]].live;
+    LiveList& live = schedulers_[scheduler_of_[slot]].live;
     live_index_[slot] = static_cast<uint32_t>(live.size());
     live.push_back(slot);  // launch order is age order
     w.block_slot = b;
     w.slot = slot;
     w.age = next_age_++;
-    w.eligible_at = eligible_at;
-    w.eligible_wait = Stall::BlockLaunch;
+    w.gate->eligible_at = eligible_at;
+    w.gate->eligible_wait = Stall::BlockLaunch;
     w.start = eligible_at;
     w.done = false;
-    w.at_barrier = false;
-    w.next_known = false;
+    w.gate->at_barrier = false;
+    w.gate->next_known = false;
     unpark(slot);
     w.scoreboard.clear();
     w.async = {};
@@ -142,12 +152,12 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
 }
 
 inline Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
-  if (now < w.eligible_at) return {w.eligible_at, w.eligible_wait};
-  if (w.at_barrier) return {kNever, Stall::Barrier};
-  if (!w.next_known) choose_next(w, now);
-  const Readiness known = known_readiness(w, s.units, now);
+  if (now < w.gate->eligible_at) return {w.gate->eligible_at, w.gate->eligible_wait};
+  if (w.gate->at_barrier) return {kNever, Stall::Barrier};
+  if (!w.gate->next_known) choose_next(w, now);
+  const Readiness known = known_readiness(*w.gate, s.units, now);
   if (known.at > now) return known;
-  if (w.next->needs_mshr) {
+  if (w.gate->next->needs_mshr) {
     const engine::Cycle accepted = lsu_.accepts_at(now);
     if (accepted > now) return {accepted, Stall::LgThrottle};
   }
@@ -210,7 +220,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   executor.set_clock(now);
   executor.set_sm_id(id_);
   const exec::StepResult r = executor.step(w.state, block.state);
-  w.next_known = false;
+  w.gate->next_known = false;
   unpark(w.slot);
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
@@ -246,9 +256,9 @@ void Sm::take_branch(TimedWarp& w, engine::Cycle now) {
 }
 
 void Sm::hold(TimedWarp& w, engine::Cycle until, Stall why) {
-  if (until <= w.eligible_at) return;
-  w.eligible_at = until;
-  w.eligible_wait = why;
+  if (until <= w.gate->eligible_at) return;
+  w.gate->eligible_at = until;
+  w.gate->eligible_wait = why;
 }
 
 engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
@@ -256,8 +266,8 @@ engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, con
   if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.push_back({ticket, w.async.open_group, kNever});
   if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
   if (r.sleep_ns) {  // nanosleep: the warp waits about that long (the GPU guarantees at most twice)
-    w.eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
-    w.eligible_wait = Stall::Sleeping;
+    w.gate->eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
+    w.gate->eligible_wait = Stall::Sleeping;
   }
   return engine::Cycle{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over the lanes' values
 }
@@ -272,7 +282,7 @@ void Sm::on_response(uint64_t tag) {
     const bool waited = w.scoreboard.arrived(ticket, now);
     if (!w.hoist.resolve(ticket, now, 0) && !waited) return;  // a load of a warp that has gone
   }
-  w.next_known = false;
+  w.gate->next_known = false;
   unpark(w.slot);
   schedulers_[scheduler_of_[w.slot]].wake = 0;
   events_.schedule_by(tick_event_, now);
@@ -282,12 +292,12 @@ void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle 
   exec::BlockState& block = blocks_[block_slot].state;
   exec::Executor::complete_barriers(block, barriers);
   for (TimedWarp& other : warps_) {
-    if (other.done || other.block_slot != block_slot || !other.at_barrier || !(barriers >> other.barrier_id & 1u))
+    if (other.done || other.block_slot != block_slot || !other.gate->at_barrier || !(barriers >> other.barrier_id & 1u))
       continue;
-    other.at_barrier = false;
+    other.gate->at_barrier = false;
     unpark(other.slot);
-    other.eligible_at = std::max(other.eligible_at, at);
-    other.eligible_wait = Stall::Barrier;
+    other.gate->eligible_at = std::max(other.gate->eligible_at, at);
+    other.gate->eligible_wait = Stall::Barrier;
     kernel_.executor.barrier_released(other.state, block);
   }
   wake_all();
@@ -296,7 +306,7 @@ void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle 
 void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now) {
   ResidentBlock& block = blocks_[w.block_slot];
   if (r.barrier_waits) {
-    w.at_barrier = true;
+    w.gate->at_barrier = true;
     w.barrier_id = r.barrier_id;
   }
   if (!block.barriers.arrive(r.barrier_id, r.barrier_threads, block.live_warps)) return;
@@ -312,7 +322,7 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
   w.done = true;
   Scheduler& s = schedulers_[scheduler_of_[w.slot]];
   const size_t j = live_index_[w.slot];
-  s.live.erase(s.live.begin() + static_cast<long>(j));
+  s.live.erase_at(j);
   live_index_[w.slot] = kNotLive;
   for (size_t k = j; k < s.live.size(); ++k) live_index_[s.live[k]] = static_cast<uint32_t>(k);
   // The parked bits above j move down with their warps.
@@ -348,6 +358,15 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
 
 engine::Cycle Sm::tick(engine::Cycle now) {
   account(now);
+  // Each scheduler's last issuer is the likeliest to issue again (greedy policies): fetch its
+  // state from host memory while the schedulers before it scan.
+  for (const Scheduler& s : schedulers_)
+    if (s.wake <= now && !s.live.empty()) {
+      const TimedWarp& w = warps_[s.last_issued];
+      __builtin_prefetch(&w);
+      __builtin_prefetch(&w.scoreboard);
+      __builtin_prefetch(&w.state);
+    }
   bool issued_any = false;
   engine::Cycle next = kNever;  // when nothing issues: the earliest cycle any warp becomes ready
   for (Scheduler& s : schedulers_) {
@@ -356,7 +375,7 @@ engine::Cycle Sm::tick(engine::Cycle now) {
       next = std::min(next, s.wake);
       continue;
     }
-    IssueScan scan(*this, warps_, s.live, s.units, s.last_pos, s.last_issued, now, &s.parked);
+    IssueScan scan(*this, gates_.data(), {s.live.begin(), s.live.size()}, s.units, s.last_pos, s.last_issued, now, &s.parked);
     const bool had_warps = !s.live.empty();
     scanning_ = &s;
     issued_ = false;
@@ -439,7 +458,7 @@ std::string Sm::describe_stuck() const {
     if (!out.empty()) out.append(", ");
     out.append("SM ").append(std::to_string(id_)).append(" block ").append(std::to_string(blocks_[w.block_slot].linear));
     out.append(" warp ").append(std::to_string(w.state.warp_in_block));
-    if (w.at_barrier) out.append(" at barrier ").append(std::to_string(w.barrier_id));
+    if (w.gate->at_barrier) out.append(" at barrier ").append(std::to_string(w.barrier_id));
     else out.append(" waiting for a memory response");
   }
   if (more) out.append(" and ").append(std::to_string(more)).append(" more warps of SM ").append(std::to_string(id_));

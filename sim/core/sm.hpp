@@ -6,6 +6,7 @@
 // issue or one stall reason.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -117,9 +118,29 @@ class Sm final : private Issuer, public memory::ResponseSink {
     uint32_t live_warps = 0;
     bool in_use = false;
   };
+  // A scheduler's live warp slots, oldest first, in its part of the SM's live_storage_ (so
+  // that the scan's first look is near the SM's other state, not in a heap block of its own).
+  class LiveList {
+   public:
+    void attach(uint32_t* data) { data_ = data; }
+    const uint32_t* begin() const { return data_; }
+    const uint32_t* end() const { return data_ + count_; }
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    uint32_t operator[](size_t i) const { return data_[i]; }
+    void push_back(uint32_t slot) { data_[count_++] = slot; }
+    void erase_at(size_t i) {
+      std::copy(data_ + i + 1, data_ + count_, data_ + i);
+      --count_;
+    }
+
+   private:
+    uint32_t* data_ = nullptr;
+    size_t count_ = 0;
+  };
   struct Scheduler {
     std::unique_ptr<SchedulerPolicy> policy;
-    std::vector<uint32_t> live;  // live warp slots, oldest first
+    LiveList live;
     IssueUnits units;
     uint32_t last_issued = 0;      // warp slot that issued last
     size_t last_pos = std::string::npos;  // its index in live (npos: none)
@@ -206,8 +227,10 @@ class Sm final : private Issuer, public memory::ResponseSink {
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
 
   std::vector<TimedWarp> warps_;
+  std::vector<WarpGate> gates_;  // by slot: what the scan reads (core/warp.hpp)
   std::vector<ResidentBlock> blocks_;
   std::vector<Scheduler> schedulers_;
+  std::vector<uint32_t> live_storage_;  // the schedulers' live lists, one part each
   Scheduler* scanning_ = nullptr;  // the scheduler whose cycle is being scanned
   bool issued_ = false;            // whether that scan issued
   bool last_free_ = false;  // the instruction try_issue last issued was folded (no issue cycle)

@@ -46,19 +46,26 @@ struct AsyncCopies {
   }
 };
 
-struct TimedWarp {
-  bool done = true;
+// What a scheduler's scan reads of a warp every cycle. The SM keeps these in one array, by
+// warp slot, apart from the rest of the warp: a scan then touches a few host cache lines
+// instead of one per warp looked at (those misses were most of the scan's time).
+struct WarpGate {
+  engine::Cycle eligible_at = 0;  // its block's launch cost; a barrier's release; a nanosleep's end
+  engine::Cycle operands_at = 0;  // when the next instruction's operands are ready
+  const InstructionTiming* next = nullptr;
+  Stall eligible_wait = Stall::BlockLaunch;  // what eligible_at waits for: block launch, barrier or sleeping
+  Stall operands_wait = Stall::Wait;         // what operands_at waits for: wait, long or short scoreboard
   bool at_barrier = false;
   bool next_known = false;  // next/operands_at are valid until the warp issues or a load returns
+};
+
+struct TimedWarp {
+  WarpGate* gate = nullptr;  // the SM's entry for this slot
+  bool done = true;
   bool next_set_aside = false;  // next is the head of `hoist`, not the instruction at the PC
   uint32_t unrolled_trips = 0;  // taken back branches of unrolled loops: where a SASS body ends (latencies.taken_branch)
   bool next_waited_memory = false;  // next was found waiting for a load: it uses a loaded value
-  Stall operands_wait = Stall::Wait;    // what operands_at waits for: wait, long or short scoreboard
-  Stall eligible_wait = Stall::BlockLaunch;  // what eligible_at waits for: block launch, barrier or sleeping
   uint32_t slot = 0;                // warp slot on the SM: scheduler = slot % schedulers
-  engine::Cycle eligible_at = 0;    // its block's launch cost; a barrier's release; a nanosleep's end
-  engine::Cycle operands_at = 0;    // when the next instruction's operands are ready
-  const InstructionTiming* next = nullptr;
   uint64_t age = 0;                 // launch order, for greedy-then-oldest
   uint32_t block_slot = 0;          // index into the SM's resident blocks
   uint32_t barrier_id = 0;

@@ -7,6 +7,16 @@
 #include <memory>
 #include <vector>
 
+// GCC 12 reports a false overflow in small_vector's element moves (it cannot see the size checks).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+#include <boost/container/small_vector.hpp>
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 namespace gpusim::exec {
 
 constexpr int kWarpSize = 32;
@@ -47,7 +57,9 @@ struct WarpState {
   uint32_t valid_mask = 0;  // lanes that are threads of the block (the last warp may be partial)
   uint32_t exited = 0;
   uint32_t carry_flag = 0;  // per lane: the condition code's carry (add.cc, addc, ...)
-  std::vector<SimtEntry> stack;
+  // Inline for the usual few entries: the warp's issue reads its top every instruction, and a
+  // heap block of its own was a host cache miss each time.
+  boost::container::small_vector<SimtEntry, 4> stack;
   std::vector<uint32_t> narrow;   // [slot][lane]: registers of 32 bits or fewer
   std::vector<uint64_t> wide;     // [slot][lane]: 64-bit registers
   std::vector<uint32_t> defined;  // per register: lanes that have written it

@@ -8,7 +8,7 @@ namespace {
 class GreedyThenOldest final : public SchedulerPolicy {
  public:
   void pick(IssueScan& scan) override {
-    const std::vector<uint32_t>& live = scan.live();
+    const std::span<const uint32_t> live = scan.live();
     const size_t n = live.size();
     const size_t at = scan.last_index();
     // Greedy only while the last issuer is still there (it may have exited).

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/instruction_class.hpp"
@@ -52,7 +53,7 @@ inline Readiness units_readiness(const InstructionTiming& t, const IssueUnits& u
   if (unit_cycle > now) return {unit_cycle, unit_throttle(t)};
   return {now, Stall::Idle};
 }
-inline Readiness known_readiness(const TimedWarp& w, const IssueUnits& units, engine::Cycle now) {
+inline Readiness known_readiness(const WarpGate& w, const IssueUnits& units, engine::Cycle now) {
   if (now < w.eligible_at) return {w.eligible_at, w.eligible_wait};
   if (w.at_barrier) return {engine::kNever, Stall::Barrier};
   if (w.operands_at > now) return {w.operands_at, w.operands_wait};
@@ -77,13 +78,14 @@ class IssueScan {
   // `parked` (null: none kept): one bit per position in `live` (positions < 64) whose warp
   // cannot issue until something the SM clears the bit for (a response, a barrier's release,
   // an issue). By position, so that a scan steps over a run of them at once (next()).
-  IssueScan(Issuer& issuer, const std::vector<TimedWarp>& warps, const std::vector<uint32_t>& live,
+  // `gates`: the SM's, by warp slot.
+  IssueScan(Issuer& issuer, const WarpGate* gates, std::span<const uint32_t> live,
             const IssueUnits& units, size_t last_pos, uint32_t last_slot, engine::Cycle now, uint64_t* parked = nullptr)
-      : issuer_(issuer), warps_(warps.data()), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
+      : issuer_(issuer), gates_(gates), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
         now_(now), parked_(parked) {}
 
   // The scheduler's live warp slots, oldest first.
-  const std::vector<uint32_t>& live() const { return live_; }
+  std::span<const uint32_t> live() const { return live_; }
   // The index in live() of the warp that issued last, or live().size() when it is gone.
   size_t last_index() const { return last_pos_ < live_.size() ? last_pos_ : live_.size(); }
   // The slot of the warp that issued last.
@@ -94,7 +96,7 @@ class IssueScan {
   bool offer(size_t index) {
     // A parked warp adds nothing once a reason is kept: its wait has no end in sight.
     if (reason_ != Stall::Idle && parked(index)) return false;
-    const TimedWarp& w = warps_[live_[index]];
+    const WarpGate& w = gates_[live_[index]];
     // Waits that do not depend on the next instruction (a block still launching, a barrier)
     // are answered here too: short blocks spend much of their life in them.
     if (now_ < w.eligible_at) {
@@ -143,8 +145,8 @@ class IssueScan {
   bool parked(size_t index) const { return parked_ && index < 64 && (*parked_ >> index & 1u); }
 
   Issuer& issuer_;
-  const TimedWarp* warps_;
-  const std::vector<uint32_t>& live_;
+  const WarpGate* gates_;
+  std::span<const uint32_t> live_;
   const IssueUnits& units_;
   size_t last_pos_;
   uint32_t last_slot_;

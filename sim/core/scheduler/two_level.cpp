@@ -11,7 +11,7 @@ namespace {
 class TwoLevel final : public SchedulerPolicy {
  public:
   void pick(IssueScan& scan) override {
-    const std::vector<uint32_t>& live = scan.live();
+    const std::span<const uint32_t> live = scan.live();
     order_.assign(live.begin(), live.end());
     std::stable_partition(order_.begin(), order_.end(), [&](uint32_t slot) { return scan.active(slot); });
     for (uint32_t slot : order_)
