@@ -91,6 +91,22 @@ TEST(Coalescing, Cc20CacheLinesOrSegments) {
   EXPECT_EQ(count("cc2.0", float4s, true, 16), 4u);
 }
 
+// A full warp of consecutive doubles from 8 bytes into a line: each half-warp is its own
+// request, of the lines it spans, in address order. Lane 0 off takes the lane-by-lane path
+// (no full warp), which must give the same lines: half 0 still spans both.
+TEST(Coalescing, Cc20HalfWarpsOfConsecutiveDoubles) {
+  const auto doubles = lanes([](int k) { return kBase + 8 + 8ull * k; });
+  const std::vector<uint64_t> expected{kBase, kBase + 128, kBase + 128, kBase + 256};
+  for (const uint32_t mask : {kAll, kAll & ~1u}) {
+    std::vector<uint64_t> got;
+    for (const Transaction& t : coalesce("cc2.0", doubles.data(), mask, 8, true)) {
+      EXPECT_EQ(t.bytes, 128u);
+      got.push_back(t.address);
+    }
+    EXPECT_EQ(got, expected) << "mask " << mask;
+  }
+}
+
 TEST(Coalescing, Sectored32Sectors) {
   EXPECT_EQ(count("sectored32", consecutive), 4u);
   EXPECT_EQ(count("sectored32", offset_by_one), 5u);

@@ -2,6 +2,7 @@
 // quarter-warp), one 128-byte line per distinct line when cached in L1, 32-byte segments
 // when not.
 #include "memory/coalescing/align.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::memory {
 namespace {
@@ -13,11 +14,18 @@ class Cc20 final : public CoalescingRule {
     out.clear();
     const uint32_t bytes = through_l1 ? 128 : 32;
     const int group = size == 16 ? 8 : size == 8 ? 16 : 32;
+    // The common case: a full warp's consecutive addresses give each group's blocks once, in order.
+    const bool consecutive = mask == 0xFFFFFFFFu && util::consecutive_lanes(a, size);
     for (int g = 0; g < 32; g += group) {
       const size_t part = out.size();  // each group is its own request: dedupe within it
+      if (consecutive) {
+        for (uint64_t b = align_down(a[g], bytes); b < a[g + group - 1] + size; b += bytes) out.push_back({b, bytes});
+        continue;
+      }
       for (int k = g; k < g + group; ++k) {
         if (!(mask >> k & 1u)) continue;
         for (uint64_t b = align_down(a[k], bytes); b < a[k] + size; b += bytes) {
+          if (out.size() > part && out.back().address == b) continue;  // neighbours mostly share
           bool seen = false;
           for (size_t i = part; i < out.size() && !seen; ++i) seen = out[i].address == b;
           if (!seen) out.push_back({b, bytes});
