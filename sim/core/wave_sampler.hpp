@@ -11,10 +11,10 @@
 // evicts an old one (a dirty one costs a write-back). So the sample also waits until the L2
 // is steady, from what it holds set by set: either as many bytes as it holds have entered
 // it since the launch (it has turned over), or no set will ever evict, because every line
-// the kernel can touch fits beside what each set held at the launch, or because each set,
+// the kernel can touch fits beside what its set held at the launch, or because each set,
 // gaining lines for the rest of the grid as fast as it has since the launch, still has room
-// for them. Only lines at home count: a copy of a line homed in another partition is clean,
-// and evicted first. The waves compared both start after that.
+// for them. Both count only lines at home: a copy of a line homed in another partition is
+// clean, and evicted first. The waves compared both start after that.
 #pragma once
 
 #include <cstdint>

@@ -51,15 +51,20 @@ bool L2::keeps_all(std::span<const AddressRange> ranges) const {
   const SectoredCache& geometry = parts_.front();  // the partitions are alike
   uint64_t bytes = 0;
   for (const AddressRange& r : ranges) bytes += r.bytes;
-  if (bytes > geometry.capacity_bytes()) return false;  // and no walk over a large buffer's lines
-  std::vector<uint32_t> wanted(geometry.sets(), 0);
+  if (bytes > capacity_bytes()) return false;  // and no walk over a large buffer's lines
+  // Per partition and set: the buffers' lines homed there, beside the lines it holds at home
+  // now. Copies of lines homed elsewhere are clean and go first, so they do not count.
+  const size_t sets = geometry.sets();
+  std::vector<uint32_t> wanted(sets * parts_.size(), 0);
   const uint64_t line = geometry.line_bytes();
   for (const AddressRange& r : ranges)
-    for (uint64_t a = r.base / line * line; a < r.base + r.bytes; a += line) ++wanted[geometry.set_of_address(a)];
-  for (const SectoredCache& c : parts_) {
-    const std::vector<uint32_t> held = c.lines_per_set();
+    for (uint64_t a = r.base / line * line; a < r.base + r.bytes; a += line)
+      ++wanted[home(a) * sets + geometry.set_of_address(a)];
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    const SectoredCache& c = parts_[p];
+    const std::vector<uint32_t> held = c.lines_per_set([&](uint64_t address) { return home(address) == p; });
     for (size_t s = 0; s < held.size(); ++s)
-      if (wanted[s] + held[s] > c.ways()) return false;
+      if (wanted[p * sets + s] + held[s] > c.ways()) return false;
   }
   return true;
 }

@@ -45,8 +45,9 @@ class L2 {
   uint32_t sector_bytes() const { return parts_.front().sector_bytes(); }
   uint64_t capacity_bytes() const;
   L2Occupancy occupancy() const;
-  // Whether every line of `ranges` fits in each partition (a copy may be in each) beside
-  // the lines the partition holds now, so that none would be evicted.
+  // Whether every line of `ranges` fits in its home partition's set beside the lines that
+  // set holds at home now, so that no line at home would be evicted (copies of lines homed
+  // elsewhere are clean and go first).
   bool keeps_all(std::span<const AddressRange> ranges) const;
   // The partition `address`'s line lives in (its home).
   uint32_t home(uint64_t address) const;

@@ -79,7 +79,8 @@ class MemorySystem {
   virtual int64_t l1_bytes() const { return 0; }
   // What the L2 holds now (capacity 0: no L2).
   virtual L2Occupancy l2_occupancy() const { return {}; }
-  // Whether the L2 would keep every line of `ranges` without evicting one (false: no L2).
+  // Whether the L2 would keep every line of `ranges` without evicting one it holds at home
+  // (false: no L2).
   virtual bool l2_keeps_all(std::span<const AddressRange> /*ranges*/) const { return false; }
   // The cycle by which every transfer started so far has finished.
   virtual engine::Cycle drained_at() const;

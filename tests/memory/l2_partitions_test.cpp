@@ -83,20 +83,35 @@ TEST(L2Partitions, AMissFillsTheHomeAndTheReadersSide) {
 }
 
 // --sample's test of whether the L2 would evict (core/wave_sampler.hpp). A partition of
-// 32 KB is 256 lines of 128 B in 64 modulo sets of 4 ways: 32 KB of consecutive lines is 4
-// lines in each set, and one line more is a fifth in set 0.
-TEST(L2Partitions, KeepsAllWhileEverySetHasRoom) {
+// 32 KB is 256 lines of 128 B in 64 modulo sets of 4 ways. A 4 KB chunk (the unit of homes)
+// at a multiple of 8 KB is one line in each of sets 0-31 of its home partition. Copies of
+// lines homed elsewhere are clean and evicted first: they take no room a line needs.
+TEST(L2Partitions, KeepsAllWhileEverySetHasRoomForItsHomeLines) {
   TwoHalves t;
-  const auto keeps = [&](std::initializer_list<AddressRange> ranges) {
-    return t.l2.keeps_all(std::span(ranges.begin(), ranges.size()));
+  // Chunks at multiples of 8 KB homed in `part`, from `from` on.
+  const auto chunks = [&](uint32_t part, int count, uint64_t from = 0) {
+    std::vector<AddressRange> out;
+    for (uint64_t a = from; static_cast<int>(out.size()) < count; a += 8192)
+      if (t.l2.home(a) == part) out.push_back({a, 4096});
+    return out;
   };
-  EXPECT_TRUE(keeps({{0, 32 * 1024}}));
-  EXPECT_FALSE(keeps({{0, 32 * 1024 + 1}}));
-  EXPECT_TRUE(keeps({{0, 16 * 1024}, {1 << 20, 16 * 1024}}));  // sets 0-63 twice each, and again
-  EXPECT_FALSE(keeps({{0, 16 * 1024}, {1 << 20, 16 * 1024}, {2 << 20, 128}}));  // a fifth line in set 0
-  t.l2.read(3 << 20, 0, 0);  // a line of set 0 held now: it takes one of the ways
-  EXPECT_FALSE(keeps({{0, 32 * 1024}}));
-  EXPECT_TRUE(keeps({{128, 32 * 1024 - 128}}));
+  const auto keeps = [&](const std::vector<AddressRange>& ranges) { return t.l2.keeps_all(ranges); };
+  std::vector<AddressRange> four = chunks(0, 4);
+  EXPECT_TRUE(keeps(four));                 // four lines in each of sets 0-31 of partition 0
+  EXPECT_FALSE(keeps(chunks(0, 5)));        // a fifth
+  std::vector<AddressRange> both = four;
+  for (const AddressRange& r : chunks(1, 4)) both.push_back(r);
+  EXPECT_TRUE(keeps(both));                 // four more, at home in partition 1: both are full
+  EXPECT_FALSE(keeps({{0, 64 * 1024 + 1}}));  // more than the whole L2
+  // SM 0 reads a line homed in partition 1 that maps to set 0: its home holds it, and
+  // partition 0 a copy, which does not count.
+  const uint64_t other = chunks(1, 1, 1 << 20).front().base;
+  t.l2.read(other, 0, 0);
+  EXPECT_TRUE(keeps(four));
+  EXPECT_FALSE(keeps(both));  // partition 1's set 0 now holds it at home: five
+  // A line homed in partition 0 and held there: a fifth in set 0 there.
+  t.l2.read(chunks(0, 1, 1 << 20).front().base, 0, 1000);
+  EXPECT_FALSE(keeps(four));
 }
 
 TEST(L2Partitions, AWriteIsAcknowledgedFromItsHome) {
