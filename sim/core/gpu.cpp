@@ -138,6 +138,8 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   stats.shared_carveout_bytes = carveout;
   stats.l1_bytes = memory_->l1_bytes();
   if (sampled) waves->extrapolate(stats, dispatcher.dispatched(), skipped);
+  else if (options.sample.mode != SampleMode::Exact)
+    stats.sample.declined = waves ? waves->declined() : options.sample.too_small(launch.block_count(), wave_blocks);
   return stats;
 }
 

@@ -66,6 +66,8 @@ struct SampleReport {
   uint64_t measured_waves = 0;    // waves timed until two took the same time
   uint64_t wave_cycles = 0;       // the last one's duration: the rate the rest is extrapolated at
   double error_estimate = 0;      // relative, on cycles: the last two waves' difference on the extrapolated share
+  // --sample was asked for and the launch was timed in full: why (empty otherwise).
+  std::string declined;
 };
 
 struct LaunchStats {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "core/sm.hpp"
 
@@ -39,8 +40,17 @@ engine::Cycle WaveSampler::wave_cycles(size_t i) const {
 bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
   retired_ += count;
   while (!complete_ && retired_ >= waves_.size() * wave_blocks_) {
-    if (static_cast<double>(retired_) > SampleRule::kMaxSampledShare * static_cast<double>(total_blocks_))
-      return false;  // no steady rate in the first half of the grid: time it all
+    if (static_cast<double>(retired_) > SampleRule::kMaxSampledShare * static_cast<double>(total_blocks_)) {
+      // No steady rate in the first half of the grid: time it all, and say why.
+      if (declined_.empty())
+        declined_ = !l2_settled_at_
+                        ? "the L2 was still filling at half the grid, and some of its sets would overflow: later "
+                          "waves would evict lines and could run slower than the first"
+                        : "the L2 was steady from wave " + std::to_string(l2_settled_at_) +
+                              ", and no two successive waves after it took the same time within 2% in the first "
+                              "half of the grid";
+      return false;
+    }
     waves_.push_back(snapshot(now));
     const size_t n = waves_.size();
     if (!l2_settled_at_ && l2_settled(memory_.l2_occupancy(), retired_)) l2_settled_at_ = n - 1;
@@ -64,6 +74,14 @@ bool WaveSampler::l2_settled(const memory::L2Occupancy& now, uint64_t retired) c
     if (static_cast<double>(then) + added * whole_grid > static_cast<double>(now.ways)) return false;
   }
   return true;  // no set will evict
+}
+
+std::string SampleRule::too_small(uint64_t blocks, uint64_t wave_blocks) const {
+  char waves[32];
+  std::snprintf(waves, sizeof waves, "%.1f", wave_blocks ? static_cast<double>(blocks) / static_cast<double>(wave_blocks) : 0.0);
+  return "the grid is " + std::string(waves) + " waves of " + std::to_string(wave_blocks) + " blocks; --sample " +
+         (mode == SampleMode::Auto ? "auto" : "on") + " samples grids of " + std::to_string(min_waves()) +
+         " waves or more";
 }
 
 namespace {

@@ -47,8 +47,11 @@ struct SampleRule {
 
   bool applies(uint64_t blocks, uint64_t wave_blocks) const {
     if (mode == SampleMode::Exact || wave_blocks == 0) return false;
-    return blocks >= wave_blocks * (mode == SampleMode::Auto ? kMinWavesAuto : kMinWavesOn);
+    return blocks >= wave_blocks * min_waves();
   }
+  uint64_t min_waves() const { return mode == SampleMode::Auto ? kMinWavesAuto : kMinWavesOn; }
+  // Why a grid of `blocks` that applies() refuses is timed in full (asked for, not applied).
+  std::string too_small(uint64_t blocks, uint64_t wave_blocks) const;
 };
 
 class WaveSampler {
@@ -63,6 +66,8 @@ class WaveSampler {
   // Whether the L2 is in its steady state (see above), holding `now` with `retired` blocks done.
   bool l2_settled(const memory::L2Occupancy& now, uint64_t retired) const;
   bool complete() const { return complete_; }
+  // Why the sample was not taken, once the grid has been timed in full (empty if it was).
+  const std::string& declined() const { return declined_; }
 
   // After the timed part (which dispatched `simulated` blocks) ends: adds to `stats` what the
   // `simulated`..total blocks would have added at the last wave's rate, with the exact
@@ -91,6 +96,7 @@ class WaveSampler {
   size_t l2_settled_at_ = 0;  // the first snapshot at which the L2 was steady (0: not yet)
   std::vector<Snapshot> waves_;  // at each wave's last retirement (waves_[0]: the launch's start)
   bool complete_ = false;
+  std::string declined_;
 };
 
 }  // namespace gpusim::core

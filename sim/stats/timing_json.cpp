@@ -60,6 +60,8 @@ Json launch_json(const ReportContext& ctx, const driver::TimedLaunch& l) {
                    {"measured_waves", s.measured_waves},
                    {"wave_cycles", s.wave_cycles},
                    {"error_estimate", s.error_estimate}};
+  else if (!s.declined.empty())  // asked for, but every block was timed
+    j["sample_declined"] = s.declined;
   if (!l.printf.records.empty() || l.printf.dropped) j["printf"] = printf_json(l.printf);
   if (l.out_of_bounds.total()) j["out_of_bounds"] = out_of_bounds_json(l.out_of_bounds);
   if (ctx.per_sm) {

@@ -75,6 +75,8 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
                         " blocks timed (" + std::to_string(sample.measured_waves) + " waves until two took the same " +
                         "time, " + std::to_string(sample.wave_cycles) + " cycles); the rest ran functionally, cycles " +
                         "and counters extrapolated (estimated error " + pct(sample.error_estimate) + ")");
+  else if (!sample.declined.empty())
+    line("Sampled", "no, every block timed: " + sample.declined);
   // Speed of light: the busiest unit on each side, as a share of its peak.
   const auto busiest = [&](const std::vector<std::string>& keys) {
     std::string best = keys.front();

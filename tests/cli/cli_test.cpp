@@ -263,7 +263,13 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
   const CliRun r = gpusim({"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/vecadd.yaml"), "--set",
                            "n=286720", "--format", "json", "--sample", "on"});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_FALSE(nlohmann::json::parse(r.out)["kernels"][0].contains("sample")) << r.out;
+  const auto k = nlohmann::json::parse(r.out)["kernels"][0];
+  EXPECT_FALSE(k.contains("sample")) << r.out;
+  // The report says why every block was timed: the L2 turned over at wave 5 of 10, and
+  // too few waves were left before half the grid to compare two after it.
+  ASSERT_TRUE(k.contains("sample_declined")) << r.out;
+  EXPECT_EQ(k["sample_declined"], "the L2 was steady from wave 5, and no two successive waves after it took the "
+                                  "same time within 2% in the first half of the grid");
 }
 
 // On a 2 MB L2 of two partitions, vecadd's 1.13 MB (n = 94208 x 12 B) is little over half
@@ -283,6 +289,8 @@ TEST(Cli, SampleWaitsWhenAnL2SetWillEvict) {
   EXPECT_GT(exact["memory"]["dram_write_bytes"].get<uint64_t>(), 0u);
   EXPECT_FALSE(sampled.contains("sample")) << sampled;
   EXPECT_EQ(sampled["cycles"], exact["cycles"]);
+  EXPECT_EQ(sampled["sample_declined"], "the L2 was still filling at half the grid, and some of its sets would "
+                                        "overflow: later waves would evict lines and could run slower than the first");
 }
 
 // A grid whose first wave reads a table every block shares enters the L2 faster than its

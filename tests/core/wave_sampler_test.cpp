@@ -83,10 +83,17 @@ TEST(WaveSampler, SmallGridsAreTimedExactly) {
   EXPECT_FALSE(sampled.stats.sample.sampled);
   EXPECT_EQ(sampled.stats.cycles, exact.stats.cycles);
   EXPECT_EQ(sampled.total.stalls, exact.total.stalls);
+  // The report says why: 64 blocks are 4.0 waves of 16.
+  EXPECT_EQ(sampled.stats.sample.declined,
+            "the grid is 4.0 waves of 16 blocks; --sample on samples grids of 5 waves or more");
+  EXPECT_EQ(exact.stats.sample.declined, "");  // not asked for: nothing to explain
 }
 
 TEST(WaveSampler, AutoSamplesOnlyLargeGrids) {
-  EXPECT_FALSE(run(16 * 12, SampleMode::Auto).stats.sample.sampled);  // 12 waves
+  const SimRun twelve = run(16 * 12, SampleMode::Auto);
+  EXPECT_FALSE(twelve.stats.sample.sampled);  // 12 waves
+  EXPECT_EQ(twelve.stats.sample.declined,
+            "the grid is 12.0 waves of 16 blocks; --sample auto samples grids of 16 waves or more");
   EXPECT_TRUE(run(16 * 20, SampleMode::Auto).stats.sample.sampled);   // 20 waves
 }
 
