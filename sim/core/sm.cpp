@@ -30,7 +30,7 @@ SmConfig SmConfig::from(const arch::ArchConfig& arch) {
 
 bool Sm::active(uint32_t slot, engine::Cycle now) {
   TimedWarp& w = warps_[slot];
-  if (w.gate->eligible_at > now) return false;
+  if (gate(w).eligible_at > now) return false;
   const Stall r = readiness(w, *scanning_, now).reason;
   return r != Stall::LongScoreboard && r != Stall::ShortScoreboard;
 }
@@ -80,10 +80,7 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
     schedulers_[i].policy = SchedulerPolicyRegistry::instance().make(config.policy);
     schedulers_[i].live.attach(live_storage_.data() + i * per_scheduler);
   }
-  for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) {
-    scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
-    warps_[slot].gate = &gates_[slot];
-  }
+  for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
   if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
   memory_.connect(id_, this);
 }
@@ -104,60 +101,14 @@ void Sm::wake_all() {
   for (Scheduler& s : schedulers_) s.wake = 0;
 }
 
-void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at) {
-  account(now);
-  uint32_t b = 0;
-  while (blocks_[b].in_use) ++b;
-  ResidentBlock& block = blocks_[b];
-  block.state = kernel_.executor.make_block(linear);
-  block.barriers.reset();
-  block.linear = linear;
-  block.start = eligible_at;
-  block.in_use = true;
-  uint32_t slot = 0;
-  const uint32_t count = static_cast<uint32_t>(warps_.size());
-  const uint32_t per_block = kernel_.executor.warps_per_block();
-  for (uint32_t i = 0; i < per_block; ++i) {
-    while (slot < count && !warps_[slot].done) ++slot;
-    TimedWarp& w = warps_[slot];
-    kernel_.executor.reset_warp(w.state, block.state, i);
-    LiveList& live = schedulers_[scheduler_of_[slot]].live;
-    live_index_[slot] = static_cast<uint32_t>(live.size());
-    live.push_back(slot);  // launch order is age order
-    w.block_slot = b;
-    w.slot = slot;
-    w.age = next_age_++;
-    w.gate->eligible_at = eligible_at;
-    w.gate->eligible_wait = Stall::BlockLaunch;
-    w.start = eligible_at;
-    w.done = false;
-    w.gate->at_barrier = false;
-    w.gate->next_known = false;
-    unpark(slot);
-    w.scoreboard.clear();
-    w.async = {};
-    w.hoist.clear();
-    w.hoist.value_used();
-    w.next_set_aside = false;
-    w.unrolled_trips = 0;
-    w.next_waited_memory = false;
-    w.issued_at = kNever;
-  }
-  block.live_warps = per_block;
-  live_warps_ += per_block;
-  wake_all();
-  --free_block_slots_;
-  ++stats_.blocks;
-  events_.schedule_by(tick_event_, now);
-}
-
 inline Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
-  if (now < w.gate->eligible_at) return {w.gate->eligible_at, w.gate->eligible_wait};
-  if (w.gate->at_barrier) return {kNever, Stall::Barrier};
-  if (!w.gate->next_known) choose_next(w, now);
-  const Readiness known = known_readiness(*w.gate, s.units, now);
+  const WarpGate& g = gate(w);
+  if (now < g.eligible_at) return {g.eligible_at, g.eligible_wait};
+  if (g.at_barrier) return {kNever, Stall::Barrier};
+  if (!g.next_known) choose_next(w, now);
+  const Readiness known = known_readiness(g, s.units, now);
   if (known.at > now) return known;
-  if (w.gate->next->needs_mshr) {
+  if (g.next->needs_mshr) {
     const engine::Cycle accepted = lsu_.accepts_at(now);
     if (accepted > now) return {accepted, Stall::LgThrottle};
   }
@@ -220,7 +171,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   executor.set_clock(now);
   executor.set_sm_id(id_);
   const exec::StepResult r = executor.step(w.state, block.state);
-  w.gate->next_known = false;
+  gate(w).next_known = false;
   unpark(w.slot);
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
@@ -256,9 +207,9 @@ void Sm::take_branch(TimedWarp& w, engine::Cycle now) {
 }
 
 void Sm::hold(TimedWarp& w, engine::Cycle until, Stall why) {
-  if (until <= w.gate->eligible_at) return;
-  w.gate->eligible_at = until;
-  w.gate->eligible_wait = why;
+  if (until <= gate(w).eligible_at) return;
+  gate(w).eligible_at = until;
+  gate(w).eligible_wait = why;
 }
 
 engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, uint32_t ticket,
@@ -266,8 +217,8 @@ engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, con
   if (t.async == AsyncRole::Copy && ticket >= Scoreboard::kFirstLoad) w.async.in_flight.push_back({ticket, w.async.open_group, kNever});
   if (t.async == AsyncRole::Commit || t.async == AsyncRole::WaitAll) ++w.async.open_group;
   if (r.sleep_ns) {  // nanosleep: the warp waits about that long (the GPU guarantees at most twice)
-    w.gate->eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
-    w.gate->eligible_wait = Stall::Sleeping;
+    gate(w).eligible_at = now + 1 + static_cast<engine::Cycle>(std::ceil(r.sleep_ns * config_.cycles_per_ns));
+    gate(w).eligible_wait = Stall::Sleeping;
   }
   return engine::Cycle{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over the lanes' values
 }
@@ -282,78 +233,10 @@ void Sm::on_response(uint64_t tag) {
     const bool waited = w.scoreboard.arrived(ticket, now);
     if (!w.hoist.resolve(ticket, now, 0) && !waited) return;  // a load of a warp that has gone
   }
-  w.gate->next_known = false;
+  gate(w).next_known = false;
   unpark(w.slot);
   schedulers_[scheduler_of_[w.slot]].wake = 0;
   events_.schedule_by(tick_event_, now);
-}
-
-void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at) {
-  exec::BlockState& block = blocks_[block_slot].state;
-  exec::Executor::complete_barriers(block, barriers);
-  for (TimedWarp& other : warps_) {
-    if (other.done || other.block_slot != block_slot || !other.gate->at_barrier || !(barriers >> other.barrier_id & 1u))
-      continue;
-    other.gate->at_barrier = false;
-    unpark(other.slot);
-    other.gate->eligible_at = std::max(other.gate->eligible_at, at);
-    other.gate->eligible_wait = Stall::Barrier;
-    kernel_.executor.barrier_released(other.state, block);
-  }
-  wake_all();
-}
-
-void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now) {
-  ResidentBlock& block = blocks_[w.block_slot];
-  if (r.barrier_waits) {
-    w.gate->at_barrier = true;
-    w.barrier_id = r.barrier_id;
-  }
-  if (!block.barriers.arrive(r.barrier_id, r.barrier_threads, block.live_warps)) return;
-  // The release takes the barrier latency, plus a share per warp of the block.
-  const engine::Cycle release =
-      now + 1 + static_cast<engine::Cycle>(config_.barrier_latency) +
-      static_cast<engine::Cycle>(std::llround(config_.barrier_per_warp * kernel_.executor.warps_per_block()));
-  release_barriers(w.block_slot, 1u << r.barrier_id, release);
-}
-
-void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
-  wake_all();
-  w.done = true;
-  Scheduler& s = schedulers_[scheduler_of_[w.slot]];
-  const size_t j = live_index_[w.slot];
-  s.live.erase_at(j);
-  live_index_[w.slot] = kNotLive;
-  for (size_t k = j; k < s.live.size(); ++k) live_index_[s.live[k]] = static_cast<uint32_t>(k);
-  // The parked bits above j move down with their warps.
-  const uint64_t below = j >= 64 ? ~uint64_t{0} : (uint64_t{1} << j) - 1;
-  s.parked = (s.parked & below) | (s.parked >> 1 & ~below);
-  // Keep the last issuer's position; if it is the one leaving, round robin resumes after
-  // the warp before it.
-  size_t& pos = s.last_pos;
-  if (pos != std::string::npos && j <= pos) pos = (j == pos && j == 0) ? std::string::npos : pos - 1;
-  --live_warps_;
-  ResidentBlock& block = blocks_[w.block_slot];
-  --block.live_warps;
-  if (kernel_.trace_warps)
-    warp_trace_.push_back({id_, w.slot, block.linear, w.state.warp_in_block, w.start, now + 1});
-  if (block.live_warps == 0) {
-    block.in_use = false;
-    // The slot comes back late only while the dispatcher has blocks for it: the last
-    // blocks' release does not lengthen the kernel.
-    if (config_.block_release > 0 && dispatcher_.blocks_left()) {
-      releasing_.push_back(now + static_cast<engine::Cycle>(config_.block_release));
-      if (!release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
-    } else {
-      ++free_block_slots_;
-      ++retired_;
-    }
-    block_trace_.push_back({id_, w.block_slot, block.linear, block.start, now + 1});
-    stats_.busy_until = now + 1;
-    return;
-  }
-  // Barriers waiting for every live warp may now be complete.
-  if (const uint32_t done = block.barriers.warp_exited(block.live_warps)) release_barriers(w.block_slot, done, now + 1);
 }
 
 engine::Cycle Sm::tick(engine::Cycle now) {
@@ -416,18 +299,6 @@ void Sm::on_tick() {
   if (next != kNever) events_.schedule_by(tick_event_, next);
 }
 
-void Sm::on_release() {
-  const engine::Cycle now = events_.now();
-  uint64_t released = 0;
-  while (!releasing_.empty() && releasing_.front() <= now) {
-    releasing_.pop_front();
-    ++free_block_slots_;
-    ++released;
-  }
-  if (!releasing_.empty()) events_.schedule(release_event_, releasing_.front());
-  dispatcher_.blocks_retired(id_, released, now);
-}
-
 void Sm::report_runaway(const std::string& what) const {
   // The warp that issued last on a scheduler that has warps: where the loop is spinning.
   for (const Scheduler& s : schedulers_) {
@@ -458,7 +329,7 @@ std::string Sm::describe_stuck() const {
     if (!out.empty()) out.append(", ");
     out.append("SM ").append(std::to_string(id_)).append(" block ").append(std::to_string(blocks_[w.block_slot].linear));
     out.append(" warp ").append(std::to_string(w.state.warp_in_block));
-    if (w.gate->at_barrier) out.append(" at barrier ").append(std::to_string(w.barrier_id));
+    if (gate(w).at_barrier) out.append(" at barrier ").append(std::to_string(w.barrier_id));
     else out.append(" waiting for a memory response");
   }
   if (more) out.append(" and ").append(std::to_string(more)).append(" more warps of SM ").append(std::to_string(id_));

@@ -228,6 +228,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
 
   std::vector<TimedWarp> warps_;
   std::vector<WarpGate> gates_;  // by slot: what the scan reads (core/warp.hpp)
+  WarpGate& gate(const TimedWarp& w) { return gates_[w.slot]; }
+  const WarpGate& gate(const TimedWarp& w) const { return gates_[w.slot]; }
   std::vector<ResidentBlock> blocks_;
   std::vector<Scheduler> schedulers_;
   std::vector<uint32_t> live_storage_;  // the schedulers' live lists, one part each

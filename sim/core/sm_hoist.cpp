@@ -10,12 +10,13 @@ namespace gpusim::core {
 void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
   // `loaded`: it waits for a value a load brought (not a parameter or constant: operands in
   // SASS), so issuing it opens a new load window.
-  const auto know = [&w](const InstructionTiming* t, engine::Cycle at, Stall waits, bool set_aside, bool loaded) {
-    w.gate->next = t;
-    w.gate->operands_at = at;
-    w.gate->operands_wait = waits;
+  WarpGate& g = gate(w);
+  const auto know = [&w, &g](const InstructionTiming* t, engine::Cycle at, Stall waits, bool set_aside, bool loaded) {
+    g.next = t;
+    g.operands_at = at;
+    g.operands_wait = waits;
     w.next_set_aside = set_aside;
-    w.gate->next_known = true;
+    g.next_known = true;
     if (loaded) w.next_waited_memory = true;
   };
   HoistQueue& q = w.hoist;
@@ -75,7 +76,7 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   pay_stall_count(w, t, now);
   w.hoist.value_used();
   w.next_waited_memory = false;
-  w.gate->next_known = false;
+  gate(w).next_known = false;
   unpark(w.slot);
 }
 

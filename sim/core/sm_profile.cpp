@@ -11,13 +11,14 @@ namespace gpusim::core {
 Sm::WarpState Sm::warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now) {
   const auto index_of = [this](const InstructionTiming* t) { return static_cast<size_t>(t - kernel_.timing.data()); };
   if (w.issued_at == now) return {w.issued_index, kSelected};
-  if (w.gate->at_barrier || (now < w.gate->eligible_at && w.gate->eligible_wait == Stall::Barrier))
+  const WarpGate& g = gate(w);
+  if (g.at_barrier || (now < g.eligible_at && g.eligible_wait == Stall::Barrier))
     return {w.issued_index, static_cast<int>(Stall::Barrier)};
   const InstructionTiming* t = nullptr;
   Readiness r{now, Stall::Idle};
-  if (w.gate->next_known) {
-    t = w.gate->next;
-    r = known_readiness(*w.gate, s.units, now);
+  if (g.next_known) {
+    t = g.next;
+    r = known_readiness(g, s.units, now);
   } else {
     // What choose_next would find, read without setting anything aside: the instruction
     // at the PC, or the oldest set-aside one where the PC's must wait behind it.
@@ -29,7 +30,7 @@ Sm::WarpState Sm::warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now
       t = q.front().timing;
       wait = {q.front().ready_at(), Scoreboard::kFirstLoad};
     }
-    r = now < w.gate->eligible_at ? Readiness{w.gate->eligible_at, w.gate->eligible_wait}
+    r = now < g.eligible_at ? Readiness{g.eligible_at, g.eligible_wait}
         : wait.at > now     ? Readiness{wait.at, operand_stall(wait)}
                             : units_readiness(*t, s.units, now);
   }

@@ -60,7 +60,6 @@ struct WarpGate {
 };
 
 struct TimedWarp {
-  WarpGate* gate = nullptr;  // the SM's entry for this slot
   bool done = true;
   bool next_set_aside = false;  // next is the head of `hoist`, not the instruction at the PC
   uint32_t unrolled_trips = 0;  // taken back branches of unrolled loops: where a SASS body ends (latencies.taken_branch)

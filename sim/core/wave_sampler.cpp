@@ -42,6 +42,7 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
   while (!complete_ && retired_ >= waves_.size() * wave_blocks_) {
     if (static_cast<double>(retired_) > SampleRule::kMaxSampledShare * static_cast<double>(total_blocks_)) {
       // No steady rate in the first half of the grid: time it all, and say why.
+      static_assert(SampleRule::kMaxSampledShare == 0.5 && SampleRule::kTolerance == 0.02, "the sentences below");
       if (declined_.empty())
         declined_ = !l2_settled_at_
                         ? "the L2 was still filling at half the grid, and some of its sets would overflow: later "

@@ -52,20 +52,16 @@ bool L2::keeps_all(std::span<const AddressRange> ranges) const {
   uint64_t bytes = 0;
   for (const AddressRange& r : ranges) bytes += r.bytes;
   if (bytes > capacity_bytes()) return false;  // and no walk over a large buffer's lines
-  // Per partition and set: the buffers' lines homed there, beside the lines it holds at home
-  // now. Copies of lines homed elsewhere are clean and go first, so they do not count.
-  const size_t sets = geometry.sets();
-  std::vector<uint32_t> wanted(sets * parts_.size(), 0);
+  // Per partition and set, as occupancy() counts them: the buffers' lines homed there, beside
+  // the lines it holds at home now. Copies of lines homed elsewhere go first: they do not count.
+  const L2Occupancy held = occupancy();
+  std::vector<uint32_t> wanted(held.lines_per_set.size(), 0);
   const uint64_t line = geometry.line_bytes();
   for (const AddressRange& r : ranges)
     for (uint64_t a = r.base / line * line; a < r.base + r.bytes; a += line)
-      ++wanted[home(a) * sets + geometry.set_of_address(a)];
-  for (uint32_t p = 0; p < parts_.size(); ++p) {
-    const SectoredCache& c = parts_[p];
-    const std::vector<uint32_t> held = c.lines_per_set([&](uint64_t address) { return home(address) == p; });
-    for (size_t s = 0; s < held.size(); ++s)
-      if (wanted[p * sets + s] + held[s] > c.ways()) return false;
-  }
+      ++wanted[home(a) * geometry.sets() + geometry.set_of_address(a)];
+  for (size_t i = 0; i < wanted.size(); ++i)
+    if (wanted[i] + held.lines_per_set[i] > held.ways) return false;
   return true;
 }
 
