@@ -288,6 +288,7 @@ void Sm::on_tick() {
   const engine::Cycle now = events_.now();
   const uint64_t before = stats_.warp_instructions;
   engine::Cycle next = tick(now);
+  memory_.settle(id_);  // what this cycle's requests leave to the L2 and DRAM, in the order sent
   *kernel_.instructions += stats_.warp_instructions - before;
   if (kernel_.limits->over_budget(*kernel_.instructions)) report_runaway(kernel_.limits->budget_message());
   if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());

@@ -71,6 +71,11 @@ class MemorySystem {
   // as an event; a store gets none (nothing waits on it; the kernel's end waits for it
   // through drained_at). Returns what it costs the SM's load/store pipeline.
   virtual Accepted send(const MemoryRequest& request) = 0;
+  // Does what SM `sm`'s requests since the last call leave to the shared part of the
+  // system (the L2, DRAM, the responses' times), in the order sent. The SM calls it when its
+  // cycle's work is done: within the cycle, the SM's own side (coalescing, its L1) needs no
+  // answer from the shared part.
+  virtual void settle(uint32_t /*sm*/) {}
   // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
   // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
   // the L2 keeps its data.

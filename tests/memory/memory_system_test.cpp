@@ -46,6 +46,12 @@ struct Port {
         sink(events) {
     memory->connect(0, &sink);
   }
+  // Sends as an SM does in one cycle: the request, then what it leaves to the L2 and DRAM.
+  Accepted send(const MemoryRequest& r) {
+    const Accepted a = memory->send(r);
+    memory->settle(r.sm);
+    return a;
+  }
   struct Answer {
     engine::Cycle latency;
     uint32_t pipeline_cycles;
@@ -60,7 +66,7 @@ struct Port {
     r.addresses = addresses.data();
     r.tag = ++tag;
     events.advance_to(now);
-    const uint32_t pipeline = memory->send(r).busy_cycles;
+    const uint32_t pipeline = send(r).busy_cycles;
     events.run();
     return {sink.arrived.at(r.tag) - now, pipeline};
   }
@@ -130,6 +136,36 @@ TEST(MemorySystem, ScatteredLinesLeaveTheSmOnePerMissLineCycles) {
   EXPECT_LT(unlimited.access(StateSpace::Global, 128, 100000, cg).latency, 314u + 8);
 }
 
+TEST(MemorySystem, ALoadMeetingASectorOnItsWayInTheSameCycleWaitsForIt) {
+  // Two warps of one SM load the same line in one cycle. The first misses in the L1 and L2; the
+  // second finds the sectors on their way and is answered when they arrive, not after the L1's
+  // 32 cycles: the L2's answer, which the SM's side learns only when the cycle's requests are
+  // settled (a placeholder until then). A third, a cycle later, hits the same sectors.
+  Port port(arch::load_arch_config(test::config_path("hopper"), {}));
+  const auto addresses = strided(StateSpace::Global, 4);
+  MemoryRequest r;
+  r.space = StateSpace::Global;
+  r.mask = 0xFFFFFFFFu;
+  r.bytes_per_lane = 4;
+  r.addresses = addresses.data();
+  port.events.advance_to(1000);
+  for (uint64_t tag : {1u, 2u}) {
+    r.tag = tag;
+    port.memory->send(r);
+  }
+  port.memory->settle(0);
+  port.events.advance_to(1001);
+  r.tag = 3;
+  port.send(r);
+  port.events.run();
+  const engine::Cycle first = port.sink.arrived.at(1) - 1000;
+  EXPECT_GT(first, 600u);  // from DRAM
+  EXPECT_EQ(port.sink.arrived.at(2) - 1000, first);
+  EXPECT_EQ(port.sink.arrived.at(3) - 1000, first);
+  EXPECT_EQ(port.memory->stats().l1_misses, 4u);
+  EXPECT_EQ(port.memory->stats().l1_hits, 8u);
+}
+
 TEST(MemorySystem, L1HitsTakeTheBusiestLookupOrDataBank) {
   // hopper.yaml: 4 lookup banks (line number modulo 4) and 32 data banks of 4 bytes. Once the
   // lines are in the L1, 32 consecutive lines with lane l at word l of line l take 8 cycles
@@ -174,7 +210,7 @@ TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
     std::array<uint64_t, 32> addresses{};
     for (uint64_t l = 0; l < 8; ++l) addresses[l] = (1ull << 32) + chunk * 4096 + l * 4;
     port.events.advance_to(1000);
-    port.memory->send(global_store(addresses, 0xFFu));
+    port.send(global_store(addresses, 0xFFu));
     waits.insert(port.memory->drained_at() - 1000);
   }
   EXPECT_EQ(waits, (std::set<engine::Cycle>{300, 450}));
@@ -189,7 +225,7 @@ TEST(MemorySystem, AStoresDataLeavesTheSmASectorPerStoreSectorCycles) {
         arch::load_arch_config(test::config_path("hopper"), {std::string("memory.l1.store_sector_cycles=") + per_sector});
     Port port(arch);
     const auto addresses = strided(StateSpace::Global, stride_bytes);
-    const Accepted a = port.memory->send(global_store(addresses, 0xFFFFFFFFu));
+    const Accepted a = port.send(global_store(addresses, 0xFFFFFFFFu));
     return std::pair(a.wavefronts, a.busy_cycles);
   };
   EXPECT_EQ(taken("1", 32), std::pair(8u, 40u));
@@ -226,10 +262,10 @@ TEST(MemorySystem, AStoreIntoAHeldLineMergesWithItsWrite) {
         test::config_path("hopper"), {"memory.l1.write_combine_lines=" + std::to_string(held), "memory.l1.store_sector_cycles=1"});
     Port port(arch);
     auto addresses = strided(StateSpace::Global, 32);
-    port.memory->send(global_store(addresses, 0xFFFFFFFFu));
+    port.send(global_store(addresses, 0xFFFFFFFFu));
     for (uint64_t& a : addresses) a += 4;
     const uint64_t requests = port.memory->stats().global_store_requests;
-    const Accepted a = port.memory->send(global_store(addresses, 0xFFFFFFFFu));
+    const Accepted a = port.send(global_store(addresses, 0xFFFFFFFFu));
     EXPECT_EQ(port.memory->stats().global_store_requests, requests + 1);  // counted as a request either way
     return a.busy_cycles;
   };

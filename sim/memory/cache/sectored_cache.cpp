@@ -111,6 +111,13 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
   return evicted_dirty;
 }
 
+void SectoredCache::resolve(uint64_t address, uint64_t placeholder, uint64_t ready_at) {
+  const auto [set, way] = locate(line_of(address));
+  if (way < 0) return;
+  uint64_t& ready = ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector_of(address)];
+  if (ready == placeholder) ready = ready_at;
+}
+
 void SectoredCache::invalidate(uint64_t address) {
   const auto [set, way] = locate(line_of(address));
   if (way < 0) return;

@@ -29,6 +29,14 @@ class SectoredCache {
   // Installs a sector arriving at `ready_at`; returns the evicted line's dirty sectors (a bit each).
   // A new line installed `evict_first` is the set's next victim unless it is hit before.
   uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first = false);
+  // A sector installed before its data's time is known (the reads that bring it are done
+  // later, in order) holds placeholder(i) until resolve() sets the time; a probe returns
+  // the placeholder meanwhile, and nothing here compares it.
+  static constexpr uint64_t kPlaceholderBase = uint64_t{1} << 62;
+  static uint64_t placeholder(uint32_t i) { return kPlaceholderBase + i; }
+  static bool is_placeholder(uint64_t ready_at) { return ready_at >= kPlaceholderBase; }
+  // Sets the time of `address`'s sector if it still holds `placeholder` (it may have been evicted).
+  void resolve(uint64_t address, uint64_t placeholder, uint64_t ready_at);
   // Marks a present sector dirty (a write hit); false when absent.
   bool write_hit(uint64_t address);
   // Drops one sector (a copy made stale by a write elsewhere); its dirty bit goes with it.

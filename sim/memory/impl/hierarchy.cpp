@@ -22,7 +22,8 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
   for (int i = 0; i < context.sm_count; ++i) {
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
-                                : WriteCombiner(0, 0)});
+                                : WriteCombiner(0, 0),
+                      {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -73,16 +74,51 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   return at;
 }
 
-engine::Cycle MemoryHierarchy::read_below(uint32_t sm_index, uint64_t address, engine::Cycle sent, uint64_t& requested) {
-  Sm& sm = sms_[sm_index];
+void MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill) {
   const uint64_t line = line_of(address);
   const bool new_line = line != requested;  // the line's other sectors ride on its request
   requested = line;
-  const engine::Cycle arrives = from_l2(sm_index, l2_->read(address, sm_index, sent, new_line));
-  if (sm.mshrs.limited())  // the line's register is held until its last sector is back
-    for (Departed& d : departed_)
-      if (d.line == line) d.arrives = std::max(d.arrives, arrives);
-  return arrives;
+  sm.below.push_back({Below::Op::Read, new_line, fill, address, 0, sent});
+}
+
+void MemoryHierarchy::settle(uint32_t sm) {
+  if (!sms_[sm].below.empty()) do_below(sm);
+}
+
+void MemoryHierarchy::do_below(uint32_t index) {
+  Sm& sm = sms_[index];
+  engine::Cycle ready = 0;  // the answer's time, as far as the request's steps so far go
+  for (const Below& b : sm.below) switch (b.op) {
+      case Below::Op::Start: ready = 0; break;
+      case Below::Op::Read: {
+        const engine::Cycle arrives = from_l2(index, l2_->read(b.address, index, b.at, b.flag));
+        if (b.n != kNoFill) sm.fills[b.n].at = std::max(sm.fills[b.n].at, arrives);
+        else ready = std::max(ready, arrives);
+        if (sm.mshrs.limited())  // the line's register is held until its last sector is back
+          for (Departed& d : departed_)
+            if (d.line == line_of(b.address)) d.arrives = std::max(d.arrives, arrives);
+        break;
+      }
+      case Below::Op::Dram: {
+        const engine::Cycle done = dram_.access(b.address, b.n, b.flag, b.at);
+        if (!b.flag) ready = std::max(ready, done);
+        break;
+      }
+      case Below::Op::WriteRequest: l2_->write_request(b.address, b.at); break;
+      case Below::Op::Write:
+        writes_acked_ = std::max(writes_acked_, from_l2(index, l2_->write(b.address, b.flag, index, b.at)));
+        break;
+      case Below::Op::Atomic:
+        ready = std::max(ready, from_l2(index, l2_->atomic(b.address, b.value, b.n, b.flag, index, b.at)));
+        break;
+      case Below::Op::WaitFill: ready = std::max(ready, sm.fills[b.n].at); break;
+      case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n); break;
+      case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
+    }
+  for (size_t i = 0; i < sm.fills.size(); ++i)
+    sm.l1->resolve(sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
+  sm.below.clear();
+  sm.fills.clear();
 }
 
 engine::Cycle MemoryHierarchy::from_l2(uint32_t sm, engine::Cycle at) const {
@@ -151,17 +187,15 @@ Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   count_request(r);
   Sm& sm = sms_[r.sm];
   const uint32_t step = l2_->sector_bytes();
-  engine::Cycle ready = now + 1;
+  sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   for (const Transaction& t : tx_)
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
       const HotWord hot = hot_word(r, a, a + step);
-      ready = std::max(ready, from_l2(r.sm, l2_->atomic(a, hot.address, std::max(hot.updates, 1u), r.float_atomic, r.sm, now)));
+      sm.below.push_back({Below::Op::Atomic, r.float_atomic, std::max(hot.updates, 1u), a, hot.address, now});
     }
-  if (r.is_store)  // a reduction: nothing waits for its value, the kernel's end for its acknowledgement
-    writes_acked_ = std::max(writes_acked_, ready);
-  else
-    respond(r.sm, r.tag, ready);
+  // A reduction: nothing waits for its value, the kernel's end for its acknowledgement.
+  sm.below.push_back({r.is_store ? Below::Op::Acked : Below::Op::Respond, false, 0, 0, r.tag, now + 1});
   return per_line();
 }
 
@@ -174,7 +208,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   bool merging = false;  // the line of the sector at hand merges
   for (const Transaction& t : tx_) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
-      dram_.access(t.address, t.bytes, true, now);
+      sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
       continue;
     }
     const uint32_t step = l2_->sector_bytes();
@@ -182,16 +216,15 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       const uint64_t line = line_of(a);
       if (requested < lines_.size() && line == lines_[requested]) {
         merging = merged_[requested++];  // a line met for the first time: its write request goes first
-        if (!merging) l2_->write_request(a, now);
+        if (!merging) sm.below.push_back({Below::Op::WriteRequest, false, 0, a, 0, now});
       } else if (line != lines_[requested - 1]) {  // back to an earlier line of the request
         merging = merged_[static_cast<size_t>(std::find(lines_.begin(), lines_.end(), line) - lines_.begin())];
       }
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       if (merging) continue;
       ++sectors;
-      writes_acked_ = std::max(
-          writes_acked_,
-          from_l2(r.sm, l2_->write(a, !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step, r.sm, now)));
+      const bool whole = !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step;
+      sm.below.push_back({Below::Op::Write, whole, 0, a, 0, now});
     }
   }
   // The data leaves the SM a sector at a time after the lines' addresses (store_path.py).
@@ -205,17 +238,18 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   const bool cached = through_l1(r);
   count_request(r);
   Sm& sm = sms_[r.sm];
-  engine::Cycle ready = now + 1;
+  engine::Cycle ready = now + 1;  // as far as the L1 knows; the reads below come in at settle()
+  sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   uint64_t requested = ~uint64_t{0};  // the line whose read request went to the L2 last
   for (const Transaction& t : tx_) {
     if (!l2_) {  // 1.x: every transaction is a DRAM access of its size
-      ready = std::max(ready, dram_.access(t.address, t.bytes, false, now));
+      sm.below.push_back({Below::Op::Dram, false, t.bytes, t.address, 0, now});
       continue;
     }
     const uint32_t below = l2_->sector_bytes();
     if (!cached) {
       for (uint64_t a = util::align_down(t.address, below); a < t.address + t.bytes; a += below)
-        ready = std::max(ready, read_below(r.sm, a, depart(sm, a, now), requested));
+        read_below(sm, a, depart(sm, a, now), requested, kNoFill);
       continue;
     }
     SectoredCache& l1 = *sm.l1;
@@ -224,25 +258,34 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       const SectoredCache::Probe p = l1.probe(a);
       if (p.present) {
         ++stats_.l1_hits;
-        ready = std::max(ready, std::max(now + static_cast<engine::Cycle>(config_.l1->latency), p.ready_at));
+        ready = std::max(ready, now + static_cast<engine::Cycle>(config_.l1->latency));
+        if (!SectoredCache::is_placeholder(p.ready_at)) ready = std::max(ready, p.ready_at);
+        else  // still on its way from a read this cycle
+          sm.below.push_back({Below::Op::WaitFill, false,
+                              static_cast<uint32_t>(p.ready_at - SectoredCache::kPlaceholderBase), 0, 0, 0});
         continue;
       }
       ++stats_.l1_misses;
       const engine::Cycle sent = depart(sm, a, now);
-      engine::Cycle arrive = sent;  // an L1 sector is filled from the L2 sectors it spans
-      for (uint64_t s = a; s < a + step; s += below) arrive = std::max(arrive, read_below(r.sm, s, sent, requested));
-      l1.fill(a, arrive, false);
-      ready = std::max(ready, arrive);
+      // An L1 sector is filled from the L2 sectors it spans.
+      const auto fill = static_cast<uint32_t>(sm.fills.size());
+      sm.fills.push_back({a, sent});
+      for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill);
+      l1.fill(a, SectoredCache::placeholder(fill), false);
+      sm.below.push_back({Below::Op::WaitFill, false, fill, 0, 0, 0});
     }
   }
+  uint32_t extra = 0;
   if (r.is_atomic) {
     // Without an L2 (1.x), atomics resolve at DRAM, one update per cycle for lanes hitting the same address.
     const HotWord hot = hot_word(r, 0, ~uint64_t{0});
-    if (hot.updates > 1) ready += hot.updates - 1;
+    if (hot.updates > 1) extra = hot.updates - 1;
   }
-  if (sm.mshrs.limited())
+  sm.below.push_back({Below::Op::Respond, false, extra, 0, r.tag, ready});
+  if (sm.mshrs.limited()) {  // the registers' release times: the reads' answers, now
+    do_below(r.sm);
     for (const Departed& d : departed_) sm.mshrs.release(d.mshr, d.arrives);
-  respond(r.sm, r.tag, ready);
+  }
   return cached && config_.l1->lookup_banks > 0 ? banked_lookup(r) : per_line();
 }
 
@@ -288,8 +331,10 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   departed_.clear();  // each line of this request leaves the SM once
   coalescing_.coalesce(tx_, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
   count_lines(tx_);
-  if (r.is_atomic && l2_) return atomic(r, now);
-  return r.is_store ? store(r, now) : load(r, now);
+  const Accepted taken = r.is_atomic && l2_ ? atomic(r, now) : r.is_store ? store(r, now) : load(r, now);
+  // Limited miss-status registers make the next request wait for this one's answers: no waiting.
+  if (sms_[r.sm].mshrs.limited()) settle(r.sm);
+  return taken;
 }
 
 GPUSIM_REGISTER(MemorySystemRegistry, "hierarchy",

@@ -31,14 +31,39 @@ class MemoryHierarchy final : public MemorySystem {
   L2Occupancy l2_occupancy() const override { return l2_ ? l2_->occupancy() : L2Occupancy{}; }
   bool l2_keeps_all(std::span<const AddressRange> ranges) const override { return l2_ && l2_->keeps_all(ranges); }
   engine::Cycle drained_at() const override;
+  void settle(uint32_t sm) override;
 
  private:
+  // What a request leaves to the L2 and DRAM, kept in the order met until settle(). The
+  // answer's time is built up as the steps are done: the latest of the reads, the atomics and
+  // the fills waited for, and of what the SM's side knew (Respond's `at`).
+  struct Below {
+    enum class Op : uint8_t { Start, Read, Dram, WriteRequest, Write, Atomic, WaitFill, Respond, Acked };
+    Op op = Op::Start;
+    bool flag = false;  // Read: the line's first sector; Dram: a write; Write: a whole sector; Atomic: floating point
+    uint32_t n = 0;     // Read, WaitFill: the fill (kNoFill: none); Dram: bytes; Atomic: the hot word's updates;
+                        // Respond: cycles more (one per update to one word, without an L2)
+    uint64_t address = 0;
+    uint64_t value = 0;     // Atomic: the hot word; Respond: the tag
+    engine::Cycle at = 0;   // when it leaves the SM; Respond, Acked: the earliest answer the SM's side allows
+  };
+  static constexpr uint32_t kNoFill = ~0u;
+  // An L1 sector on its way: installed with a placeholder, its time the latest of its
+  // departure and its reads.
+  struct Fill {
+    uint64_t address;
+    engine::Cycle at;
+  };
   struct Sm {  // what the memory system keeps per SM
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
     WriteCombiner combining;
+    std::vector<Below> below;  // since the last settle()
+    std::vector<Fill> fills;
   };
+  // Does one SM's steps below, then gives its L1's sectors on their way their times.
+  void do_below(uint32_t sm_index);
   void count_request(const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
   // Bytes of the sector at `sector` the request's lanes write.
@@ -57,9 +82,9 @@ class MemoryHierarchy final : public MemorySystem {
     uint32_t updates = 0;
   };
   static HotWord hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end);
-  // One sector from the L2: returns when its data reaches the SM.
+  // One sector from the L2, left for settle(); `fill`: the L1 sector it brings (kNoFill: none).
   // `requested`: the line of this request read last (a line's first sector carries its request).
-  engine::Cycle read_below(uint32_t sm, uint64_t address, engine::Cycle sent, uint64_t& requested);
+  void read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill);
   // `at`, an L2 answer's time at the average SM, at SM `sm` (its distance on the crossbar).
   engine::Cycle from_l2(uint32_t sm, engine::Cycle at) const;
   // When the request for `address`'s line leaves the SM: the miss port sends one line per
