@@ -119,6 +119,7 @@ Sm::Begun Sm::begin(TimedWarp& w, const InstructionTiming& t, const exec::StepRe
   if (profile_.empty()) return start(w, t, r, now);
   const TrafficMark before = traffic_mark();
   const Begun b = start(w, t, r, now);
+  memory_.settle(id_);  // the L2's and DRAM's counts of this request, for this instruction's line
   profile_issue(w, t, r, before, now);
   return b;
 }

@@ -54,6 +54,21 @@ TEST(SourceProfile, ChargesEveryWarpCycleOnceAndChangesNoTiming) {
   EXPECT_EQ(sum.global_requests, counted.stats.memory.global_load_requests + counted.stats.memory.global_store_requests);
 }
 
+TEST(SourceProfile, TheL2sSectorsAreChargedToTheLoadThatAskedForThem) {
+  // Through the modelled hierarchy, whose L2 and DRAM take a request's sectors when the SM's
+  // cycle is settled: the 256 threads' words are 32 sectors, all L1 misses; the L2 fetches
+  // 64 bytes from DRAM (hopper.yaml's fetch_bytes), so every other sector misses and the next
+  // hits. The source view charges all of them to the load's line.
+  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\nadd.f32 %f44, %f2, %f1;\n");
+  const SimRun run = simulate(ptx, "hopper", {"memory.model=hierarchy"}, 128, 2, 0, true, true);
+  const InstructionCounters load = at(run.stats.profile, ptx, "ld.global");
+  EXPECT_EQ(load.l1_miss_sectors, 32u);
+  EXPECT_EQ(run.stats.memory.l2_misses, 16u);
+  EXPECT_EQ(run.stats.memory.l2_hits, 16u);
+  EXPECT_EQ(load.l2_miss_sectors, 16u);
+  EXPECT_EQ(load.l2_hit_sectors, 16u);
+}
+
 TEST(SourceProfile, ALoadsUserWaitsOnTheLongScoreboardForTheMemoryLatency) {
   // One warp: memory answers 500 cycles after the load issues; its user (issued in PTX
   // order, nothing set aside) waits that long less the cycle of issue, charged to the
