@@ -23,7 +23,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}});
+                      {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -58,7 +58,7 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   const int cycles = config_.l1 ? config_.l1->miss_line_cycles : 0;
   if (cycles == 0 && !sm.mshrs.limited()) return now;
   const uint64_t line = line_of(address);
-  for (const Departed& d : departed_)
+  for (const Departed& d : sm.departed)
     if (d.line == line) return d.at;
   engine::Cycle at = now;
   size_t entry = 0;
@@ -70,7 +70,7 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
     at = std::max(at, sm.miss_port_free);
     sm.miss_port_free = at + static_cast<engine::Cycle>(cycles);
   }
-  departed_.push_back({line, at, entry, at});
+  sm.departed.push_back({line, at, entry, at});
   return at;
 }
 
@@ -82,7 +82,13 @@ void MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent, u
 }
 
 void MemoryHierarchy::settle(uint32_t sm) {
-  if (!sms_[sm].below.empty()) do_below(sm);
+  Sm& s = sms_[sm];
+  if (s.counted) {  // the SM's side's counts
+    for (const auto& c : MemoryStats::counters()) stats_.*c.member += s.front.*c.member;
+    s.front = MemoryStats{};
+    s.counted = false;
+  }
+  if (!s.below.empty()) do_below(sm);
 }
 
 void MemoryHierarchy::do_below(uint32_t index) {
@@ -95,7 +101,7 @@ void MemoryHierarchy::do_below(uint32_t index) {
         if (b.n != kNoFill) sm.fills[b.n].at = std::max(sm.fills[b.n].at, arrives);
         else ready = std::max(ready, arrives);
         if (sm.mshrs.limited())  // the line's register is held until its last sector is back
-          for (Departed& d : departed_)
+          for (Departed& d : sm.departed)
             if (d.line == line_of(b.address)) d.arrives = std::max(d.arrives, arrives);
         break;
       }
@@ -140,12 +146,12 @@ bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
   return config_.l1->caches_global_loads;
 }
 
-void MemoryHierarchy::count_lines(const std::vector<Transaction>& tx) {
-  lines_.clear();  // the L1/coalescer handles one line (a wavefront) per cycle
-  for (const Transaction& t : tx)
+void MemoryHierarchy::count_lines(Sm& sm) {
+  sm.lines.clear();  // the L1/coalescer handles one line (a wavefront) per cycle
+  for (const Transaction& t : sm.tx)
     for (uint64_t a = line_of(t.address); (a << line_shift_) < t.address + t.bytes; ++a)
-      if (lines_.empty() || (lines_.back() != a && std::find(lines_.begin(), lines_.end(), a) == lines_.end()))
-        lines_.push_back(a);
+      if (sm.lines.empty() || (sm.lines.back() != a && std::find(sm.lines.begin(), sm.lines.end(), a) == sm.lines.end()))
+        sm.lines.push_back(a);
 }
 
 uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes) {
@@ -158,16 +164,17 @@ uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, uint64_t sector,
   return bytes;
 }
 
-void MemoryHierarchy::count_request(const MemoryRequest& r) {
+void MemoryHierarchy::count_request(Sm& sm, const MemoryRequest& r) {
   const uint64_t bytes = static_cast<uint64_t>(util::lane_count(r.mask)) * r.bytes_per_lane;
+  sm.counted = true;
   if (r.is_store) {  // red counts as a store, atom as a load
-    ++stats_.global_store_requests;
-    stats_.global_store_transactions += tx_.size();
-    stats_.global_store_bytes += bytes;
+    ++sm.front.global_store_requests;
+    sm.front.global_store_transactions += sm.tx.size();
+    sm.front.global_store_bytes += bytes;
   } else {
-    ++stats_.global_load_requests;
-    stats_.global_load_transactions += tx_.size();
-    stats_.global_load_bytes += bytes;
+    ++sm.front.global_load_requests;
+    sm.front.global_load_transactions += sm.tx.size();
+    sm.front.global_load_bytes += bytes;
   }
 }
 
@@ -184,11 +191,11 @@ MemoryHierarchy::HotWord MemoryHierarchy::hot_word(const MemoryRequest& r, uint6
 }
 
 Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
-  count_request(r);
   Sm& sm = sms_[r.sm];
+  count_request(sm, r);
   const uint32_t step = l2_->sector_bytes();
   sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
-  for (const Transaction& t : tx_)
+  for (const Transaction& t : sm.tx)
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
       const HotWord hot = hot_word(r, a, a + step);
@@ -196,17 +203,17 @@ Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
     }
   // A reduction: nothing waits for its value, the kernel's end for its acknowledgement.
   sm.below.push_back({r.is_store ? Below::Op::Acked : Below::Op::Respond, false, 0, 0, r.tag, now + 1});
-  return per_line();
+  return per_line(sm);
 }
 
 Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
-  count_request(r);
   Sm& sm = sms_[r.sm];
+  count_request(sm, r);
   uint32_t sectors = 0;
-  size_t requested = 0;  // lines_ lists the request's lines in the order this loop first meets them
-  sm.combining.store(lines_, now, merged_);
+  size_t requested = 0;  // sm.lines lists the request's lines in the order this loop first meets them
+  sm.combining.store(sm.lines, now, sm.merged);
   bool merging = false;  // the line of the sector at hand merges
-  for (const Transaction& t : tx_) {
+  for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
       continue;
@@ -214,11 +221,11 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     const uint32_t step = l2_->sector_bytes();
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       const uint64_t line = line_of(a);
-      if (requested < lines_.size() && line == lines_[requested]) {
-        merging = merged_[requested++];  // a line met for the first time: its write request goes first
+      if (requested < sm.lines.size() && line == sm.lines[requested]) {
+        merging = sm.merged[requested++];  // a line met for the first time: its write request goes first
         if (!merging) sm.below.push_back({Below::Op::WriteRequest, false, 0, a, 0, now});
-      } else if (line != lines_[requested - 1]) {  // back to an earlier line of the request
-        merging = merged_[static_cast<size_t>(std::find(lines_.begin(), lines_.end(), line) - lines_.begin())];
+      } else if (line != sm.lines[requested - 1]) {  // back to an earlier line of the request
+        merging = sm.merged[static_cast<size_t>(std::find(sm.lines.begin(), sm.lines.end(), line) - sm.lines.begin())];
       }
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       if (merging) continue;
@@ -228,7 +235,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
     }
   }
   // The data leaves the SM a sector at a time after the lines' addresses (store_path.py).
-  Accepted taken = per_line();
+  Accepted taken = per_line(sm);
   if (config_.l1)
     taken.busy_cycles += static_cast<uint32_t>(std::lround(config_.l1->store_sector_cycles * sectors));
   return taken;
@@ -236,12 +243,12 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
 
 Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   const bool cached = through_l1(r);
-  count_request(r);
   Sm& sm = sms_[r.sm];
+  count_request(sm, r);
   engine::Cycle ready = now + 1;  // as far as the L1 knows; the reads below come in at settle()
   sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   uint64_t requested = ~uint64_t{0};  // the line whose read request went to the L2 last
-  for (const Transaction& t : tx_) {
+  for (const Transaction& t : sm.tx) {
     if (!l2_) {  // 1.x: every transaction is a DRAM access of its size
       sm.below.push_back({Below::Op::Dram, false, t.bytes, t.address, 0, now});
       continue;
@@ -257,7 +264,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       const SectoredCache::Probe p = l1.probe(a);
       if (p.present) {
-        ++stats_.l1_hits;
+        ++sm.front.l1_hits;
         ready = std::max(ready, now + static_cast<engine::Cycle>(config_.l1->latency));
         if (!SectoredCache::is_placeholder(p.ready_at)) ready = std::max(ready, p.ready_at);
         else  // still on its way from a read this cycle
@@ -265,7 +272,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
                               static_cast<uint32_t>(p.ready_at - SectoredCache::kPlaceholderBase), 0, 0, 0});
         continue;
       }
-      ++stats_.l1_misses;
+      ++sm.front.l1_misses;
       const engine::Cycle sent = depart(sm, a, now);
       // An L1 sector is filled from the L2 sectors it spans.
       const auto fill = static_cast<uint32_t>(sm.fills.size());
@@ -284,56 +291,57 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   sm.below.push_back({Below::Op::Respond, false, extra, 0, r.tag, ready});
   if (sm.mshrs.limited()) {  // the registers' release times: the reads' answers, now
     do_below(r.sm);
-    for (const Departed& d : departed_) sm.mshrs.release(d.mshr, d.arrives);
+    for (const Departed& d : sm.departed) sm.mshrs.release(d.mshr, d.arrives);
   }
-  return cached && config_.l1->lookup_banks > 0 ? banked_lookup(r) : per_line();
+  return cached && config_.l1->lookup_banks > 0 ? banked_lookup(sm, r) : per_line(sm);
 }
 
-Accepted MemoryHierarchy::banked_lookup(const MemoryRequest& r) {
+Accepted MemoryHierarchy::banked_lookup(Sm& sm, const MemoryRequest& r) {
   // micro_l1_banks: 32 consecutive lines in 32 data banks take 9.2 cycles a request, 16 take
   // 5.0, 8 take 3.1 (4 lines a cycle and about one more); 32 lines at one word offset (one data
   // bank) take 32. The cycle more is not charged: an aligned warp's one line goes at one a
   // cycle (the convolutions, L1-bound, are within 10% so).
-  const size_t lines = lines_.size();
+  const size_t lines = sm.lines.size();
   if (lines <= 1) return {1, 1};  // one line: no bank holds two of its words' lines
   const auto banks = static_cast<uint64_t>(config_.l1->lookup_banks);
-  bank_load_.assign(banks, 0);
+  sm.bank_load.assign(banks, 0);
   uint32_t cycles = 1;
-  for (uint64_t line : lines_) cycles = std::max(cycles, ++bank_load_[line % banks]);
+  for (uint64_t line : sm.lines) cycles = std::max(cycles, ++sm.bank_load[line % banks]);
   const auto data = static_cast<uint64_t>(config_.l1->data_banks);
   if (data == 0 || cycles == lines) return {cycles, cycles};  // a data bank cannot hold more lines
   // A full warp's consecutive words: each in its own data bank, none holding two lines.
   if (data >= 32 && r.bytes_per_lane == 4 && r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, 4))
     return {cycles, cycles};
-  bank_lines_.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
+  sm.bank_lines.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
   uint64_t last = ~uint64_t{0};
   size_t index = 0;
   for (uint32_t m = r.mask; m != 0; m &= m - 1) {
     const uint64_t a = r.addresses[std::countr_zero(m)];
     if (line_of(a) != last) {
       last = line_of(a);
-      index = static_cast<size_t>(std::find(lines_.begin(), lines_.end(), last) - lines_.begin());
+      index = static_cast<size_t>(std::find(sm.lines.begin(), sm.lines.end(), last) - sm.lines.begin());
     }
     if (index >= 32) continue;
-    for (uint64_t w = a / 4; w * 4 < a + r.bytes_per_lane; ++w) bank_lines_[w % data] |= 1u << index;
+    for (uint64_t w = a / 4; w * 4 < a + r.bytes_per_lane; ++w) sm.bank_lines[w % data] |= 1u << index;
   }
-  for (uint32_t held : bank_lines_) cycles = std::max<uint32_t>(cycles, static_cast<uint32_t>(util::lane_count(held)));
+  for (uint32_t held : sm.bank_lines) cycles = std::max<uint32_t>(cycles, static_cast<uint32_t>(util::lane_count(held)));
   return {cycles, cycles};
 }
 
-Accepted MemoryHierarchy::per_line() const {
-  const auto lines = static_cast<uint32_t>(std::max<size_t>(1, lines_.size()));
+Accepted MemoryHierarchy::per_line(const Sm& sm) {
+  const auto lines = static_cast<uint32_t>(std::max<size_t>(1, sm.lines.size()));
   return {lines, lines};
 }
 
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   const engine::Cycle now = std::max(events().now(), r.not_before);
-  departed_.clear();  // each line of this request leaves the SM once
-  coalescing_.coalesce(tx_, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
-  count_lines(tx_);
+  Sm& sm = sms_[r.sm];
+  sm.departed.clear();  // each line of this request leaves the SM once
+  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
+  count_lines(sm);
   const Accepted taken = r.is_atomic && l2_ ? atomic(r, now) : r.is_store ? store(r, now) : load(r, now);
   // Limited miss-status registers make the next request wait for this one's answers: no waiting.
-  if (sms_[r.sm].mshrs.limited()) settle(r.sm);
+  if (sm.mshrs.limited()) settle(r.sm);
   return taken;
 }
 

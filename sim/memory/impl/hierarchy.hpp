@@ -54,17 +54,34 @@ class MemoryHierarchy final : public MemorySystem {
     uint64_t address;
     engine::Cycle at;
   };
-  struct Sm {  // what the memory system keeps per SM
+  struct Departed {
+    uint64_t line;
+    engine::Cycle at;
+    size_t mshr;            // the entry it holds (when limited)
+    engine::Cycle arrives;  // when the last of its sectors is back
+  };
+  // What the memory system keeps per SM. Between settles, a request touches its own SM's
+  // part alone, so that SMs may send on several threads.
+  struct Sm {
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
     WriteCombiner combining;
     std::vector<Below> below;  // since the last settle()
     std::vector<Fill> fills;
+    MemoryStats front;         // what the SM's side counted since the last settle()
+    bool counted = false;
+    // Scratch, reused by every request.
+    std::vector<Departed> departed;
+    std::vector<Transaction> tx;
+    std::vector<uint64_t> lines;
+    std::vector<uint32_t> bank_load;   // banked_lookup's scratch
+    std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
+    std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
   };
   // Does one SM's steps below, then gives its L1's sectors on their way their times.
   void do_below(uint32_t sm_index);
-  void count_request(const MemoryRequest& r);
+  void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
   // Bytes of the sector at `sector` the request's lanes write.
   static uint32_t bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
@@ -72,10 +89,10 @@ class MemoryHierarchy final : public MemorySystem {
   // atom and red where there is an L2: each sector's updates go to the line's slice.
   Accepted atomic(const MemoryRequest& r, engine::Cycle now);
   // One wavefront per line, the data stage busy as long.
-  Accepted per_line() const;
+  static Accepted per_line(const Sm& sm);
   // A cached load's cycles in the L1 (lookup_banks): its busiest lookup bank's lines, or its
   // busiest data bank's distinct lines, whichever is more.
-  Accepted banked_lookup(const MemoryRequest& r);
+  Accepted banked_lookup(Sm& sm, const MemoryRequest& r);
   // The word in [begin, end) the most lanes of the request update, and how many (0: none).
   struct HotWord {
     uint64_t address = 0;
@@ -91,7 +108,7 @@ class MemoryHierarchy final : public MemorySystem {
   // l1.miss_line_cycles, and each line takes a miss-status register until its data returns.
   engine::Cycle depart(Sm& sm, uint64_t address, engine::Cycle now);
   bool through_l1(const MemoryRequest& r) const;
-  void count_lines(const std::vector<Transaction>& tx);
+  void count_lines(Sm& sm);
 
   MemoryConfig config_;
   const CoalescingRule& coalescing_;
@@ -104,19 +121,6 @@ class MemoryHierarchy final : public MemorySystem {
   int64_t l1_bytes_ = 0;  // the L1s' capacity for the running kernel
   engine::Cycle writes_acked_ = 0;  // when the last write (store, reduction) so far is acknowledged
 
-  // Scratch, reused by every request.
-  struct Departed {
-    uint64_t line;
-    engine::Cycle at;
-    size_t mshr;            // the entry it holds (when limited)
-    engine::Cycle arrives;  // when the last of its sectors is back
-  };
-  std::vector<Departed> departed_;
-  std::vector<Transaction> tx_;
-  std::vector<uint64_t> lines_;
-  std::vector<uint32_t> bank_load_;                        // banked_lookup's scratch
-  std::vector<uint32_t> bank_lines_;                       // per data bank: which of the lines it serves
-  std::vector<bool> merged_;  // per line of lines_: a store merging with a held write
 };
 
 }  // namespace gpusim::memory
