@@ -96,10 +96,13 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const dri
 
 }  // namespace
 
+// More threads than this would each get a few SMs: a mistyped count, most likely.
+constexpr uint64_t kMaxThreads = 256;
+
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
-  std::string out_of_bounds = "error", source_top_text = "10", sample_text = "off";
+  std::string out_of_bounds = "error", source_top_text = "10", sample_text = "off", threads_text = "1";
   std::vector<std::string> sets, dumps;
   opts.add_options()
       ("help,h", "show this help")
@@ -123,6 +126,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "time a large grid's first waves in detail until two take the same time, run the other blocks "
        "functionally and extrapolate cycles and counters (with an error estimate): on (--sample alone: grids of "
        "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
+      ("threads", po::value(&threads_text),
+       "threads that simulate the SMs' cycles side by side (default 1); the report is the same byte for byte. "
+       "Kernels with atomics or printf, and --source, run their SMs one after another")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
@@ -149,6 +155,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   limits.continue_out_of_bounds = out_of_bounds == "continue";
   if (sample_text != "on" && sample_text != "auto" && sample_text != "off")
     throw util::InputError("--sample '" + util::clipped(sample_text) + "': expected on, auto or off");
+  const uint64_t threads = parse_count("--threads", threads_text);
+  if (threads < 1 || threads > kMaxThreads)
+    throw util::InputError("--threads '" + util::clipped(threads_text) + "': expected 1 to " + std::to_string(kMaxThreads));
   if (sample_text != "off")
     for (const char* whole : {"source", "trace", "trace-warps", "functional"})
       if (vm.count(whole))
@@ -168,6 +177,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (vm.count("timeout")) q.passthrough.insert(q.passthrough.end(), {"--timeout", timeout_text});
     q.passthrough.insert(q.passthrough.end(), {"--out-of-bounds", out_of_bounds});
     if (sample_text != "off") q.passthrough.insert(q.passthrough.end(), {"--sample", sample_text});
+    q.passthrough.insert(q.passthrough.end(), {"--threads", threads_text});
     return quick_sweep(q, out, err);
   }
   std::vector<std::string> arch_sets, workload_sets;
@@ -216,6 +226,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   options.trace_warps = vm.count("trace-warps") > 0;
   options.profile = vm.count("source") > 0;
   options.sample_counters = !trace_file.empty();
+  options.threads = static_cast<int>(threads);
   options.sample.mode = sample_text == "on" ? core::SampleMode::On : sample_text == "auto" ? core::SampleMode::Auto
                                                                                             : core::SampleMode::Exact;
   const uint64_t source_top = parse_count("--source-top", source_top_text);

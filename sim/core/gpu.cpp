@@ -9,6 +9,7 @@
 #include "core/ptxas_predication.hpp"
 #include "core/ptxas_schedule.hpp"
 #include "core/sm.hpp"
+#include "core/tick_batch.hpp"
 #include "exec/block_runner.hpp"
 #include "exec/exec_error.hpp"
 #include "util/yaml_reader.hpp"
@@ -70,6 +71,19 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     sms.back()->set_tick_every_cycle(!options.allow_jumps);
   }
   dispatcher.attach(&sms);
+  // SMs tick in batches, on options.threads threads, unless they meet within a cycle.
+  std::vector<std::unique_ptr<exec::Executor>> more;  // one per thread past the first
+  std::optional<TickBatch> batch;
+  if (TickBatch::in_order_because(program, launch, options.profile, *memory_).empty()) {
+    std::vector<exec::Executor*> executors{&executor};
+    for (int t = 1; t < options.threads; ++t) {
+      more.push_back(std::make_unique<exec::Executor>(program, memory, launch));
+      more.back()->set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
+      executors.push_back(more.back().get());
+    }
+    batch.emplace(events_, arch_.gpu.sm_count, std::move(executors));
+    for (const auto& s : sms) s->set_batch(&*batch);
+  }
   std::optional<WaveSampler> waves;
   const uint64_t wave_blocks = static_cast<uint64_t>(arch_.gpu.sm_count) * static_cast<uint64_t>(occ.active_blocks);
   if (options.sample.applies(launch.block_count(), wave_blocks)) {

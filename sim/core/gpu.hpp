@@ -27,6 +27,7 @@ struct TimingOptions {
   bool sample_counters = false;  // GPU-wide counters over time, for the trace's counter tracks
   SampleRule sample;             // --sample: time a part of a large grid, extrapolate the rest (core/wave_sampler.hpp)
   exec::RunLimits limits;     // per-launch instruction budget, wall-clock deadline (once started)
+  int threads = 1;            // --threads: SMs' cycles side by side (core/tick_batch.hpp); the same report
 };
 
 class Gpu {

@@ -6,6 +6,7 @@
 
 #include "arch/arch_config.hpp"
 #include "exec/exec_error.hpp"
+#include "core/tick_batch.hpp"
 #include "util/bits.hpp"
 
 namespace gpusim::core {
@@ -66,6 +67,7 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
       lsu_(id, config.shared, memory),
       tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
       release_event_(this),
+      executor_(&kernel.executor),
       warps_(static_cast<size_t>(config.max_warps)),
       gates_(static_cast<size_t>(config.max_warps)),
       blocks_(static_cast<size_t>(config.max_blocks)),
@@ -163,15 +165,15 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
     issue_set_aside(w, s, now);
     return true;
   }
-  exec::Executor& executor = kernel_.executor;
-  const int32_t pc = executor.peek(w.state);
+  exec::Executor& ex = executor();
+  const int32_t pc = ex.peek(w.state);
   const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
   if (dual && (t.is_control || t.is_barrier)) return false;
   last_free_ = t.issue_slots == 0;
   ResidentBlock& block = blocks_[w.block_slot];
-  executor.set_clock(now);
-  executor.set_sm_id(id_);
-  const exec::StepResult r = executor.step(w.state, block.state);
+  ex.set_clock(now);
+  ex.set_sm_id(id_);
+  const exec::StepResult r = ex.step(w.state, block.state);
   gate(w).next_known = false;
   unpark(w.slot);
   if (!r.instruction) {  // nothing left to run: every lane had exited
@@ -190,7 +192,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   w.next_waited_memory = false;
   pay_stall_count(w, t, now);
   if (t.is_control) {
-    const int32_t after = executor.peek(w.state);
+    const int32_t after = ex.peek(w.state);
     const bool backward = after >= 0 && after <= pc;  // taken back: one more trip of the loop
     if (backward && !w.hoist.empty()) w.hoist.trip_passed(t.unroll_trips);
     if (config_.taken_branch > 0 && after >= 0 && after != pc + 1 && r.instruction->op == kernel::Opcode::Bra) {
@@ -287,13 +289,43 @@ engine::Cycle Sm::tick(engine::Cycle now) {
 
 void Sm::on_tick() {
   const engine::Cycle now = events_.now();
+  if (batch_) {
+    batch_->due(*this);
+    return;
+  }
   const uint64_t before = stats_.warp_instructions;
-  engine::Cycle next = tick(now);
+  const engine::Cycle next = tick(now);
   memory_.settle(id_);  // what this cycle's requests leave to the L2 and DRAM, in the order sent
+  after_cycle(now, before, next);
+}
+
+void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
+  executor_ = &executor;
+  executor.set_store_log(&stores_);
+  instructions_before_ = stats_.warp_instructions;
+  try {
+    next_tick_ = tick(now);
+  } catch (...) {  // thrown in SM order, at end_cycle
+    fault_ = std::current_exception();
+  }
+  executor.set_store_log(nullptr);
+}
+
+void Sm::end_cycle(engine::Cycle now) {
+  if (fault_) std::rethrow_exception(std::exchange(fault_, nullptr));
+  stores_.apply();
+  memory_.settle(id_);
+  // Retired blocks' slots come back late (block_release) on an event scheduled here.
+  if (!releasing_.empty() && !release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
+  after_cycle(now, instructions_before_, next_tick_);
+}
+
+void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
   *kernel_.instructions += stats_.warp_instructions - before;
   if (kernel_.limits->over_budget(*kernel_.instructions)) report_runaway(kernel_.limits->budget_message());
   if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
   if (retired_ > 0) {
+    free_block_slots_ += retired_;
     dispatcher_.blocks_retired(id_, static_cast<uint64_t>(retired_), now);
     retired_ = 0;
   }
@@ -307,7 +339,7 @@ void Sm::report_runaway(const std::string& what) const {
     const TimedWarp& w = warps_[s.last_issued];
     if (s.live.empty() || w.done) continue;
     const uint32_t active = w.state.active_mask();
-    kernel_.executor.fault(w.state, blocks_[w.block_slot].state, active ? std::countr_zero(active) : 0, what);
+    executor().fault(w.state, blocks_[w.block_slot].state, active ? std::countr_zero(active) : 0, what);
   }
   throw exec::ExecError("kernel " + kernel_.program.name + ": " + what);
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,6 +75,8 @@ class BlockSink {
   virtual bool blocks_left() const = 0;
 };
 
+class TickBatch;
+
 class Sm final : private Issuer, public memory::ResponseSink {
  public:
   Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::MemorySystem& memory,
@@ -87,6 +90,16 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
   // Ticks every cycle, never jumping over idle ones (for tests of the jump logic).
   void set_tick_every_cycle(bool v) { every_cycle_ = v; }
+  // Ticks with the other SMs of its cycle in `batch` (core/tick_batch.hpp): the tick event
+  // joins the batch, which runs every SM's cycle (run_cycle, side by side) and then each
+  // one's effects on the rest of the GPU (end_cycle, in SM order).
+  void set_batch(TickBatch* batch) { batch_ = batch; }
+  // The SM's own cycle: touches nothing outside the SM but its own part of the memory
+  // system (which keeps the rest for settle()); global stores go to its store log.
+  void run_cycle(engine::Cycle now, exec::Executor& executor);
+  // What the cycle leaves to the rest: the stores, the memory system's shared part, the
+  // instruction budget, the blocks retired, the next tick. Rethrows the cycle's fault.
+  void end_cycle(engine::Cycle now);
 
   // Simulates cycle `now` (charging stalls for the cycles since the last tick) and
   // returns the next cycle at which something can happen, or kNever.
@@ -214,6 +227,10 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void on_release();
   // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.
   [[noreturn]] void report_runaway(const std::string& what) const;
+  // The instruction budget, the deadline, the blocks retired and the next tick, after a cycle
+  // that issued the instructions past `before` and can go on at `next`.
+  void after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next);
+  exec::Executor& executor() const { return *executor_; }
 
   uint32_t id_;
   SmConfig config_;
@@ -224,6 +241,12 @@ class Sm final : private Issuer, public memory::ResponseSink {
   LoadStoreUnit lsu_;
   engine::MemberEvent<Sm, &Sm::on_tick> tick_event_;
   engine::MemberEvent<Sm, &Sm::on_release> release_event_;
+  exec::Executor* executor_;  // the kernel's, or in a batch, that of the thread running the SM
+  TickBatch* batch_ = nullptr;
+  exec::StoreLog stores_;     // in a batch: this cycle's global stores
+  engine::Cycle next_tick_ = engine::kNever;  // in a batch: what run_cycle found
+  uint64_t instructions_before_ = 0;
+  std::exception_ptr fault_;
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
 
   std::vector<TimedWarp> warps_;

@@ -12,18 +12,18 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
   ResidentBlock& block = blocks_[b];
-  block.state = kernel_.executor.make_block(linear);
+  block.state = executor().make_block(linear);
   block.barriers.reset();
   block.linear = linear;
   block.start = eligible_at;
   block.in_use = true;
   uint32_t slot = 0;
   const uint32_t count = static_cast<uint32_t>(warps_.size());
-  const uint32_t per_block = kernel_.executor.warps_per_block();
+  const uint32_t per_block = executor().warps_per_block();
   for (uint32_t i = 0; i < per_block; ++i) {
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
-    kernel_.executor.reset_warp(w.state, block.state, i);
+    executor().reset_warp(w.state, block.state, i);
     LiveList& live = schedulers_[scheduler_of_[slot]].live;
     live_index_[slot] = static_cast<uint32_t>(live.size());
     live.push_back(slot);  // launch order is age order
@@ -64,7 +64,7 @@ void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle 
     unpark(other.slot);
     gate(other).eligible_at = std::max(gate(other).eligible_at, at);
     gate(other).eligible_wait = Stall::Barrier;
-    kernel_.executor.barrier_released(other.state, block);
+    executor().barrier_released(other.state, block);
   }
   wake_all();
 }
@@ -79,7 +79,7 @@ void Sm::arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycl
   // The release takes the barrier latency, plus a share per warp of the block.
   const engine::Cycle release =
       now + 1 + static_cast<engine::Cycle>(config_.barrier_latency) +
-      static_cast<engine::Cycle>(std::llround(config_.barrier_per_warp * kernel_.executor.warps_per_block()));
+      static_cast<engine::Cycle>(std::llround(config_.barrier_per_warp * executor().warps_per_block()));
   release_barriers(w.block_slot, 1u << r.barrier_id, release);
 }
 
@@ -109,10 +109,10 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
     // blocks' release does not lengthen the kernel.
     if (config_.block_release > 0 && dispatcher_.blocks_left()) {
       releasing_.push_back(now + static_cast<engine::Cycle>(config_.block_release));
-      if (!release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
+      // (In a batch, the event is scheduled at the cycle's end.)
+      if (!batch_ && !release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
     } else {
-      ++free_block_slots_;
-      ++retired_;
+      ++retired_;  // its slot is free once the cycle's tick is over
     }
     block_trace_.push_back({id_, w.block_slot, block.linear, block.start, now + 1});
     stats_.busy_until = now + 1;

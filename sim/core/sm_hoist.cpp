@@ -21,7 +21,7 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
   };
   HoistQueue& q = w.hoist;
   for (;;) {
-    const int32_t pc = kernel_.executor.peek(w.state);
+    const int32_t pc = executor().peek(w.state);
     const bool queued = !q.empty();
     if (pc >= 0) {
       const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
@@ -49,13 +49,13 @@ void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
 
 void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
   ResidentBlock& block = blocks_[w.block_slot];
-  kernel_.executor.set_clock(now);
-  kernel_.executor.set_sm_id(id_);
+  executor().set_clock(now);
+  executor().set_sm_id(id_);
   DeferredOp& op = w.hoist.push();
   op.timing = &t;
   op.ticket = w.hoist.next_ticket();
   w.scoreboard.dependencies(t, op.known, op.waits);
-  op.step = kernel_.executor.step(w.state, block.state);
+  op.step = executor().step(w.state, block.state);
   // The executor reuses its buffer: keep this instruction's addresses (op.step.addresses
   // then only says there are some: the queue may move `op` before it issues).
   if (op.step.addresses) std::copy_n(op.step.addresses, op.addresses.size(), op.addresses.begin());

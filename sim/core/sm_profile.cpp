@@ -22,7 +22,7 @@ Sm::WarpState Sm::warp_state(TimedWarp& w, const Scheduler& s, engine::Cycle now
   } else {
     // What choose_next would find, read without setting anything aside: the instruction
     // at the PC, or the oldest set-aside one where the PC's must wait behind it.
-    const int32_t pc = kernel_.executor.peek(w.state);
+    const int32_t pc = executor().peek(w.state);
     const HoistQueue& q = w.hoist;
     t = pc >= 0 ? &kernel_.timing[static_cast<size_t>(pc)] : &kernel_.timing.back();
     Scoreboard::Wait wait = pc >= 0 ? w.scoreboard.operands(*t, !q.empty()) : Scoreboard::Wait{};

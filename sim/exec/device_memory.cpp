@@ -40,9 +40,9 @@ void DeviceMemory::map_variables(const kernel::Module& module) {
   }
 }
 
-uint8_t* DeviceMemory::translate(uint64_t address, uint64_t size) {
-  if (last_hit_ < regions_.size()) {
-    Region& r = regions_[last_hit_];
+uint8_t* DeviceMemory::translate(uint64_t address, uint64_t size, size_t& hint) {
+  if (hint < regions_.size()) {
+    Region& r = regions_[hint];
     if (address >= r.base && address - r.base + size <= r.bytes.size()) return r.bytes.data() + (address - r.base);
   }
   auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
@@ -51,7 +51,7 @@ uint8_t* DeviceMemory::translate(uint64_t address, uint64_t size) {
   Region& r = *std::prev(it);
   const uint64_t offset = address - r.base;
   if (offset + size > r.bytes.size() || offset + size < offset) return nullptr;
-  last_hit_ = static_cast<size_t>(std::prev(it) - regions_.begin());
+  hint = static_cast<size_t>(std::prev(it) - regions_.begin());
   return r.bytes.data() + offset;
 }
 

@@ -27,7 +27,10 @@ class DeviceMemory {
   void map_variables(const kernel::Module& module);
 
   // Host pointer for [address, address + size), or nullptr when it is not inside one region.
-  uint8_t* translate(uint64_t address, uint64_t size);
+  uint8_t* translate(uint64_t address, uint64_t size) { return translate(address, size, last_hit_); }
+  // The same, starting from the caller's own guess of the region (`hint`, updated): callers on
+  // several threads each keep theirs.
+  uint8_t* translate(uint64_t address, uint64_t size, size_t& hint);
   const Region* find(const std::string& name) const;
   Region* find(const std::string& name);
   // Every region: all a kernel can touch.

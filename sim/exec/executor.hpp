@@ -12,6 +12,7 @@
 
 #include "exec/device_memory.hpp"
 #include "exec/exec_error.hpp"
+#include "exec/store_log.hpp"
 #include "exec/warp_state.hpp"
 #include "kernel/ir.hpp"
 #include "kernel/register_slots.hpp"
@@ -125,6 +126,9 @@ class Executor {
   void set_ns_per_cycle(double ns) { ns_per_cycle_ = ns; }
   void set_printf_sink(PrintfSink* sink) { printf_ = sink; }
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
+  // Global stores go to `log` (applied later, in SM order) and loads read through it; null:
+  // straight to memory. Atomics need memory itself: they run with no log.
+  void set_store_log(StoreLog* log) { stores_ = log; }
 
   // Barrier completion, called by whoever runs the block: `barriers` (one bit per id) have
   // completed; then each warp they release gets its bar.red result.
@@ -298,6 +302,8 @@ class Executor {
   double ns_per_cycle_ = 1.0;
   PrintfSink* printf_ = nullptr;
   uint32_t sm_id_ = 0;
+  StoreLog* stores_ = nullptr;
+  size_t region_hint_ = 0;  // the device memory region this executor's accesses last fell in
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
   uint32_t distinct_values_ = 1;  // of the last match.sync
   uint64_t addresses_[kWarpSize] = {};

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
@@ -166,7 +167,7 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
       if (addr + size > program_.local_bytes) return outside(program_.local_bytes);
       return w.local.data() + size_t{lane} * program_.local_bytes + addr;
     default: {
-      uint8_t* p = memory_.translate(addr, size);
+      uint8_t* p = memory_.translate(addr, size, region_hint_);
       if (!p)
         return out_of_bounds(w, b, lane,
                              std::string("out-of-bounds ") + space_name(space) + " " + what + " of " +
@@ -206,20 +207,41 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   if (mask && lanes.misaligned == 0 && (bytes & (bytes - 1)) == 0 && hi - lo < (uint64_t{1} << 40)) {
     const uint64_t extent = hi - lo + bytes;
     if (shared && hi + bytes <= b.shared.size()) span = b.shared.data() + lo;
-    else if (global) span = memory_.translate(lo, extent);
+    else if (global) span = memory_.translate(lo, extent, region_hint_);
     else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
   }
+  // Device memory, with this cycle's logged stores on top (SMs side by side; see set_store_log).
+  const auto is_device = [&](const uint8_t* p) {
+    if (global) return true;
+    if (shared || param || in.space == StateSpace::Local) return false;
+    const auto inside = [p](const uint8_t* begin, size_t size) {
+      const auto a = reinterpret_cast<uintptr_t>(p), from = reinterpret_cast<uintptr_t>(begin);
+      return a >= from && a < from + size;
+    };
+    return !inside(b.shared.data(), b.shared.size()) && !inside(w.local.data(), w.local.size()) &&
+           !inside(launch_.params.data(), launch_.params.size());
+  };
+  const bool logging = stores_ != nullptr;
+  const auto read = [&](void* out, const uint8_t* from, uint32_t n) {
+    if (logging && is_device(from)) stores_->read(from, out, n);
+    else std::memcpy(out, from, n);
+  };
+  const auto write = [&](uint8_t* to, uint64_t v, uint32_t n) {
+    if (logging && is_device(to)) stores_->add(to, &v, n);
+    else store_bits(to, v, n);
+  };
   // A full warp of consecutive 32-bit words to or from 32-bit registers: one copy.
   if (span && lanes.strided && lanes.stride == 4 && size == 4 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
     uint32_t* reg = &w.narrow[size_t{slots_.slot[data.reg]} * kWarpSize];
     if (is_load) {
-      std::memcpy(reg, span, 4 * kWarpSize);
+      read(reg, span, 4 * kWarpSize);
       w.defined[data.reg] = 0xFFFFFFFFu;
       return;
     }
     if (!data.negate && w.defined[data.reg] == 0xFFFFFFFFu) {
-      std::memcpy(span, reg, 4 * kWarpSize);
+      if (logging && is_device(span)) stores_->add(span, reg, 4 * kWarpSize);
+      else std::memcpy(span, reg, 4 * kWarpSize);
       return;
     }
   }
@@ -227,7 +249,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   if (span && lanes.strided && lanes.stride == 0 && is_load && count == 1 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg) {
     uint64_t raw = 0;
-    std::memcpy(&raw, span, size);
+    read(&raw, span, size);
     const uint64_t v = loaded_value(raw, in.type);
     const size_t base = size_t{slots_.slot[data.reg]} * kWarpSize;
     if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
@@ -243,7 +265,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       uint8_t* p = nullptr;
       if (a % bytes == 0) {
         if (shared && a + bytes <= b.shared.size()) p = b.shared.data() + a;
-        else if (global) p = memory_.translate(a, bytes);
+        else if (global) p = memory_.translate(a, bytes, region_hint_);
         else if (param && a + bytes <= launch_.params.size()) p = const_cast<uint8_t*>(launch_.params.data()) + a;
       }
       host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
@@ -259,7 +281,8 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       if (reg == kernel::kNoReg) continue;
       if (size == 4 && !program_.reg_wide[reg]) {  // the common case: a 32-bit word into a 32-bit register
         uint32_t words[kWarpSize];
-        for_each_lane(mask, [&](uint32_t lane) { std::memcpy(&words[lane], at(lane) + offset, 4); });
+        if (logging) for_each_lane(mask, [&](uint32_t lane) { read(&words[lane], at(lane) + offset, 4); });
+        else for_each_lane(mask, [&](uint32_t lane) { std::memcpy(&words[lane], at(lane) + offset, 4); });
         scatter32(w, reg, mask, words);
         continue;
       }
@@ -268,7 +291,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
         using T = decltype(word);
         for_each_lane(mask, [&](uint32_t lane) {
           T v;
-          std::memcpy(&v, at(lane) + offset, sizeof(T));
+          read(&v, at(lane) + offset, sizeof(T));
           values[lane] = sign ? static_cast<uint64_t>(sign_extend(v, bits)) : static_cast<uint64_t>(v);
         });
       };
@@ -289,12 +312,13 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       } else {
         gather(w, b, data, mask, values);
       }
-      for_each_lane(mask, [&](uint32_t lane) { store_bits(at(lane) + offset, values[lane], size); });
+      for_each_lane(mask, [&](uint32_t lane) { write(at(lane) + offset, values[lane], size); });
     }
   }
 }
 
 void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
+  if (stores_) throw std::logic_error("an atomic with global stores held back: kernels with atomics run SMs in order");
   const DataType t = in.type;
   const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
   const AtomOp op = static_cast<AtomOp>(in.mode);
@@ -428,12 +452,13 @@ void Executor::async_copy(WarpState& w, BlockState& b, const Instruction& in, ui
     if (copied > 0) {
       uint8_t* from = address(w, b, StateSpace::Global, src[lane], static_cast<uint32_t>(copied) == size ? size : 1,
                                     lane, "cp.async source");
-      if (copied != size && !memory_.translate(src[lane], static_cast<uint32_t>(copied)))
+      if (copied != size && !memory_.translate(src[lane], static_cast<uint32_t>(copied), region_hint_))
         from = out_of_bounds(w, b, lane,
                              "out-of-bounds global cp.async source of " + std::to_string(copied) + " bytes at " +
                                  hex(src[lane]) + " (" + memory_.describe(src[lane]) + ")",
                              false);
-      std::memmove(to, from, copied);  // both may be the out-of-bounds scratch
+      if (stores_) stores_->read(from, to, static_cast<uint32_t>(copied));
+      else std::memmove(to, from, copied);  // both may be the out-of-bounds scratch
     }
     std::memset(to + copied, 0, size - copied);
     addresses_[lane] = src[lane];

@@ -71,6 +71,9 @@ class MemorySystem {
   // as an event; a store gets none (nothing waits on it; the kernel's end waits for it
   // through drained_at). Returns what it costs the SM's load/store pipeline.
   virtual Accepted send(const MemoryRequest& request) = 0;
+  // Whether send() touches only the sending SM's own part of the system, leaving the rest to
+  // settle(), so that SMs may send side by side on several threads.
+  virtual bool sends_locally() const { return false; }
   // Does what SM `sm`'s requests since the last call leave to the shared part of the
   // system (the L2, DRAM, the responses' times), in the order sent. The SM calls it when its
   // cycle's work is done: within the cycle, the SM's own side (coalescing, its L1) needs no

@@ -203,6 +203,12 @@ TEST(BadInput, FlagsOutOfRange) {
                      "--sample 'often': expected on, auto or off");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--sample", "--source"}),
                      "--source needs every block (leave out --sample)");
+  expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "0"}),
+                     "--threads '0': expected 1 to 256");
+  expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "257"}),
+                     "--threads '257': expected 1 to 256");
+  expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "two"}),
+                     "--threads 'two': expected a whole number");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--set", "memory.dram.latency=abc"}),
                      "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
 }

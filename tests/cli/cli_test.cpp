@@ -256,6 +256,34 @@ TEST(Cli, SampledRunReportsItsSampleAndPassesTheCheck) {
   EXPECT_LE(error, sk["sample"]["error_estimate"].get<double>());
 }
 
+// --threads: the SMs' cycles side by side, the report the same byte for byte (but for the
+// simulation's own speed): a multi-wave stencil on Hopper, a reduction on Kepler, the
+// histogram (atomics: its SMs run in order), a sampled grid, and more threads than cores.
+TEST(Cli, ThreadsGiveTheSameReportByteForByte) {
+  const auto report = [](std::vector<std::string> args, const char* threads) {
+    args.insert(args.end(), {"--format", "json", "--threads", threads});
+    const CliRun r = gpusim(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    std::istringstream in(r.out);
+    std::string kept;
+    for (std::string line; std::getline(in, line);)
+      if (line.find("per_second") == std::string::npos) kept += line + "\n";
+    return kept;
+  };
+  const std::vector<std::vector<std::string>> runs = {
+      {"--arch", cfg("hopper"), "--workload", test::repo_path("workloads/stencil.yaml")},
+      {"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/reduce_divergent.yaml")},
+      {"--arch", cfg("hopper"), "--workload", test::repo_path("workloads/histogram.yaml")},
+      {"--arch", cfg("kepler"), "--workload", test::repo_path("workloads/vecadd.yaml"), "--set", "n=2867200", "--sample",
+       "on"}};
+  for (const auto& run : runs) {
+    const std::string one = report(run, "1");
+    EXPECT_NE(one.find("\"cycles\""), std::string::npos);
+    EXPECT_EQ(report(run, "2"), one) << run[3];
+    EXPECT_EQ(report(run, "5"), one) << run[3];
+  }
+}
+
 // A grid that streams more than the L2 holds speeds up while the L2 fills and slows once
 // evictions write back (wave 6 of 10 here): the sample must wait for that, and with half
 // the grid gone by then, the launch is timed exactly.

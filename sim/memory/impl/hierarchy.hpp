@@ -32,6 +32,8 @@ class MemoryHierarchy final : public MemorySystem {
   bool l2_keeps_all(std::span<const AddressRange> ranges) const override { return l2_ && l2_->keeps_all(ranges); }
   engine::Cycle drained_at() const override;
   void settle(uint32_t sm) override;
+  // Limited miss-status registers need the L2's answers at once (send settles).
+  bool sends_locally() const override { return !may_refuse(); }
 
  private:
   // What a request leaves to the L2 and DRAM, kept in the order met until settle(). The

@@ -1,0 +1,62 @@
+// The SMs that tick in one cycle, run as a batch (--threads): first every SM's own cycle
+// (Sm::run_cycle), side by side on the threads when enough SMs tick, then, in SM order on
+// one thread, what each cycle leaves to the rest of the GPU (Sm::end_cycle: its global
+// stores, its requests' L2 and DRAM part, the responses, the blocks it retired, its next
+// tick). An SM's own cycle sees nothing another SM did in the same cycle, so the result is
+// the same whatever the number of threads, byte for byte.
+//
+// A kernel whose SMs meet within a cycle runs its SMs one after another, as without a batch:
+// atomics (their values depend on the order of the SMs), printf (its lines come in the order
+// executed), --source (its per-instruction L2 counts) and --out-of-bounds continue, or a
+// memory system whose SM side waits on the shared part (limited miss-status registers).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/event_queue.hpp"
+#include "exec/executor.hpp"
+#include "kernel/ir.hpp"
+#include "memory/memory_system.hpp"
+
+namespace gpusim::core {
+
+class Sm;
+
+class TickBatch {
+ public:
+  // Why a launch's SMs cannot tick in batches (see above), or empty when they can.
+  static std::string in_order_because(const kernel::Program& program, const exec::LaunchConfig& launch, bool profile,
+                                      const memory::MemorySystem& memory);
+
+  // `executors`: one per thread (the first the caller's), each the launch's.
+  TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors);
+  ~TickBatch();
+  TickBatch(const TickBatch&) = delete;
+  TickBatch& operator=(const TickBatch&) = delete;
+
+  // SM `sm`'s tick is due in this cycle (SM tick events come in SM order).
+  void due(Sm& sm);
+
+ private:
+  // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
+  static constexpr size_t kMinShared = 8;
+  void run();                   // the batch's event, after every SM's tick event of the cycle
+  void share(size_t thread);    // that thread's part of the SMs' own cycles
+  void serve(size_t thread);    // a worker thread's loop
+
+  engine::EventQueue& events_;
+  engine::MemberEvent<TickBatch, &TickBatch::run> event_;
+  std::vector<Sm*> due_, running_;
+  std::vector<exec::Executor*> executors_;
+  engine::Cycle now_ = 0;
+  std::vector<std::thread> workers_;
+  std::atomic<uint64_t> round_{0};    // bumped to start the workers on running_
+  std::atomic<size_t> finished_{0};   // workers done with this round
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace gpusim::core

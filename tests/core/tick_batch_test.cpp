@@ -1,0 +1,100 @@
+// SMs ticking in batches (--threads): the global stores an SM's cycle holds back, which
+// kernels run their SMs in order and why, and one launch on 1 and 3 threads alike.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstring>
+
+#include "core/tick_batch.hpp"
+#include "core/timed_kernel.hpp"
+#include "exec/store_log.hpp"
+
+namespace gpusim::core {
+namespace {
+
+TEST(StoreLog, ReadsSeeTheCyclesStoresAndMemoryGetsThemInOrder) {
+  std::array<uint8_t, 16> memory{};
+  for (uint8_t i = 0; i < 16; ++i) memory[i] = i;
+  exec::StoreLog log;
+  EXPECT_FALSE(log.overlaps(memory.data(), 16));
+  const uint32_t a = 0xAAAAAAAAu, b = 0xBBBBu;
+  log.add(&memory[4], &a, 4);  // bytes 4-7
+  log.add(&memory[6], &b, 2);  // bytes 6-7 again: the later store wins
+  EXPECT_EQ(memory[4], 4);     // memory untouched until applied
+  EXPECT_TRUE(log.overlaps(&memory[7], 4));
+  EXPECT_FALSE(log.overlaps(&memory[8], 8));
+  std::array<uint8_t, 8> seen{};
+  log.read(&memory[2], seen.data(), 8);  // bytes 2-9
+  EXPECT_EQ(seen, (std::array<uint8_t, 8>{2, 3, 0xAA, 0xAA, 0xBB, 0xBB, 8, 9}));
+  log.apply();
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(memory[3], 3);
+  EXPECT_EQ(memory[5], 0xAA);
+  EXPECT_EQ(memory[6], 0xBB);
+  EXPECT_EQ(memory[8], 8);
+}
+
+TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
+  engine::EventQueue events;
+  const auto memory = [&](const std::vector<std::string>& sets) {
+    const arch::ArchConfig a = arch::load_arch_config(test::config_path("hopper"), sets);
+    return memory::MemorySystemRegistry::instance().make(a.memory.model, a.memory, {events, 132, 1980});
+  };
+  const auto hierarchy = memory({});
+  kernel::Program plain;
+  plain.code.resize(3);
+  exec::LaunchConfig launch;
+  EXPECT_EQ(TickBatch::in_order_because(plain, launch, false, *hierarchy), "");
+  kernel::Program atomics = plain;
+  atomics.code[1].op = kernel::Opcode::Red;
+  EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), "it has atomics");
+  kernel::Program printing = plain;
+  printing.call_sites.push_back({static_cast<int32_t>(kernel::Builtin::Vprintf), 0, {}, 0, 0});
+  EXPECT_EQ(TickBatch::in_order_because(printing, launch, false, *hierarchy), "it calls printf");
+  EXPECT_EQ(TickBatch::in_order_because(plain, launch, true, *hierarchy), "--source counts each instruction's L2 accesses");
+  exec::OutOfBoundsLog log;
+  launch.out_of_bounds = &log;
+  EXPECT_EQ(TickBatch::in_order_because(plain, launch, false, *hierarchy),
+            "--out-of-bounds continue logs accesses in the order run");
+  launch.out_of_bounds = nullptr;
+  EXPECT_EQ(TickBatch::in_order_because(plain, launch, false, *memory({"memory.l1.mshrs=8"})),
+            "the memory system's SM side waits on its shared part");
+  EXPECT_EQ(TickBatch::in_order_because(plain, launch, false, *memory({"memory.model=fixed_latency"})),
+            "the memory system's SM side waits on its shared part");
+}
+
+// 264 blocks of loads, arithmetic and stores through the modelled hierarchy on Hopper's 132
+// SMs, timed on one thread and on three: every counter the same.
+TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
+  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
+  const auto run = [&](int threads) {
+    const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
+    const kernel::Module m = frontend::parse_ptx(ptx, "batch.ptx");
+    exec::DeviceMemory memory;
+    const uint64_t base = memory.allocate("out", 256u * 264 * 4, kernel::kGlobalHeapBase);
+    exec::LaunchConfig launch;
+    launch.grid = {264, 1, 1};
+    launch.block = {256, 1, 1};
+    launch.params.resize(8);
+    std::memcpy(launch.params.data(), &base, 8);
+    TimingOptions options;
+    options.threads = threads;
+    const LaunchStats s = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
+    return std::pair(s, memory.find("out")->bytes);
+  };
+  const auto [one, out_one] = run(1);
+  const auto [three, out_three] = run(3);
+  EXPECT_GT(one.memory.l2_misses, 0u);
+  EXPECT_EQ(three.cycles, one.cycles);
+  EXPECT_EQ(three.memory.l2_misses, one.memory.l2_misses);
+  EXPECT_EQ(three.memory.dram_read_bytes, one.memory.dram_read_bytes);
+  ASSERT_EQ(three.per_sm.size(), one.per_sm.size());
+  for (size_t i = 0; i < one.per_sm.size(); ++i)
+    for (const auto& c : SmStats::counters())
+      EXPECT_EQ(three.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
+  EXPECT_EQ(out_three, out_one);
+}
+
+}  // namespace
+}  // namespace gpusim::core
