@@ -227,19 +227,31 @@ engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, con
 }
 
 void Sm::on_response(uint64_t tag) {
-  TimedWarp& w = warps_[LoadStoreUnit::slot_of(tag)];
   const engine::Cycle now = events_.now();
-  if (w.done) return;  // the warp has gone
+  if (live_index_[LoadStoreUnit::slot_of(tag)] == kNotLive) return;  // the warp has gone
+  if (batch_) {
+    // Taken at the start of the SM's own cycle (run_cycle), with its other work. Were it
+    // one that no instruction waits for, the tick is one more with nothing to issue: it
+    // charges the cycle's stalls as the next tick would, and the next is due when it was.
+    arrived_.push_back(tag);
+    events_.schedule_by(tick_event_, now);
+    return;
+  }
+  if (take_response(tag, now)) events_.schedule_by(tick_event_, now);
+}
+
+bool Sm::take_response(uint64_t tag, engine::Cycle now) {
+  TimedWarp& w = warps_[LoadStoreUnit::slot_of(tag)];
   const uint32_t ticket = LoadStoreUnit::ticket_of(tag);
   // A cp.async's data goes on into shared memory: one shared-memory access more.
   if (!w.async.arrived(ticket, now, static_cast<engine::Cycle>(config_.shared.latency))) {
     const bool waited = w.scoreboard.arrived(ticket, now);
-    if (!w.hoist.resolve(ticket, now, 0) && !waited) return;  // a load of a warp that has gone
+    if (!w.hoist.resolve(ticket, now, 0) && !waited) return false;  // a load of a warp that has gone
   }
   gate(w).next_known = false;
   unpark(w.slot);
   schedulers_[scheduler_of_[w.slot]].wake = 0;
-  events_.schedule_by(tick_event_, now);
+  return true;
 }
 
 engine::Cycle Sm::tick(engine::Cycle now) {
@@ -304,6 +316,8 @@ void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
   executor.set_store_log(&stores_);
   instructions_before_ = stats_.warp_instructions;
   try {
+    for (uint64_t tag : arrived_) take_response(tag, now);
+    arrived_.clear();
     next_tick_ = tick(now);
   } catch (...) {  // thrown in SM order, at end_cycle
     fault_ = std::current_exception();

@@ -231,6 +231,8 @@ class Sm final : private Issuer, public memory::ResponseSink {
   // that issued the instructions past `before` and can go on at `next`.
   void after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next);
   exec::Executor& executor() const { return *executor_; }
+  // A response to a live warp: its data is there. False when nothing waited for it.
+  bool take_response(uint64_t tag, engine::Cycle now);
 
   uint32_t id_;
   SmConfig config_;
@@ -247,6 +249,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   engine::Cycle next_tick_ = engine::kNever;  // in a batch: what run_cycle found
   uint64_t instructions_before_ = 0;
   std::exception_ptr fault_;
+  std::vector<uint64_t> arrived_;  // in a batch: responses delivered this cycle, taken in run_cycle
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
 
   std::vector<TimedWarp> warps_;
