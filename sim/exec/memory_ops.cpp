@@ -221,21 +221,19 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     return !inside(b.shared.data(), b.shared.size()) && !inside(w.local.data(), w.local.size()) &&
            !inside(launch_.params.data(), launch_.params.size());
   };
-  const bool logging = stores_ != nullptr;
+  const bool logging = stores_ != nullptr;                        // stores go to the log
+  const bool forwarding = logging && !stores_->empty() && !shared;  // loads may read from it
   const auto read = [&](void* out, const uint8_t* from, uint32_t n) {
-    if (logging && is_device(from)) stores_->read(from, out, n);
+    if (forwarding && is_device(from)) stores_->read(from, out, n);
     else std::memcpy(out, from, n);
-  };
-  const auto write = [&](uint8_t* to, uint64_t v, uint32_t n) {
-    if (logging && is_device(to)) stores_->add(to, &v, n);
-    else store_bits(to, v, n);
   };
   // A full warp of consecutive 32-bit words to or from 32-bit registers: one copy.
   if (span && lanes.strided && lanes.stride == 4 && size == 4 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
     uint32_t* reg = &w.narrow[size_t{slots_.slot[data.reg]} * kWarpSize];
     if (is_load) {
-      read(reg, span, 4 * kWarpSize);
+      if (forwarding) read(reg, span, 4 * kWarpSize);
+      else std::memcpy(reg, span, 4 * kWarpSize);
       w.defined[data.reg] = 0xFFFFFFFFu;
       return;
     }
@@ -249,7 +247,8 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   if (span && lanes.strided && lanes.stride == 0 && is_load && count == 1 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg) {
     uint64_t raw = 0;
-    read(&raw, span, size);
+    if (forwarding) read(&raw, span, size);
+    else std::memcpy(&raw, span, size);
     const uint64_t v = loaded_value(raw, in.type);
     const size_t base = size_t{slots_.slot[data.reg]} * kWarpSize;
     if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
@@ -281,7 +280,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       if (reg == kernel::kNoReg) continue;
       if (size == 4 && !program_.reg_wide[reg]) {  // the common case: a 32-bit word into a 32-bit register
         uint32_t words[kWarpSize];
-        if (logging) for_each_lane(mask, [&](uint32_t lane) { read(&words[lane], at(lane) + offset, 4); });
+        if (forwarding) for_each_lane(mask, [&](uint32_t lane) { read(&words[lane], at(lane) + offset, 4); });
         else for_each_lane(mask, [&](uint32_t lane) { std::memcpy(&words[lane], at(lane) + offset, 4); });
         scatter32(w, reg, mask, words);
         continue;
@@ -291,7 +290,8 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
         using T = decltype(word);
         for_each_lane(mask, [&](uint32_t lane) {
           T v;
-          read(&v, at(lane) + offset, sizeof(T));
+          if (forwarding) read(&v, at(lane) + offset, sizeof(T));
+          else std::memcpy(&v, at(lane) + offset, sizeof(T));
           values[lane] = sign ? static_cast<uint64_t>(sign_extend(v, bits)) : static_cast<uint64_t>(v);
         });
       };
@@ -312,7 +312,15 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       } else {
         gather(w, b, data, mask, values);
       }
-      for_each_lane(mask, [&](uint32_t lane) { write(at(lane) + offset, values[lane], size); });
+      if (logging) {
+        for_each_lane(mask, [&](uint32_t lane) {
+          uint8_t* to = at(lane) + offset;
+          if (is_device(to)) stores_->add(to, &values[lane], size);  // little-endian: the low bytes
+          else store_bits(to, values[lane], size);
+        });
+      } else {
+        for_each_lane(mask, [&](uint32_t lane) { store_bits(at(lane) + offset, values[lane], size); });
+      }
     }
   }
 }
