@@ -29,8 +29,8 @@ void functional(benchmark::State& state, const char* name) {
 }
 
 // The full timing model: warps scheduled cycle by cycle on every SM, instructions
-// executed at issue.
-void timing(benchmark::State& state, const char* arch_name, const char* name) {
+// executed at issue; the SMs' cycles on `threads` threads (--threads).
+void timing(benchmark::State& state, const char* arch_name, const char* name, int threads = 1) {
   const std::string root = GPUSIM_SOURCE_DIR;
   const auto arch = gpusim::arch::load_arch_config(root + "/configs/" + arch_name + ".yaml");
   const auto w = gpusim::workload::load_workload(root + "/workloads/" + name + ".yaml");
@@ -38,8 +38,10 @@ void timing(benchmark::State& state, const char* arch_name, const char* name) {
   const int regs = w.kernel.regs_per_thread ? *w.kernel.regs_per_thread : k.registers.value_or(32);
   uint64_t warp_instructions = 0;
   double seconds = 0;
+  gpusim::core::TimingOptions options;
+  options.threads = threads;
   for (auto _ : state) {
-    const auto run = gpusim::driver::run_timed(arch, w, k.module, [regs](const std::string&) { return regs; }, {});
+    const auto run = gpusim::driver::run_timed(arch, w, k.module, [regs](const std::string&) { return regs; }, options);
     for (const auto& l : run.launches) warp_instructions += l.stats.total().warp_instructions;
     seconds += run.wall_seconds;
     if (!run.check || !run.check->passed) state.SkipWithError("check failed");
@@ -54,6 +56,9 @@ BENCHMARK_CAPTURE(timing, stencil_kepler, "kepler", "stencil")->Unit(benchmark::
 BENCHMARK_CAPTURE(timing, reduce_divergent_kepler, "kepler", "reduce_divergent")->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(timing, stencil_hopper, "hopper", "stencil")->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(timing, reduce_divergent_hopper, "hopper", "reduce_divergent")->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(timing, stencil_hopper_2_threads, "hopper", "stencil", 2)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+BENCHMARK_CAPTURE(timing, matmul_hopper, "hopper", "matmul")->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK_CAPTURE(timing, matmul_hopper_2_threads, "hopper", "matmul", 2)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 BENCHMARK_CAPTURE(functional, stencil, "stencil")->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(functional, reduce_divergent, "reduce_divergent")->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK_CAPTURE(functional, matmul, "matmul")->Unit(benchmark::kMillisecond)->MinTime(2.0);

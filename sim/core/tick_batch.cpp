@@ -1,17 +1,19 @@
 #include "core/tick_batch.hpp"
 
+#include <algorithm>
+
 #include "core/sm.hpp"
 
 namespace gpusim::core {
 
 namespace {
 
-// Waiting for the other threads: a short spin (a batch takes microseconds), then giving
-// the core away, so that more threads than cores still make progress.
+// Waiting for the other threads: a spin (a batch takes microseconds) of up to `spins` rounds,
+// then giving the core away, so that more threads than cores still make progress.
 template <class Done>
-void wait_until(Done done) {
-  for (int spins = 0; !done(); ++spins) {
-    if (spins < 4000) {
+void wait_until(Done done, int spins) {
+  for (int round = 0; !done(); ++round) {
+    if (round < spins) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
@@ -38,7 +40,9 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
 TickBatch::TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors)
     : events_(events),
       event_(this, engine::priority::kSmTick + sm_count),  // after every SM's tick event
-      executors_(std::move(executors)) {
+      executors_(std::move(executors)),
+      // More threads than cores: a spinning thread would hold a core another one needs.
+      spins_(executors_.size() <= std::max(1u, std::thread::hardware_concurrency()) ? 50000 : 0) {
   for (size_t t = 1; t < executors_.size(); ++t) workers_.emplace_back([this, t] { serve(t); });
 }
 
@@ -61,7 +65,8 @@ void TickBatch::share(size_t thread) {
 void TickBatch::serve(size_t thread) {
   uint64_t seen = 0;
   for (;;) {
-    wait_until([&] { return round_.load(std::memory_order_acquire) != seen || stop_.load(std::memory_order_acquire); });
+    wait_until([&] { return round_.load(std::memory_order_acquire) != seen || stop_.load(std::memory_order_acquire); },
+               spins_);
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
     share(thread);
@@ -79,7 +84,7 @@ void TickBatch::run() {
     finished_.store(0, std::memory_order_relaxed);
     round_.fetch_add(1, std::memory_order_acq_rel);
     share(0);
-    wait_until([&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+    wait_until([&] { return finished_.load(std::memory_order_acquire) == workers_.size(); }, spins_);
   }
   for (Sm* sm : running_) sm->end_cycle(now_);
 }
