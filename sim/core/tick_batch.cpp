@@ -1,25 +1,28 @@
 #include "core/tick_batch.hpp"
 
-#include <algorithm>
-
 #include "core/sm.hpp"
 
 namespace gpusim::core {
 
 namespace {
 
-// Waiting for the other threads: a spin (a batch takes microseconds) of up to `spins` rounds,
-// then giving the core away, so that more threads than cores still make progress.
-template <class Done>
-void wait_until(Done done, int spins) {
-  for (int round = 0; !done(); ++round) {
-    if (round < spins) {
+// Waiting for the other threads until `done()`, which only a change of `value` can make true:
+// a short spin (a thread's share of a batch takes microseconds), then asleep on `value` until
+// it changes. Sleeping, a thread leaves its core to those with work, in this process or
+// another (several runs side by side, more threads than cores).
+constexpr int kSpins = 4000;
+template <class T, class Done>
+void wait_for(const std::atomic<T>& value, Done done) {
+  for (int round = 0; round < kSpins; ++round) {
+    if (done()) return;
 #if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
+    __builtin_ia32_pause();
 #endif
-    } else {
-      std::this_thread::yield();
-    }
+  }
+  for (;;) {
+    const T seen = value.load(std::memory_order_acquire);
+    if (done()) return;
+    value.wait(seen, std::memory_order_acquire);
   }
 }
 
@@ -40,14 +43,14 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
 TickBatch::TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors)
     : events_(events),
       event_(this, engine::priority::kSmTick + sm_count),  // after every SM's tick event
-      executors_(std::move(executors)),
-      // More threads than cores: a spinning thread would hold a core another one needs.
-      spins_(executors_.size() <= std::max(1u, std::thread::hardware_concurrency()) ? 50000 : 0) {
+      executors_(std::move(executors)) {
   for (size_t t = 1; t < executors_.size(); ++t) workers_.emplace_back([this, t] { serve(t); });
 }
 
 TickBatch::~TickBatch() {
   stop_.store(true, std::memory_order_release);
+  round_.fetch_add(1, std::memory_order_acq_rel);  // wakes the workers, to see stop_
+  round_.notify_all();
   for (std::thread& w : workers_) w.join();
 }
 
@@ -65,12 +68,12 @@ void TickBatch::share(size_t thread) {
 void TickBatch::serve(size_t thread) {
   uint64_t seen = 0;
   for (;;) {
-    wait_until([&] { return round_.load(std::memory_order_acquire) != seen || stop_.load(std::memory_order_acquire); },
-               spins_);
+    wait_for(round_, [&] { return round_.load(std::memory_order_acquire) != seen; });
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
     share(thread);
     finished_.fetch_add(1, std::memory_order_acq_rel);
+    finished_.notify_all();
   }
 }
 
@@ -83,8 +86,9 @@ void TickBatch::run() {
   } else {
     finished_.store(0, std::memory_order_relaxed);
     round_.fetch_add(1, std::memory_order_acq_rel);
+    round_.notify_all();
     share(0);
-    wait_until([&] { return finished_.load(std::memory_order_acquire) == workers_.size(); }, spins_);
+    wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
   }
   for (Sm* sm : running_) sm->end_cycle(now_);
 }

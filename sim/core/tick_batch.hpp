@@ -52,7 +52,6 @@ class TickBatch {
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
   std::vector<Sm*> due_, running_;
   std::vector<exec::Executor*> executors_;
-  int spins_;  // how long a thread spins before it yields, waiting for the others
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
   std::atomic<uint64_t> round_{0};    // bumped to start the workers on running_
