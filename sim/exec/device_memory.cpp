@@ -1,4 +1,5 @@
 #include "exec/device_memory.hpp"
+#include "exec/exec_error.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,11 +10,6 @@ namespace {
 constexpr uint64_t kAlign = 256;
 constexpr uint64_t kGuard = 4096;  // unmapped bytes between regions catch small overruns
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 }  // namespace
 
 uint64_t DeviceMemory::allocate(const std::string& name, uint64_t size, uint64_t floor) {
