@@ -123,7 +123,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                  "with where the warps waited (JSON: per-line and per-instruction tables)")
       ("source-top", po::value(&source_top_text), "lines in the source view's hottest-lines table (default 10)")
       ("sample", po::value(&sample_text)->implicit_value("on"),
-       "time a large grid's first waves in detail until two take the same time, run the other blocks "
+       "time a large grid's first waves in detail until two run at the same rate (cycles per warp instruction), run the other blocks "
        "functionally and extrapolate cycles and counters (with an error estimate): on (--sample alone: grids of "
        "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
       ("threads", po::value(&threads_text),

@@ -63,9 +63,9 @@ struct CounterSample {
 struct SampleReport {
   bool sampled = false;
   uint64_t simulated_blocks = 0;  // timed in detail; the others ran functionally
-  uint64_t measured_waves = 0;    // waves timed until two took the same time
-  uint64_t wave_cycles = 0;       // the last one's duration: the rate the rest is extrapolated at
-  double error_estimate = 0;      // relative, on cycles: the last two waves' difference on the extrapolated share
+  uint64_t measured_waves = 0;    // waves timed until two ran at the same rate
+  uint64_t wave_cycles = 0;       // the last one's duration; its cycles per warp instruction set the rest's
+  double error_estimate = 0;      // relative, on cycles: the last two waves' rates' difference on the extrapolated share
   // --sample was asked for and the launch was timed in full: why (empty otherwise).
   std::string declined;
 };

@@ -37,6 +37,17 @@ engine::Cycle WaveSampler::wave_cycles(size_t i) const {
   return std::max(sms, waves_[i].drained - waves_[i - 1].drained);
 }
 
+uint64_t WaveSampler::wave_instructions(size_t i) const {
+  uint64_t n = 0;
+  for (size_t s = 0; s < waves_[i].sms.size(); ++s)
+    n += waves_[i].sms[s].warp_instructions - waves_[i - 1].sms[s].warp_instructions;
+  return n;
+}
+
+double WaveSampler::wave_rate(size_t i) const {
+  return static_cast<double>(wave_cycles(i)) / static_cast<double>(std::max<uint64_t>(wave_instructions(i), 1));
+}
+
 bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
   retired_ += count;
   while (!complete_ && retired_ >= waves_.size() * wave_blocks_) {
@@ -48,7 +59,7 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
                         ? "the L2 was still filling at half the grid, and some of its sets would overflow: later "
                           "waves would evict lines and could run slower than the first"
                         : "the L2 was steady from wave " + std::to_string(l2_settled_at_) +
-                              ", and no two successive waves after it took the same time within 2% in the first "
+                              ", and no two successive waves after it ran at the same rate within 2% in the first "
                               "half of the grid";
       return false;
     }
@@ -57,8 +68,7 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
     if (!l2_settled_at_ && l2_settled(memory_.l2_occupancy(), retired_)) l2_settled_at_ = n - 1;
     // The two waves compared (from snapshot n-3 on) are timed after the ramp and the L2's filling.
     if (n - 1 < SampleRule::kMinMeasuredWaves || !l2_settled_at_ || n - 3 < l2_settled_at_) continue;
-    const double last = static_cast<double>(wave_cycles(n - 1));
-    const double before = static_cast<double>(wave_cycles(n - 2));
+    const double last = wave_rate(n - 1), before = wave_rate(n - 2);
     complete_ = std::abs(last - before) <= SampleRule::kTolerance * last;
   }
   return complete_;
@@ -122,7 +132,11 @@ void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, const exec
   const Snapshot& last = waves_.back();
   const Snapshot& prev = waves_[waves_.size() - 2];
   const uint64_t remaining = total_blocks_ - simulated;
-  const double factor = static_cast<double>(remaining) / static_cast<double>(wave_blocks_);
+  // The blocks not timed, in units of the last wave's work: their warp instructions (known
+  // exactly from the functional run) over the wave's.
+  const uint64_t wave_work = wave_instructions(waves_.size() - 1);
+  const double factor = wave_work ? static_cast<double>(functional.warp_instructions) / static_cast<double>(wave_work)
+                                  : static_cast<double>(remaining) / static_cast<double>(wave_blocks_);
   const engine::Cycle wave = wave_cycles(waves_.size() - 1);
   const uint64_t extra = static_cast<uint64_t>(std::llround(static_cast<double>(wave) * factor));
 
@@ -142,16 +156,15 @@ void WaveSampler::extrapolate(LaunchStats& stats, uint64_t simulated, const exec
     stats.memory.*c.member += static_cast<uint64_t>(std::llround(static_cast<double>(delta.*c.member) * factor));
   stats.cycles += extra;
 
-  const double previous_wave = static_cast<double>(wave_cycles(waves_.size() - 2));
+  const double rate = wave_rate(waves_.size() - 1), previous_rate = wave_rate(waves_.size() - 2);
   stats.sample.sampled = true;
   stats.sample.simulated_blocks = simulated;
   stats.sample.measured_waves = waves_.size() - 1;
   stats.sample.wave_cycles = wave;
-  // Two parts: the rate's own variation on the extrapolated cycles, and the grid's last,
+  // Two parts: the rate's variation on the extrapolated cycles, and the grid's last,
   // partial wave, which may end up to half a wave sooner or later than the rate says.
-  const double rate = std::abs(static_cast<double>(wave) - previous_wave) / static_cast<double>(wave) *
-                      static_cast<double>(extra);
-  stats.sample.error_estimate = (rate + 0.5 * static_cast<double>(wave)) / static_cast<double>(stats.cycles);
+  const double drift = std::abs(rate - previous_rate) / rate * static_cast<double>(extra);
+  stats.sample.error_estimate = (drift + 0.5 * static_cast<double>(wave)) / static_cast<double>(stats.cycles);
 }
 
 }  // namespace gpusim::core

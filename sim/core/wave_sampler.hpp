@@ -1,10 +1,11 @@
 // Sampled simulation of a large grid (--sample): the launch is timed in full detail wave by
-// wave (a wave: as many blocks as the SMs hold at once) until two successive waves take the
-// same time within a tolerance; then no more blocks are dispatched, the resident ones drain,
-// and the blocks never timed run functionally (so results and checks stay complete). The
-// skipped blocks would have run at the steady rate of the last wave: cycles and every
-// declared counter are extrapolated from that wave's increments; warp and thread
-// instruction counts come exactly from the functional run.
+// wave (a wave: as many blocks as the SMs hold at once) until two successive waves run at
+// the same rate, in cycles per warp instruction, within a tolerance; then no more blocks are
+// dispatched, the resident ones drain, and the blocks never timed run functionally (so
+// results and checks stay complete). The skipped blocks would have run at the steady rate
+// of the last wave: cycles and every declared counter are extrapolated from that wave's
+// increments, scaled by the skipped blocks' work (their warp instructions, counted exactly
+// by the functional run) over the wave's.
 //
 // A wave's time is only steady once the L2 is: a grid that streams more data through the
 // L2 than it has room for runs faster while the L2 fills, and slower once every new line
@@ -86,6 +87,11 @@ class WaveSampler {
   // more than a wave's work is queued there (atomics to one address, which blocks do not
   // wait for, say): then the queue grows a wave at a time and ends the kernel.
   engine::Cycle wave_cycles(size_t i) const;
+  // The warp instructions the SMs issued in wave `i`, and its cycles per warp instruction: the
+  // rate that stays steady when blocks differ in work, or a wave's ends cut through more or
+  // less of the work in flight.
+  uint64_t wave_instructions(size_t i) const;
+  double wave_rate(size_t i) const;
 
   uint64_t wave_blocks_, total_blocks_;
   const std::vector<std::unique_ptr<Sm>>& sms_;

@@ -72,8 +72,8 @@ void launch_text(std::ostream& out, const ReportContext& ctx, size_t index, cons
                      m.text("tail_cycles") + " cycles (" + pct(ratio(m("tail_cycles"), m("cycles"))) + ")");
   if (const core::SampleReport& sample = s.sample; sample.sampled)
     line("Sampled", std::to_string(sample.simulated_blocks) + " of " + std::to_string(s.blocks) +
-                        " blocks timed (" + std::to_string(sample.measured_waves) + " waves until two took the same " +
-                        "time, " + std::to_string(sample.wave_cycles) + " cycles); the rest ran functionally, cycles " +
+                        " blocks timed (" + std::to_string(sample.measured_waves) + " waves until two ran at the same " +
+                        "rate; the last took " + std::to_string(sample.wave_cycles) + " cycles); the rest ran functionally, cycles " +
                         "and counters extrapolated (estimated error " + pct(sample.error_estimate) + ")");
   else if (!sample.declined.empty())
     line("Sampled", "no, every block timed: " + sample.declined);

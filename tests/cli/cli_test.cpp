@@ -296,8 +296,8 @@ TEST(Cli, SampleWaitsForTheL2ToTurnOver) {
   // The report says why every block was timed: the L2 turned over at wave 5 of 10, and
   // too few waves were left before half the grid to compare two after it.
   ASSERT_TRUE(k.contains("sample_declined")) << r.out;
-  EXPECT_EQ(k["sample_declined"], "the L2 was steady from wave 5, and no two successive waves after it took the "
-                                  "same time within 2% in the first half of the grid");
+  EXPECT_EQ(k["sample_declined"], "the L2 was steady from wave 5, and no two successive waves after it ran at the "
+                                  "same rate within 2% in the first half of the grid");
 }
 
 // On a 2 MB L2 of two partitions, vecadd's 1.13 MB (n = 94208 x 12 B) is little over half
