@@ -81,8 +81,8 @@ TEST(WaveSampler, AQueueTheBlocksDoNotWaitForSetsThePace) {
 // round more. Waves 3 and 4 (5 rounds each) take the same time, and the 8 waves left run 6
 // to 9 rounds. Extrapolated by their number, at wave 4's time each, they came out 11.8%
 // short, outside the sampler's own estimate (3.6%). Extrapolated by their work (the warp
-// instructions the functional run counts) at wave 4's cycles per warp instruction, they
-// come out within 2%.
+// instructions the functional run counts) at the last timed wave's cycles per warp
+// instruction, they come out within 2%.
 TEST(WaveSampler, BlocksOfGrowingWorkAreExtrapolatedByTheirWork) {
   const std::string loop = "mov.u32 %r10, %ctaid.x;\nshr.u32 %r10, %r10, 5;\nadd.u32 %r10, %r10, 4;\nLOOP:\n" +
                            chains(16, 4) + "sub.u32 %r10, %r10, 1;\nsetp.ne.u32 %p1, %r10, 0;\n@%p1 bra LOOP;\n";
