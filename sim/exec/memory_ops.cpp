@@ -217,6 +217,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   };
   const bool logging = stores_ != nullptr;                        // stores go to the log
   const bool forwarding = logging && !stores_->empty() && !shared;  // loads may read from it
+  // Reads through the log only while it holds stores: else a plain copy.
   const auto read = [&](void* out, const uint8_t* from, uint32_t n) {
     if (forwarding && is_device(from)) stores_->read(from, out, n);
     else std::memcpy(out, from, n);
@@ -226,8 +227,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
     uint32_t* reg = &w.narrow[size_t{slots_.slot[data.reg]} * kWarpSize];
     if (is_load) {
-      if (forwarding) read(reg, span, 4 * kWarpSize);
-      else std::memcpy(reg, span, 4 * kWarpSize);
+      read(reg, span, 4 * kWarpSize);
       w.defined[data.reg] = 0xFFFFFFFFu;
       return;
     }
@@ -241,8 +241,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   if (span && lanes.strided && lanes.stride == 0 && is_load && count == 1 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg) {
     uint64_t raw = 0;
-    if (forwarding) read(&raw, span, size);
-    else std::memcpy(&raw, span, size);
+    read(&raw, span, size);
     const uint64_t v = loaded_value(raw, in.type);
     const size_t base = size_t{slots_.slot[data.reg]} * kWarpSize;
     if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
@@ -284,8 +283,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
         using T = decltype(word);
         for_each_lane(mask, [&](uint32_t lane) {
           T v;
-          if (forwarding) read(&v, at(lane) + offset, sizeof(T));
-          else std::memcpy(&v, at(lane) + offset, sizeof(T));
+          read(&v, at(lane) + offset, sizeof(T));
           values[lane] = sign ? static_cast<uint64_t>(sign_extend(v, bits)) : static_cast<uint64_t>(v);
         });
       };
