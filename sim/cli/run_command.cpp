@@ -46,9 +46,9 @@ double parse_seconds(const std::string& option, const std::string& text) {
 }
 
 int functional(const arch::ArchConfig& a, const workload::Workload& w, const driver::WorkloadKernels& kernels,
-               const exec::RunLimits& limits, bool json, std::ostream& out) {
+               const exec::RunLimits& limits, int threads, bool json, std::ostream& out) {
   const frontend::LoadedKernel& kernel = kernels.main;
-  const driver::FunctionalRun run = driver::run_functional(w, kernels.modules(), limits, &a);
+  const driver::FunctionalRun run = driver::run_functional(w, kernels.modules(), limits, &a, threads);
   uint64_t warp_total = 0;
   for (const auto& l : run.launches) warp_total += l.stats.warp_instructions;
   const auto efficiency = [&](uint64_t threads, uint64_t warps) {
@@ -127,7 +127,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "functionally and extrapolate cycles and counters (with an error estimate): on (--sample alone: grids of "
        "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
       ("threads", po::value(&threads_text),
-       "threads that simulate the SMs' cycles side by side (default 1); the report is the same byte for byte. "
+       "threads that simulate the SMs' cycles side by side (default 1), and run blocks side by side where they run "
+       "functionally (--functional, --sample's untimed blocks); the report is the same byte for byte. "
        "Kernels with atomics or printf, and --source, run their SMs one after another")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
@@ -200,7 +201,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const driver::WorkloadKernels kernels =
       driver::load_workload_kernels(w, a.gpu.compute_capability, origins.at("gpu.compute_capability").text());
   const frontend::LoadedKernel& kernel = kernels.main;
-  if (vm.count("functional")) return functional(a, w, kernels, limits, format == "json", out);
+  if (vm.count("functional")) return functional(a, w, kernels, limits, static_cast<int>(threads), format == "json", out);
 
   int regs = -1;
   std::string regs_origin = "--regs";

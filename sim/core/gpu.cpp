@@ -112,7 +112,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   // Sampled: the blocks never timed run functionally, so the results are complete.
   exec::FunctionalStats skipped;
   const bool sampled = waves && waves->complete();
-  if (sampled) skipped = exec::run_functional(program, memory, launch, options.limits, dispatcher.dispatched());
+  if (sampled) skipped = exec::run_functional(program, memory, launch, options.limits, dispatcher.dispatched(), options.threads);
 
   // The kernel ends when its last block retires and its last transfers land.
   engine::Cycle end = std::max(events_.now(), memory_->drained_at());

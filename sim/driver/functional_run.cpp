@@ -7,7 +7,7 @@
 namespace gpusim::driver {
 
 FunctionalRun run_functional(const workload::Workload& w, const Modules& modules, exec::RunLimits limits,
-                             const arch::ArchConfig* arch) {
+                             const arch::ArchConfig* arch, int threads) {
   FunctionalRun run;
   limits.start();
   WorkloadSession session(w, modules, arch);
@@ -18,7 +18,7 @@ FunctionalRun run_functional(const workload::Workload& w, const Modules& modules
     exec::LaunchConfig with_printf = config;
     with_printf.printf_sink = &record.printf;
     if (limits.continue_out_of_bounds) with_printf.out_of_bounds = &record.out_of_bounds;
-    record.stats = exec::run_functional(program, session.memory(), with_printf, limits);
+    record.stats = exec::run_functional(program, session.memory(), with_printf, limits, 0, threads);
     run.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     run.launches.push_back(std::move(record));
   });

@@ -34,8 +34,9 @@ struct FunctionalRun {
   double seconds = 0;       // wall time of the launches
 };
 
-// With `arch`, launches are checked against its limits first.
+// With `arch`, launches are checked against its limits first. Blocks run on `threads` threads
+// where the kernel allows (exec::run_functional); the result is the same.
 FunctionalRun run_functional(const workload::Workload& w, const Modules& modules, exec::RunLimits limits = {},
-                             const arch::ArchConfig* arch = nullptr);
+                             const arch::ArchConfig* arch = nullptr, int threads = 1);
 
 }  // namespace gpusim::driver

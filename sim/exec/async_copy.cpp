@@ -47,6 +47,7 @@ void Executor::async_copy(WarpState& w, BlockState& b, const Instruction& in, ui
                              "out-of-bounds global cp.async source of " + std::to_string(copied) + " bytes at " +
                                  hex(src[lane]) + " (" + memory_.describe(src[lane]) + ")",
                              false);
+      if (reads_) reads_->add(from, copied);
       if (stores_) stores_->read(from, to, static_cast<uint32_t>(copied));
       else std::memmove(to, from, copied);  // both may be the out-of-bounds scratch
     }

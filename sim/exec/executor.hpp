@@ -12,6 +12,7 @@
 
 #include "exec/device_memory.hpp"
 #include "exec/exec_error.hpp"
+#include "exec/access_ranges.hpp"
 #include "exec/store_log.hpp"
 #include "exec/warp_state.hpp"
 #include "kernel/ir.hpp"
@@ -129,6 +130,8 @@ class Executor {
   // Global stores go to `log` (applied later, in SM order) and loads read through it; null:
   // straight to memory. Atomics need memory itself: they run with no log.
   void set_store_log(StoreLog* log) { stores_ = log; }
+  // Device memory the loads read goes to `reads` too (blocks side by side; see run_functional).
+  void set_read_ranges(ReadRanges* reads) { reads_ = reads; }
 
   // Barrier completion, called by whoever runs the block: `barriers` (one bit per id) have
   // completed; then each warp they release gets its bar.red result.
@@ -303,6 +306,7 @@ class Executor {
   PrintfSink* printf_ = nullptr;
   uint32_t sm_id_ = 0;
   StoreLog* stores_ = nullptr;
+  ReadRanges* reads_ = nullptr;
   size_t region_hint_ = 0;  // the device memory region this executor's accesses last fell in
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
   uint32_t distinct_values_ = 1;  // of the last match.sync

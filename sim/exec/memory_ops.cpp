@@ -222,6 +222,11 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     if (forwarding && is_device(from)) stores_->read(from, out, n);
     else std::memcpy(out, from, n);
   };
+  // The span a warp loads, or each lane's part where the lanes lie far apart (a column).
+  if (reads_ && is_load && span && !shared && !param && is_device(span)) {
+    if (hi - lo <= 4 * kWarpSize * bytes) reads_->add(span, hi - lo + bytes);
+    else for_each_lane(mask, [&](uint32_t lane) { reads_->add(span + (addresses_[lane] - lo), bytes); });
+  }
   // A full warp of consecutive 32-bit words to or from 32-bit registers: one copy.
   if (span && lanes.strided && lanes.stride == 4 && size == 4 && data.kind == Operand::Kind::Reg &&
       data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
@@ -263,6 +268,10 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       host[lane] = p ? p : address(w, b, in.space, a, bytes, lane, is_load ? "load" : "store");
       if (last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow) addresses_[lane] = a - kernel::kSharedWindow;
     });
+    if (reads_ && is_load)
+      for_each_lane(mask, [&](uint32_t lane) {
+        if (is_device(host[lane])) reads_->add(host[lane], bytes);
+      });
   }
   const bool sign = kernel::is_signed(in.type);
   const int bits = kernel::type_bits(in.type);

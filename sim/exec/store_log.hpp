@@ -41,6 +41,16 @@ class StoreLog {
     const uintptr_t at = reinterpret_cast<uintptr_t>(from);
     return !entries_.empty() && at < hi_ && at + bytes > lo_;
   }
+  // Calls f(host address, bytes) for each store, in the order made.
+  template <class F>
+  void for_each(F f) const {
+    for (const Entry& e : entries_) f(e.to, e.bytes);
+  }
+  // Empties the log, writing nothing.
+  void discard() {
+    entries_.clear();
+    data_.clear();
+  }
   // Writes the stores in the order made, and empties the log.
   void apply() {
     for (const Entry& e : entries_) std::memcpy(e.to, data_.data() + e.offset, e.bytes);

@@ -50,7 +50,7 @@ struct SimRun {
 
 inline SimRun simulate(const std::string& ptx, const std::string& arch_name, const std::vector<std::string>& overrides,
              uint32_t threads, uint32_t blocks, uint32_t dynamic_shared = 0, bool jumps = true, bool profile = false,
-             SampleMode sample = SampleMode::Exact) {
+             SampleMode sample = SampleMode::Exact, int host_threads = 1) {
   // Global memory answers after a fixed latency, so that cycle counts can be worked out by hand.
   std::vector<std::string> sets = overrides;
   sets.insert(sets.begin(), "memory.model=fixed_latency");
@@ -68,6 +68,7 @@ inline SimRun simulate(const std::string& ptx, const std::string& arch_name, con
   options.allow_jumps = jumps;
   options.profile = profile;
   options.sample.mode = sample;
+  options.threads = host_threads;
   SimRun r;
   r.stats = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
   r.total = r.stats.total();

@@ -19,11 +19,11 @@ std::string uniform_kernel() {
 }
 
 // Two SMs of a Hopper with 8 blocks of 256 threads each: a wave is 16 blocks.
-SimRun run(uint32_t blocks, SampleMode mode) {
+SimRun run(uint32_t blocks, SampleMode mode, int host_threads = 1) {
   return simulate(uniform_kernel(), "hopper",
                   {"gpu.sm_count=2", "block_scheduler.sm_order=ascending", "memory.l2.sm_partitions=halves",
                    "memory.l2.sm_path_cycles=none"}, 256,
-                  blocks, 0, true, false, mode);
+                  blocks, 0, true, false, mode, host_threads);
 }
 
 TEST(WaveSampler, ATimedSampleOfAUniformGridMatchesTheExactRunWithinItsEstimate) {
@@ -52,6 +52,13 @@ TEST(WaveSampler, ATimedSampleOfAUniformGridMatchesTheExactRunWithinItsEstimate)
     return double(r.total.pipe_busy[static_cast<size_t>(Unit::Fp32)]) / double(r.total.warp_instructions);
   };
   EXPECT_NEAR(per_instruction(sampled), per_instruction(exact), 0.02 * per_instruction(exact));
+  // On 3 threads (the blocks not timed side by side too), the same run.
+  const SimRun threaded = run(16 * 12, SampleMode::On, 3);
+  EXPECT_EQ(threaded.stats.cycles, sampled.stats.cycles);
+  EXPECT_EQ(threaded.stats.sample.simulated_blocks, s.simulated_blocks);
+  EXPECT_EQ(threaded.total.warp_instructions, sampled.total.warp_instructions);
+  EXPECT_EQ(threaded.total.thread_instructions, sampled.total.thread_instructions);
+  EXPECT_EQ(threaded.out, sampled.out);
 }
 
 // Every thread adds 1 to one word, and the block goes on without waiting: the L2's atomic

@@ -31,7 +31,7 @@ inline std::string kernel_with_body(const std::string& body, const std::string& 
 }
 
 inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks = 1, uint64_t budget = 1'000'000,
-                      PrintfSink* printf_sink = nullptr, OutOfBoundsLog* out_of_bounds = nullptr) {
+                      PrintfSink* printf_sink = nullptr, OutOfBoundsLog* out_of_bounds = nullptr, int host_threads = 1) {
   const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
   if (!m.kernels.at(0).unsupported.empty()) throw ExecError(m.kernels[0].unsupported);
   DeviceMemory memory;
@@ -47,7 +47,7 @@ inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks 
   Result r;
   RunLimits limits;
   limits.max_warp_instructions = budget;
-  r.stats = run_functional(m.kernels[0], memory, launch, limits);
+  r.stats = run_functional(m.kernels[0], memory, launch, limits, 0, host_threads);
   const auto& bytes = memory.find("out")->bytes;
   r.out.resize(bytes.size() / 4);
   std::memcpy(r.out.data(), bytes.data(), bytes.size());

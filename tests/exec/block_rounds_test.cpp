@@ -1,0 +1,143 @@
+// Functional blocks side by side (--threads with --functional or --sample): memory, counts
+// and errors as on one thread, even where a block reads what an earlier block of the same
+// launch wrote (results worked out by hand for one block after another); which kernels must
+// run in order, and why.
+#include <gtest/gtest.h>
+
+#include "exec/access_ranges.hpp"
+#include "exec/ptx_run.hpp"
+
+namespace gpusim::exec {
+namespace {
+
+constexpr int kThreads = 4;
+
+// Block b reads the 32 words block b-1 wrote (one contiguous span) and writes them plus one:
+// one block after another, block b writes b+1.
+TEST(BlockRounds, ABlockReadingAnEarlierBlocksStoresSeesThemAsInOrder) {
+  const std::string ptx = kernel_with_body(
+      "mov.u32 %r5, 0;\nsetp.eq.u32 %p1, %r2, 0;\n@%p1 bra W;\n"
+      "sub.s64 %rd4, %rd3, 128;\nld.global.u32 %r5, [%rd4];\n"
+      "W:\nadd.u32 %r5, %r5, 1;\nst.global.u32 [%rd3], %r5;\nret;");
+  const Result one = run_ptx(ptx, 32, 200);
+  const Result many = run_ptx(ptx, 32, 200, 1'000'000, nullptr, nullptr, kThreads);
+  for (uint32_t i = 0; i < 200 * 32; ++i) ASSERT_EQ(one.out[i], i / 32 + 1) << i;
+  EXPECT_EQ(many.out, one.out);
+  EXPECT_EQ(many.stats.warp_instructions, one.stats.warp_instructions);
+  EXPECT_EQ(many.stats.thread_instructions, one.stats.thread_instructions);
+}
+
+// The same through a column: lane l of block b reads word 64l + b - 1 (lanes 256 bytes apart,
+// each lane's word noted apart) and writes word 64l + b.
+TEST(BlockRounds, ABlockReadingAnEarlierBlocksColumnSeesItAsInOrder) {
+  const std::string ptx = kernel_with_body(
+      "mad.lo.s32 %r6, %r1, 64, %r2;\nmul.wide.u32 %rd4, %r6, 4;\nadd.s64 %rd4, %rd1, %rd4;\n"
+      "mov.u32 %r5, 0;\nsetp.eq.u32 %p1, %r2, 0;\n@%p1 bra W;\n"
+      "sub.s64 %rd5, %rd4, 4;\nld.global.u32 %r5, [%rd5];\n"
+      "W:\nadd.u32 %r5, %r5, 1;\nst.global.u32 [%rd4], %r5;\nret;");
+  const Result one = run_ptx(ptx, 32, 64);
+  const Result many = run_ptx(ptx, 32, 64, 1'000'000, nullptr, nullptr, kThreads);
+  for (uint32_t l = 0; l < 32; ++l)
+    for (uint32_t b = 0; b < 64; ++b) ASSERT_EQ(one.out[64 * l + b], b + 1) << l << " " << b;
+  EXPECT_EQ(many.out, one.out);
+}
+
+// Blocks that share nothing: a divergent loop, thread t of block b writing t*b + its trip count.
+TEST(BlockRounds, IndependentBlocksGiveTheSameMemoryAndCounts) {
+  const std::string ptx = kernel_with_body(
+      "and.b32 %r6, %r4, 7;\nmov.u32 %r5, 0;\nL:\nsetp.ge.u32 %p1, %r5, %r6;\n@%p1 bra D;\n"
+      "add.u32 %r5, %r5, 1;\nbra L;\nD:\nmad.lo.s32 %r7, %r1, %r2, %r5;\nst.global.u32 [%rd3], %r7;\nret;");
+  const Result one = run_ptx(ptx, 64, 300);
+  const Result many = run_ptx(ptx, 64, 300, 1'000'000, nullptr, nullptr, kThreads);
+  for (uint32_t b = 0; b < 300; ++b)
+    for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(one.out[64 * b + t], t * b + ((64 * b + t) & 7)) << b << " " << t;
+  EXPECT_EQ(many.out, one.out);
+  EXPECT_EQ(many.stats.warp_instructions, one.stats.warp_instructions);
+  EXPECT_EQ(many.stats.thread_instructions, one.stats.thread_instructions);
+  EXPECT_EQ(many.stats.predicated_on_threads, one.stats.predicated_on_threads);
+}
+
+std::string error_of(const std::string& ptx, uint32_t blocks, uint64_t budget, int host_threads) {
+  try {
+    run_ptx(ptx, 32, blocks, budget, nullptr, nullptr, host_threads);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Blocks 37 and 90 store out of bounds: the first in block order is the error, as on one thread.
+TEST(BlockRounds, TheFirstFailingBlockInOrderIsTheError) {
+  const std::string ptx = kernel_with_body(
+      "setp.eq.u32 %p1, %r2, 37;\nsetp.eq.or.u32 %p1, %r2, 90, %p1;\n@!%p1 bra D;\n"
+      "add.s64 %rd3, %rd3, 1073741824;\nD:\nst.global.u32 [%rd3], %r4;\nret;");
+  const std::string one = error_of(ptx, 128, 1'000'000, 1);
+  EXPECT_NE(one.find("block (37,0,0)"), std::string::npos) << one;
+  EXPECT_EQ(error_of(ptx, 128, 1'000'000, kThreads), one);
+}
+
+// Block 50 loops for ever: the budget runs out at the same instruction of the same warp.
+TEST(BlockRounds, TheBudgetRunsOutWhereItDoesInOrder) {
+  const std::string ptx = kernel_with_body(
+      "setp.ne.u32 %p1, %r2, 50;\n@%p1 bra D;\nL:\nadd.u32 %r5, %r5, 1;\nbra L;\nD:\nst.global.u32 [%rd3], %r4;\nret;");
+  const std::string one = error_of(ptx, 100, 20'000, 1);
+  EXPECT_NE(one.find("more than 20000 warp instructions"), std::string::npos) << one;
+  EXPECT_NE(one.find("block (50,0,0)"), std::string::npos) << one;
+  EXPECT_EQ(error_of(ptx, 100, 20'000, kThreads), one);
+  // 100 blocks of 10 warp instructions (8 to set up, the store, ret) fit a budget of 1000 only
+  // together, on any thread count.
+  const std::string store = kernel_with_body("st.global.u32 [%rd3], %r4;\nret;");
+  EXPECT_EQ(run_ptx(store, 32, 100).stats.warp_instructions, 1000u);
+  EXPECT_EQ(error_of(store, 100, 1'000, kThreads), "");
+  const std::string tight = error_of(store, 100, 999, 1);
+  EXPECT_NE(tight.find("more than 999 warp instructions"), std::string::npos) << tight;
+  EXPECT_NE(tight.find("block (99,0,0)"), std::string::npos) << tight;
+  EXPECT_EQ(error_of(store, 100, 999, kThreads), tight);
+}
+
+TEST(BlockRounds, KernelsWhoseBlocksMeetOtherThanThroughMemoryRunInOrder) {
+  const auto refused = [](const std::string& body) {
+    const kernel::Module m = frontend::parse_ptx(kernel_with_body(body), "test.ptx");
+    return side_by_side_refused(m.kernels.at(0), LaunchConfig{});
+  };
+  EXPECT_EQ(refused("st.global.u32 [%rd3], %r4;\nret;"), "");
+  EXPECT_EQ(refused("atom.global.add.u32 %r5, [%rd1], 1;\nret;"), "it has atomics");
+  EXPECT_EQ(refused("red.global.add.u32 [%rd1], 1;\nret;"), "it has atomics");
+  EXPECT_EQ(refused("mov.u32 %r5, %clock;\nst.global.u32 [%rd3], %r5;\nret;"), "it reads the clock");
+  EXPECT_EQ(refused("mov.u64 %rd5, %globaltimer;\nret;"), "it reads the clock");
+  // A block that reads the clock sees the instructions run before it: the same on 4 threads.
+  const std::string clocked = kernel_with_body("mov.u32 %r5, %clock;\nst.global.u32 [%rd3], %r5;\nret;");
+  EXPECT_EQ(run_ptx(clocked, 32, 50, 1'000'000, nullptr, nullptr, kThreads).out, run_ptx(clocked, 32, 50).out);
+}
+
+TEST(AccessRanges, AReadMeetsAWriteWhenTheyShareA128ByteGranule) {
+  alignas(128) static uint8_t memory[1024];
+  StoreLog log;
+  const uint32_t word = 7;
+  log.add(memory + 256, &word, 4);  // granules 2 and 5 of the array
+  log.add(memory + 640, &word, 4);
+  WrittenRanges written;
+  written.add(log);
+  const auto reads = [](uint64_t at, uint64_t bytes) {
+    ReadRanges r;
+    r.add(memory + at, bytes);
+    return r;
+  };
+  EXPECT_TRUE(written.meets(reads(256, 4)));
+  EXPECT_TRUE(written.meets(reads(300, 4)));   // same granule, other bytes: taken as met
+  EXPECT_TRUE(written.meets(reads(0, 1024)));  // a span over both
+  EXPECT_FALSE(written.meets(reads(400, 4)));  // between them, in a granule not written
+  EXPECT_FALSE(written.meets(reads(0, 256)));  // ends where the first starts
+  EXPECT_FALSE(written.meets(reads(644, 4)));  // past the last byte written
+  ReadRanges apart;  // two lanes in granules not written
+  apart.add(memory + 64, 4);
+  apart.add(memory + 512, 4);
+  EXPECT_FALSE(written.meets(apart));
+  apart.add(memory + 642, 2);  // and one on the second write
+  EXPECT_TRUE(written.meets(apart));
+  written.clear();
+  EXPECT_FALSE(written.meets(reads(256, 4)));
+}
+
+}  // namespace
+}  // namespace gpusim::exec
