@@ -328,7 +328,6 @@ void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
 void Sm::end_cycle(engine::Cycle now) {
   if (fault_) std::rethrow_exception(std::exchange(fault_, nullptr));
   stores_.apply();
-  memory_.settle(id_);
   // Retired blocks' slots come back late (block_release) on an event scheduled here.
   if (!releasing_.empty() && !release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
   after_cycle(now, instructions_before_, next_tick_);

@@ -97,8 +97,15 @@ class Sm final : private Issuer, public memory::ResponseSink {
   // The SM's own cycle: touches nothing outside the SM but its own part of the memory
   // system (which keeps the rest for settle()); global stores go to its store log.
   void run_cycle(engine::Cycle now, exec::Executor& executor);
-  // What the cycle leaves to the rest: the stores, the memory system's shared part, the
-  // instruction budget, the blocks retired, the next tick. Rethrows the cycle's fault.
+  // What the cycle's requests leave to the memory system's shared part (the L2, DRAM, the
+  // responses' times), in SM order after run_cycle: it reads and writes nothing another SM's
+  // run_cycle touches, so it may run while later SMs still run theirs.
+  void settle_memory() {
+    if (!fault_) memory_.settle(id_);
+  }
+  // What else the cycle leaves to the rest, after every SM's run_cycle and settle_memory: the
+  // stores, the instruction budget, the blocks retired, the next tick. Rethrows the cycle's
+  // fault.
   void end_cycle(engine::Cycle now);
 
   // Simulates cycle `now` (charging stalls for the cycles since the last tick) and

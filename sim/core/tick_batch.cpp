@@ -1,5 +1,7 @@
 #include "core/tick_batch.hpp"
 
+#include <algorithm>
+
 #include "core/sm.hpp"
 
 namespace gpusim::core {
@@ -11,13 +13,16 @@ namespace {
 // it changes. Sleeping, a thread leaves its core to those with work, in this process or
 // another (several runs side by side, more threads than cores).
 constexpr int kSpins = 4000;
+inline void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 template <class T, class Done>
 void wait_for(const std::atomic<T>& value, Done done) {
   for (int round = 0; round < kSpins; ++round) {
     if (done()) return;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
+    pause();
   }
   for (;;) {
     const T seen = value.load(std::memory_order_acquire);
@@ -60,9 +65,10 @@ void TickBatch::due(Sm& sm) {
 }
 
 void TickBatch::share(size_t thread) {
-  const size_t n = running_.size(), threads = executors_.size();
-  for (size_t i = n * thread / threads; i < n * (thread + 1) / threads; ++i)
+  for (size_t i = first_[thread]; i < first_[thread + 1]; ++i) {
     running_[i]->run_cycle(now_, *executors_[thread]);
+    progress_[thread].done.store(i + 1, std::memory_order_release);
+  }
 }
 
 void TickBatch::serve(size_t thread) {
@@ -81,16 +87,50 @@ void TickBatch::run() {
   now_ = events_.now();
   running_.swap(due_);
   due_.clear();
-  if (workers_.empty() || running_.size() < kMinShared) {
+  const size_t n = running_.size();
+  if (workers_.empty() || n < kMinShared) {
     for (Sm* sm : running_) sm->run_cycle(now_, *executors_[0]);
+    for (Sm* sm : running_) sm->settle_memory();
   } else {
-    finished_.store(0, std::memory_order_relaxed);
-    round_.fetch_add(1, std::memory_order_acq_rel);
-    round_.notify_all();
-    share(0);
-    wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+    run_shared();
   }
   for (Sm* sm : running_) sm->end_cycle(now_);
+}
+
+void TickBatch::run_shared() {
+  const size_t n = running_.size(), threads = executors_.size();
+  const double even = static_cast<double>(n) / static_cast<double>(threads);
+  const auto own = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, n);
+  first_.assign(threads + 1, n);
+  first_[0] = 0;
+  for (size_t t = 1; t < threads; ++t) first_[t] = own + (n - own) * (t - 1) / (threads - 1);
+  if (progress_.size() < threads) progress_ = std::vector<Progress>(threads);
+  for (size_t t = 0; t < threads; ++t) progress_[t].done.store(first_[t], std::memory_order_relaxed);
+  finished_.store(0, std::memory_order_relaxed);
+  round_.fetch_add(1, std::memory_order_acq_rel);
+  round_.notify_all();
+  for (size_t i = 0; i < own; ++i) running_[i]->run_cycle(now_, *executors_[0]);
+  for (size_t i = 0; i < own; ++i) running_[i]->settle_memory();
+  // Then the workers' SMs, in order, each as soon as it has run.
+  const bool worker_waited = progress_[1].done.load(std::memory_order_acquire) == first_[2];
+  bool waited = false;
+  for (size_t t = 1; t < threads; ++t)
+    for (size_t i = first_[t]; i < first_[t + 1]; ++i) {
+      std::atomic<size_t>& done = progress_[t].done;
+      if (done.load(std::memory_order_acquire) <= i) {
+        waited = true;
+        // A short spin, then the core to others (the worker, when threads outnumber cores).
+        for (int spin = 0; done.load(std::memory_order_acquire) <= i; ++spin) {
+          if (spin < kSpins) pause();
+          else std::this_thread::yield();
+        }
+      }
+      running_[i]->settle_memory();
+    }
+  wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+  constexpr double kStep = 0.01;
+  if (waited) own_share_ = std::min(1.0, own_share_ + kStep);
+  else if (worker_waited) own_share_ = std::max(0.05, own_share_ - kStep);
 }
 
 }  // namespace gpusim::core

@@ -1,9 +1,11 @@
-// The SMs that tick in one cycle, run as a batch (--threads): first every SM's own cycle
-// (Sm::run_cycle), side by side on the threads when enough SMs tick, then, in SM order on
-// one thread, what each cycle leaves to the rest of the GPU (Sm::end_cycle: its global
-// stores, its requests' L2 and DRAM part, the responses, the blocks it retired, its next
-// tick). An SM's own cycle sees nothing another SM did in the same cycle, so the result is
-// the same whatever the number of threads, byte for byte.
+// The SMs that tick in one cycle, run as a batch (--threads): every SM's own cycle
+// (Sm::run_cycle), side by side on the threads when enough SMs tick, each taken in SM order
+// by whichever thread is free; its requests' L2 and DRAM part and the responses' times
+// (Sm::settle_memory), in SM order on one thread as soon as that SM's cycle is done, while
+// later SMs' cycles still run (it touches nothing they do); then, in SM order, the rest of
+// what each cycle leaves to the GPU (Sm::end_cycle: its global stores, the blocks it
+// retired, its next tick). An SM's own cycle sees nothing another SM did in the same cycle,
+// so the result is the same whatever the number of threads, byte for byte.
 //
 // A kernel whose SMs meet within a cycle runs its SMs one after another, as without a batch:
 // atomics (their values depend on the order of the SMs), printf (its lines come in the order
@@ -45,8 +47,9 @@ class TickBatch {
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
   static constexpr size_t kMinShared = 8;
   void run();                   // the batch's event, after every SM's tick event of the cycle
-  void share(size_t thread);    // that thread's part of the SMs' own cycles
+  void share(size_t thread);    // a worker's part of the SMs' own cycles
   void serve(size_t thread);    // a worker thread's loop
+  void run_shared();            // the SMs' cycles on every thread, settled in order on this one
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
@@ -54,6 +57,17 @@ class TickBatch {
   std::vector<exec::Executor*> executors_;
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
+  // Thread t runs running_[first_[t], first_[t + 1]) and counts those done in progress_[t],
+  // each on a cache line of its own (polled by this thread while the worker writes it).
+  std::vector<size_t> first_;
+  struct alignas(128) Progress {
+    std::atomic<size_t> done{0};
+  };
+  std::vector<Progress> progress_;
+  // This thread's share of the SMs, in parts of an even share: it also settles every SM, so
+  // it takes fewer, as many as lets it settle the others' SMs as they come. Whatever it is,
+  // the result is the same; it moves by what this thread and the workers waited for.
+  double own_share_ = 1.0;
   std::atomic<uint64_t> round_{0};    // bumped to start the workers on running_
   std::atomic<size_t> finished_{0};   // workers done with this round
   std::atomic<bool> stop_{false};
