@@ -1,6 +1,7 @@
-// Runs a kernel launch functionally: blocks one after another, each block's warps in
-// turn until they exit or wait at a barrier; barriers release when every live warp
-// (or the count given) has arrived. Detects deadlock and runaway loops.
+// Runs a kernel launch functionally: blocks one after another (or side by side, with the
+// same result), each block's warps in turn until they exit or wait at a barrier; barriers
+// release when every live warp (or the count given) has arrived. Detects deadlock and
+// runaway loops.
 #pragma once
 
 #include <cstdint>
