@@ -35,10 +35,8 @@ void wait_for(const std::atomic<T>& value, Done done) {
 
 std::string TickBatch::in_order_because(const kernel::Program& program, const exec::LaunchConfig& launch, bool profile,
                                         const memory::MemorySystem& memory) {
-  for (const kernel::Instruction& in : program.code)
-    if (in.op == kernel::Opcode::Atom || in.op == kernel::Opcode::Red) return "it has atomics";
-  for (const kernel::CallSite& site : program.call_sites)
-    if (site.callee == static_cast<int32_t>(kernel::Builtin::Vprintf)) return "it calls printf";
+  if (kernel::has_atomics(program)) return "it has atomics";
+  if (kernel::calls_printf(program)) return "it calls printf";
   if (profile) return "--source counts each instruction's L2 accesses";
   if (launch.out_of_bounds) return "--out-of-bounds continue logs accesses in the order run";
   if (!memory.sends_locally()) return "the memory system's SM side waits on its shared part";

@@ -1,6 +1,6 @@
 // The SMs that tick in one cycle, run as a batch (--threads): every SM's own cycle
-// (Sm::run_cycle), side by side on the threads when enough SMs tick, each taken in SM order
-// by whichever thread is free; its requests' L2 and DRAM part and the responses' times
+// (Sm::run_cycle), side by side on the threads when enough SMs tick, each thread a run of
+// consecutive SMs; its requests' L2 and DRAM part and the responses' times
 // (Sm::settle_memory), in SM order on one thread as soon as that SM's cycle is done, while
 // later SMs' cycles still run (it touches nothing they do); then, in SM order, the rest of
 // what each cycle leaves to the GPU (Sm::end_cycle: its global stores, the blocks it

@@ -1,4 +1,5 @@
 // Functional blocks side by side (run_blocks_side_by_side in block_runner.hpp).
+#include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <memory>
@@ -33,6 +34,16 @@ struct Lane {  // one thread's executor and warps
   std::vector<WarpState> warps;
 };
 
+// Runs `block` counting from `before` instructions (the clock, and the budget) and returns
+// its own counts.
+FunctionalStats run_counted(Lane& lane, uint64_t block, const RunLimits& limits, uint64_t before) {
+  FunctionalStats s;
+  s.warp_instructions = before;
+  run_block(lane.ex, lane.warps, block, limits, s);
+  s.warp_instructions -= before;
+  return s;
+}
+
 FunctionalStats& operator+=(FunctionalStats& a, const FunctionalStats& b) {
   a.warp_instructions += b.warp_instructions;
   a.thread_instructions += b.thread_instructions;
@@ -43,16 +54,9 @@ FunctionalStats& operator+=(FunctionalStats& a, const FunctionalStats& b) {
 }  // namespace
 
 std::string side_by_side_refused(const kernel::Program& program, const LaunchConfig& launch) {
-  for (const kernel::Instruction& in : program.code) {
-    if (in.op == kernel::Opcode::Atom || in.op == kernel::Opcode::Red) return "it has atomics";
-    for (const kernel::Operand& op : in.src)
-      if (op.kind == kernel::Operand::Kind::Special &&
-          (op.special == kernel::SpecialReg::Clock || op.special == kernel::SpecialReg::Clock64 ||
-           op.special == kernel::SpecialReg::GlobalTimer))
-        return "it reads the clock";
-  }
-  for (const kernel::CallSite& site : program.call_sites)
-    if (site.callee == static_cast<int32_t>(kernel::Builtin::Vprintf)) return "it calls printf";
+  if (kernel::has_atomics(program)) return "it has atomics";
+  if (std::any_of(program.code.begin(), program.code.end(), kernel::reads_clock)) return "it reads the clock";
+  if (kernel::calls_printf(program)) return "it calls printf";
   if (launch.out_of_bounds) return "--out-of-bounds continue logs accesses in the order run";
   return "";
 }
@@ -75,17 +79,14 @@ FunctionalStats run_blocks_side_by_side(const kernel::Program& program, DeviceMe
       Slot& s = slots[i];
       s.stores.discard();
       s.reads.clear();
-      s.stats = {};
-      s.stats.warp_instructions = total.warp_instructions;  // at least those before it: the budget
       s.failed = false;
       lane.ex.set_store_log(&s.stores);
       lane.ex.set_read_ranges(&s.reads);
-      try {
-        run_block(lane.ex, lane.warps, round_first + i, limits, s.stats);
+      try {  // from at least the instructions before it: the budget
+        s.stats = run_counted(lane, round_first + i, limits, total.warp_instructions);
       } catch (...) {  // run again in order, where it throws as on one thread if it still fails
         s.failed = true;
       }
-      s.stats.warp_instructions -= total.warp_instructions;
     }
   };
   std::vector<std::jthread> workers;
@@ -128,13 +129,9 @@ FunctionalStats run_blocks_side_by_side(const kernel::Program& program, DeviceMe
       Slot& s = slots[i];
       if (s.failed || written.meets(s.reads) || limits.over_budget(total.warp_instructions + s.stats.warp_instructions)) {
         s.stores.discard();
-        s.stats = total;  // the count before it: the clock and the budget, exactly
         first.ex.set_store_log(&s.stores);
         first.ex.set_read_ranges(nullptr);
-        run_block(first.ex, first.warps, round_first + i, limits, s.stats);
-        s.stats.warp_instructions -= total.warp_instructions;
-        s.stats.thread_instructions -= total.thread_instructions;
-        s.stats.predicated_on_threads -= total.predicated_on_threads;
+        s.stats = run_counted(first, round_first + i, limits, total.warp_instructions);  // exactly those before it
       }
       written.add(s.stores);
       s.stores.apply();

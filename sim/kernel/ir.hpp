@@ -150,11 +150,14 @@ void for_each_register_written(const Instruction& in, F f) {
 }
 
 // Reading a clock is volatile: it happens where the program put it (ptxas keeps it there, and
-// the SM runs nothing ahead of it), or in-kernel timing would measure nothing.
+// the SM runs nothing ahead of it), or in-kernel timing would measure nothing. Any source
+// operand may name a special register (nvcc writes a mov).
 inline bool reads_clock(const Instruction& in) {
-  if (in.op != Opcode::Mov || in.src[0].kind != Operand::Kind::Special) return false;
-  return in.src[0].special == SpecialReg::Clock || in.src[0].special == SpecialReg::Clock64 ||
-         in.src[0].special == SpecialReg::GlobalTimer;
+  for (int i = 0; i < in.num_src; ++i)
+    if (const Operand& op = in.src[static_cast<size_t>(i)]; op.kind == Operand::Kind::Special &&
+        (op.special == SpecialReg::Clock || op.special == SpecialReg::Clock64 || op.special == SpecialReg::GlobalTimer))
+      return true;
+  return false;
 }
 
 struct Param {
@@ -217,6 +220,19 @@ struct Program {
   std::string unsupported;             // why this kernel cannot run (empty: it can)
   std::vector<std::string> source_files;  // the .cu files of .loc lines (PTX .file numbers)
 };
+
+// What makes a kernel's blocks or SMs meet other than through memory's contents, so that they
+// must run in order: atomics (their values depend on the order) and printf (its lines' order).
+inline bool has_atomics(const Program& p) {
+  for (const Instruction& in : p.code)
+    if (in.op == Opcode::Atom || in.op == Opcode::Red) return true;
+  return false;
+}
+inline bool calls_printf(const Program& p) {
+  for (const CallSite& site : p.call_sites)
+    if (site.callee == static_cast<int32_t>(Builtin::Vprintf)) return true;
+  return false;
+}
 
 }  // namespace gpusim::kernel
 
