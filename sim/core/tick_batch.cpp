@@ -46,7 +46,8 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
 TickBatch::TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors)
     : events_(events),
       event_(this, engine::priority::kSmTick + sm_count),  // after every SM's tick event
-      executors_(std::move(executors)) {
+      executors_(std::move(executors)),
+      sm_count_(static_cast<size_t>(sm_count)) {
   for (size_t t = 1; t < executors_.size(); ++t) workers_.emplace_back([this, t] { serve(t); });
 }
 
@@ -97,11 +98,20 @@ void TickBatch::run() {
 
 void TickBatch::run_shared() {
   const size_t n = running_.size(), threads = executors_.size();
-  const double even = static_cast<double>(n) / static_cast<double>(threads);
-  const auto own = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, n);
+  // Each thread runs the due SMs of a fixed range of SM indices, so that an SM's state stays
+  // in one core's cache from cycle to cycle whichever SMs are due; only this thread's range
+  // moves, and slowly.
+  const double even = static_cast<double>(sm_count_) / static_cast<double>(threads);
+  const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count_);
+  const auto due_before = [&](size_t sm) {
+    return static_cast<size_t>(std::lower_bound(running_.begin(), running_.end(), sm,
+                                                [](const Sm* a, size_t id) { return a->id() < id; }) -
+                               running_.begin());
+  };
   first_.assign(threads + 1, n);
   first_[0] = 0;
-  for (size_t t = 1; t < threads; ++t) first_[t] = own + (n - own) * (t - 1) / (threads - 1);
+  for (size_t t = 1; t < threads; ++t) first_[t] = due_before(own_end + (sm_count_ - own_end) * (t - 1) / (threads - 1));
+  const size_t own = first_[1];
   if (progress_.size() < threads) progress_ = std::vector<Progress>(threads);
   for (size_t t = 0; t < threads; ++t) progress_[t].done.store(first_[t], std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
@@ -110,13 +120,12 @@ void TickBatch::run_shared() {
   for (size_t i = 0; i < own; ++i) running_[i]->run_cycle(now_, *executors_[0]);
   for (size_t i = 0; i < own; ++i) running_[i]->settle_memory();
   // Then the workers' SMs, in order, each as soon as it has run.
-  const bool worker_waited = progress_[1].done.load(std::memory_order_acquire) == first_[2];
-  bool waited = false;
+  bool waited_for_last = false;  // for the batch's last SM: the workers were the later
   for (size_t t = 1; t < threads; ++t)
     for (size_t i = first_[t]; i < first_[t + 1]; ++i) {
       std::atomic<size_t>& done = progress_[t].done;
       if (done.load(std::memory_order_acquire) <= i) {
-        waited = true;
+        waited_for_last = i + 1 == n;
         // A short spin, then the core to others (the worker, when threads outnumber cores).
         for (int spin = 0; done.load(std::memory_order_acquire) <= i; ++spin) {
           if (spin < kSpins) pause();
@@ -126,9 +135,12 @@ void TickBatch::run_shared() {
       running_[i]->settle_memory();
     }
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+  // The batch ends when this thread has settled the last SM: balanced when the last worker
+  // finishes just as this thread comes to that SM. Waiting earlier in the chain is no loss.
   constexpr double kStep = 0.01;
-  if (waited) own_share_ = std::min(1.0, own_share_ + kStep);
-  else if (worker_waited) own_share_ = std::max(0.05, own_share_ - kStep);
+  if (own == n) return;  // no worker had an SM due: nothing learnt
+  if (waited_for_last) own_share_ = std::min(1.0, own_share_ + kStep);
+  else own_share_ = std::max(0.05, own_share_ - kStep);
 }
 
 }  // namespace gpusim::core

@@ -1,6 +1,6 @@
 // The SMs that tick in one cycle, run as a batch (--threads): every SM's own cycle
-// (Sm::run_cycle), side by side on the threads when enough SMs tick, each thread a run of
-// consecutive SMs; its requests' L2 and DRAM part and the responses' times
+// (Sm::run_cycle), side by side on the threads when enough SMs tick, each thread the due
+// SMs of its own range of SM indices; its requests' L2 and DRAM part and the responses' times
 // (Sm::settle_memory), in SM order on one thread as soon as that SM's cycle is done, while
 // later SMs' cycles still run (it touches nothing they do); then, in SM order, the rest of
 // what each cycle leaves to the GPU (Sm::end_cycle: its global stores, the blocks it
@@ -55,6 +55,7 @@ class TickBatch {
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
   std::vector<Sm*> due_, running_;
   std::vector<exec::Executor*> executors_;
+  size_t sm_count_;
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
   // Thread t runs running_[first_[t], first_[t + 1]) and counts those done in progress_[t],
@@ -64,9 +65,10 @@ class TickBatch {
     std::atomic<size_t> done{0};
   };
   std::vector<Progress> progress_;
-  // This thread's share of the SMs, in parts of an even share: it also settles every SM, so
-  // it takes fewer, as many as lets it settle the others' SMs as they come. Whatever it is,
-  // the result is the same; it moves by what this thread and the workers waited for.
+  // This thread's range of SM indices, in parts of an even share: it also settles every SM,
+  // so it takes fewer, as many as lets it come to the batch's last SM as that SM's cycle
+  // ends. Whatever it is, the result is the same; it moves by whether this thread waited
+  // for that last SM.
   double own_share_ = 1.0;
   std::atomic<uint64_t> round_{0};    // bumped to start the workers on running_
   std::atomic<size_t> finished_{0};   // workers done with this round
