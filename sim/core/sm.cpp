@@ -234,7 +234,7 @@ void Sm::on_response(uint64_t tag) {
     // one that no instruction waits for, the tick is one more with nothing to issue: it
     // charges the cycle's stalls as the next tick would, and the next is due when it was.
     arrived_.push_back(tag);
-    events_.schedule_by(tick_event_, now);
+    batch_->wake(*this, now);
     return;
   }
   if (take_response(tag, now)) events_.schedule_by(tick_event_, now);
@@ -301,10 +301,6 @@ engine::Cycle Sm::tick(engine::Cycle now) {
 
 void Sm::on_tick() {
   const engine::Cycle now = events_.now();
-  if (batch_) {
-    batch_->due(*this);
-    return;
-  }
   const uint64_t before = stats_.warp_instructions;
   const engine::Cycle next = tick(now);
   memory_.settle(id_);  // what this cycle's requests leave to the L2 and DRAM, in the order sent
@@ -343,7 +339,12 @@ void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
     retired_ = 0;
   }
   if (every_cycle_ && has_warps()) next = now + 1;
-  if (next != kNever) events_.schedule_by(tick_event_, next);
+  if (next != kNever) wake_at(next);
+}
+
+void Sm::wake_at(engine::Cycle at) {
+  if (batch_) batch_->wake(*this, at);
+  else events_.schedule_by(tick_event_, at);
 }
 
 void Sm::report_runaway(const std::string& what) const {

@@ -229,7 +229,9 @@ class Sm final : private Issuer, public memory::ResponseSink {
   TrafficMark traffic_mark() const { return {memory_.stats(), stats_.shared_requests, stats_.shared_passes}; }
   void profile_issue(TimedWarp& w, const InstructionTiming& t, const exec::StepResult& r, const TrafficMark& before,
                      engine::Cycle now);
-  void on_tick();
+  void on_tick();  // the SM's tick event, when it ticks alone (no batch)
+  // The SM ticks in cycle `at` unless it already does earlier (its batch keeps its ticks).
+  void wake_at(engine::Cycle at);
   // Gives back the slots of blocks retired block_release cycles ago and tells the dispatcher.
   void on_release();
   // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.

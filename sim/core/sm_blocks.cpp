@@ -51,7 +51,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   wake_all();
   --free_block_slots_;
   ++stats_.blocks;
-  events_.schedule_by(tick_event_, now);
+  wake_at(now);
 }
 
 void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at) {

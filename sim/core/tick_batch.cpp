@@ -46,6 +46,8 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
 TickBatch::TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors)
     : events_(events),
       event_(this, engine::priority::kSmTick + sm_count),  // after every SM's tick event
+      next_(static_cast<size_t>(sm_count), engine::kNever),
+      sms_(static_cast<size_t>(sm_count), nullptr),
       executors_(std::move(executors)),
       sm_count_(static_cast<size_t>(sm_count)) {
   for (size_t t = 1; t < executors_.size(); ++t) workers_.emplace_back([this, t] { serve(t); });
@@ -58,9 +60,12 @@ TickBatch::~TickBatch() {
   for (std::thread& w : workers_) w.join();
 }
 
-void TickBatch::due(Sm& sm) {
-  if (due_.empty()) events_.schedule(event_, events_.now());
-  due_.push_back(&sm);
+void TickBatch::wake(Sm& sm, engine::Cycle at) {
+  engine::Cycle& next = next_[sm.id()];
+  if (at >= next) return;
+  next = at;
+  sms_[sm.id()] = &sm;
+  events_.schedule_by(event_, at);
 }
 
 void TickBatch::share(size_t thread) {
@@ -84,8 +89,12 @@ void TickBatch::serve(size_t thread) {
 
 void TickBatch::run() {
   now_ = events_.now();
-  running_.swap(due_);
-  due_.clear();
+  running_.clear();
+  for (size_t i = 0; i < sm_count_; ++i)  // in SM order
+    if (next_[i] == now_) {
+      next_[i] = engine::kNever;
+      running_.push_back(sms_[i]);
+    }
   const size_t n = running_.size();
   if (workers_.empty() || n < kMinShared) {
     for (Sm* sm : running_) sm->run_cycle(now_, *executors_[0]);
@@ -94,6 +103,8 @@ void TickBatch::run() {
     run_shared();
   }
   for (Sm* sm : running_) sm->end_cycle(now_);
+  const engine::Cycle next = *std::min_element(next_.begin(), next_.end());  // the SMs not due now
+  if (next != engine::kNever) events_.schedule_by(event_, next);
 }
 
 void TickBatch::run_shared() {

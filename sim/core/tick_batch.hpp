@@ -40,8 +40,9 @@ class TickBatch {
   TickBatch(const TickBatch&) = delete;
   TickBatch& operator=(const TickBatch&) = delete;
 
-  // SM `sm`'s tick is due in this cycle (SM tick events come in SM order).
-  void due(Sm& sm);
+  // SM `sm` ticks in cycle `at` unless it already ticks earlier: its tick event, kept here,
+  // so that a cycle's due SMs cost one event rather than one each.
+  void wake(Sm& sm, engine::Cycle at);
 
  private:
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
@@ -53,7 +54,9 @@ class TickBatch {
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
-  std::vector<Sm*> due_, running_;
+  std::vector<engine::Cycle> next_;  // by SM index: its next tick (kNever: none)
+  std::vector<Sm*> sms_;             // by SM index, once woken
+  std::vector<Sm*> running_;
   std::vector<exec::Executor*> executors_;
   size_t sm_count_;
   engine::Cycle now_ = 0;
