@@ -128,7 +128,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
       ("threads", po::value(&threads_text),
        "threads that simulate the SMs' cycles side by side (default 1), and run blocks side by side where they run "
-       "functionally (--functional, --sample's untimed blocks); the report is the same byte for byte. "
+       "functionally (--functional, --sample's untimed blocks), and fill the buffers, run matmul's reference and "
+       "compare the check on as many; the report is the same byte for byte. "
        "Kernels with atomics or printf, and --source, run their SMs one after another")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")

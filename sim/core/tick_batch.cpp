@@ -90,11 +90,16 @@ void TickBatch::serve(size_t thread) {
 void TickBatch::run() {
   now_ = events_.now();
   running_.clear();
-  for (size_t i = 0; i < sm_count_; ++i)  // in SM order
+  engine::Cycle later = engine::kNever;  // the next tick of the SMs not due now
+  for (size_t i = 0; i < sm_count_; ++i) {  // in SM order
     if (next_[i] == now_) {
       next_[i] = engine::kNever;
       running_.push_back(sms_[i]);
+    } else {
+      later = std::min(later, next_[i]);
     }
+  }
+  if (later != engine::kNever) events_.schedule(event_, later);  // (the due SMs' next ticks move it)
   const size_t n = running_.size();
   if (workers_.empty() || n < kMinShared) {
     for (Sm* sm : running_) sm->run_cycle(now_, *executors_[0]);
@@ -103,8 +108,6 @@ void TickBatch::run() {
     run_shared();
   }
   for (Sm* sm : running_) sm->end_cycle(now_);
-  const engine::Cycle next = *std::min_element(next_.begin(), next_.end());  // the SMs not due now
-  if (next != engine::kNever) events_.schedule_by(event_, next);
 }
 
 void TickBatch::run_shared() {

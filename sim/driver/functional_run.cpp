@@ -10,7 +10,7 @@ FunctionalRun run_functional(const workload::Workload& w, const Modules& modules
                              const arch::ArchConfig* arch, int threads) {
   FunctionalRun run;
   limits.start();
-  WorkloadSession session(w, modules, arch);
+  WorkloadSession session(w, modules, arch, threads);
   session.run([&](const workload::Step&, const workload::LaunchStep& launch, const kernel::Program& program,
                   const exec::LaunchConfig& config) {
     const auto start = std::chrono::steady_clock::now();

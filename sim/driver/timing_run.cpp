@@ -13,7 +13,7 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
   TimingRun run;
   core::TimingOptions started = options;
   started.limits.start();
-  WorkloadSession session(w, modules, &arch);
+  WorkloadSession session(w, modules, &arch, options.threads);
   host::CopyTimeline timeline(arch.host_link, arch.gpu.core_clock_mhz);
   {  // the GPU (its caches) goes before the check needs memory
     core::Gpu gpu(arch);  // one clock for every launch: caches carry over at the right times

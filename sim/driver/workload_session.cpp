@@ -71,13 +71,14 @@ std::vector<uint8_t> pack_params(const kernel::Program& program, const workload:
   return out;
 }
 
-WorkloadSession::WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch)
-    : w_(w), modules_(modules), arch_(arch) {
+WorkloadSession::WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch,
+                                 int threads)
+    : w_(w), modules_(modules), arch_(arch), threads_(threads) {
   for (const kernel::Module* module : modules.all()) memory_.map_variables(*module);
   check_memory();
   for (const workload::Buffer& b : w.buffers) {
     try {
-      host_[b.name] = workload::initial_bytes(b);
+      host_[b.name] = workload::initial_bytes(b, threads_);
       memory_.allocate(b.name, host_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
     } catch (const std::bad_alloc&) {
       throw InputError(w.source_file + ": buffer '" + b.name + "' (" + std::to_string(buffer_bytes(b)) +
@@ -90,7 +91,7 @@ reference::Buffers WorkloadSession::initial() const {
   // Made again rather than kept: a copy of every buffer for the whole run would add its size
   // to the peak (initial contents are deterministic: zeros, seeded random, a file).
   reference::Buffers initial;
-  for (const workload::Buffer& b : w_.buffers) initial[b.name] = workload::initial_bytes(b);
+  for (const workload::Buffer& b : w_.buffers) initial[b.name] = workload::initial_bytes(b, threads_);
   return initial;
 }
 
@@ -250,13 +251,13 @@ std::vector<uint8_t> WorkloadSession::reference_kernel_output() const {
   launch.action = *w_.check->reference_kernel;
   launch.line = w_.check->reference_line;
   ref.steps.push_back(launch);
-  WorkloadSession session(ref, modules_, arch_);
+  WorkloadSession session(ref, modules_, arch_, threads_);
   exec::RunLimits limits;
   limits.start();
   session.run([&](const workload::Step&, const workload::LaunchStep&, const kernel::Program& program,
                   const exec::LaunchConfig& config) {
     try {
-      exec::run_functional(program, session.memory(), config, limits);
+      exec::run_functional(program, session.memory(), config, limits, 0, threads_);
     } catch (const exec::ExecError& e) {
       throw exec::ExecError(where(w_, launch.line) + "check.reference_kernel: " + e.what());
     }
@@ -271,7 +272,7 @@ std::optional<reference::CheckResult> WorkloadSession::check() const {
   if (!w_.check->reference.empty()) {
     const reference::ReferenceFn* fn = reference::find_reference(w_.check->reference);
     if (!fn) throw InputError(w_.source_file + ": check.reference: no reference named '" + w_.check->reference + "'");
-    want = (*fn)(w_, initial());
+    want = (*fn)(w_, initial(), threads_);
   } else if (!w_.check->script.empty()) {
     want = reference::script_expected(w_, initial());
   } else if (w_.check->reference_kernel) {
@@ -281,7 +282,8 @@ std::optional<reference::CheckResult> WorkloadSession::check() const {
     expected.init = {workload::InitSpec::Kind::File, 0, 0, w_.check->expected_file};
     want = workload::initial_bytes(expected);
   }
-  reference::CheckResult result = reference::compare_buffers(host_.at(b->name), want, b->type, w_.check->tolerance);
+  reference::CheckResult result =
+      reference::compare_buffers(host_.at(b->name), want, b->type, w_.check->tolerance, threads_);
   result.output = reference::digest_output(host_.at(b->name), b->type);
   return result;
 }

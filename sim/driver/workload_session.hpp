@@ -40,8 +40,10 @@ class WorkloadSession {
 
   // With `arch`, every launch is checked against its limits (grid and block dimensions,
   // threads per block, shared memory), naming the workload's line. Each launch runs the
-  // module's kernel it names.
-  WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch = nullptr);
+  // module's kernel it names. `threads` (--threads) fill the buffers, run the reference and
+  // compare; the results are the same on any number.
+  WorkloadSession(const workload::Workload& w, const Modules& modules, const arch::ArchConfig* arch = nullptr,
+                  int threads = 1);
 
   void run(const LaunchFn& on_launch, const CopyFn& on_copy = {});
   std::optional<reference::CheckResult> check() const;
@@ -62,6 +64,7 @@ class WorkloadSession {
   const workload::Workload& w_;
   Modules modules_;
   const arch::ArchConfig* arch_;
+  int threads_;
   exec::DeviceMemory memory_;
   reference::Buffers host_;
 };

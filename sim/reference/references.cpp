@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "exec/small_float.hpp"
+#include "util/parallel_for.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::reference {
@@ -99,22 +100,26 @@ std::vector<uint8_t> block_scan(const Workload& w, const Buffers& in) {
   return bytes(out);
 }
 
-std::vector<uint8_t> matmul(const Workload& w, const Buffers& in) {
+std::vector<uint8_t> matmul(const Workload& w, const Buffers& in, int threads) {
   const auto a = as<float>(in, "a"), b = as<float>(in, "b");
   const int64_t n = param(w, "n");
   std::vector<float> c(static_cast<size_t>(n * n));
   // A row of sums at a time, each over k in order: the same sums as one element at a time,
   // but reading b along its rows (down a column of 2048 floats misses the cache at each k).
-  std::vector<double> row(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    std::fill(row.begin(), row.end(), 0.0);
-    for (int64_t k = 0; k < n; ++k) {
-      const double aik = a[i * n + k];
-      const float* bk = &b[k * n];
-      for (int64_t j = 0; j < n; ++j) row[j] += aik * bk[j];
+  // Rows are independent: the threads take runs of them.
+  const int64_t min_rows = std::max<int64_t>(1, (1 << 20) / std::max<int64_t>(1, n * n));  // about a million multiplies
+  util::parallel_for(n, threads, min_rows, [&](int64_t, int64_t first, int64_t last) {
+    std::vector<double> row(static_cast<size_t>(n));
+    for (int64_t i = first; i < last; ++i) {
+      std::fill(row.begin(), row.end(), 0.0);
+      for (int64_t k = 0; k < n; ++k) {
+        const double aik = a[i * n + k];
+        const float* bk = &b[k * n];
+        for (int64_t j = 0; j < n; ++j) row[j] += aik * bk[j];
+      }
+      for (int64_t j = 0; j < n; ++j) c[i * n + j] = static_cast<float>(row[j]);
     }
-    for (int64_t j = 0; j < n; ++j) c[i * n + j] = static_cast<float>(row[j]);
-  }
+  });
   return bytes(c);
 }
 
@@ -189,50 +194,80 @@ std::vector<uint8_t> pointer_chase(const Workload& w, const Buffers&) {
   return bytes(std::vector<uint32_t>{static_cast<uint32_t>(hops * step % n)});
 }
 
+// A reference that runs on one thread whatever --threads is.
+template <typename F>
+ReferenceFn serial(F f) {
+  return [f](const Workload& w, const Buffers& in, int) { return f(w, in); };
+}
+
 const std::map<std::string, ReferenceFn>& registry() {
   static const std::map<std::string, ReferenceFn> r = {
-      {"vecadd", vecadd},
-      {"stencil5", stencil5},
-      {"block_sums", block_sums},
-      {"histogram256", histogram256},
-      {"transpose", transpose},
-      {"block_scan", block_scan},
+      {"vecadd", serial(vecadd)},
+      {"stencil5", serial(stencil5)},
+      {"block_sums", serial(block_sums)},
+      {"histogram256", serial(histogram256)},
+      {"transpose", serial(transpose)},
+      {"block_scan", serial(block_scan)},
       {"matmul", matmul},
-      {"warp_reduce", warp_reduce},
-      {"branch_by_thread", [](const Workload& w, const Buffers& in) { return branch(w, in, 1); }},
-      {"branch_by_warp", [](const Workload& w, const Buffers& in) { return branch(w, in, 32); }},
-      {"math_funcs", math_funcs},
-      {"copy", copy},
-      {"vecadd_second", vecadd_second},
-      {"strided_read", strided_read},
-      {"pointer_chase", pointer_chase},
+      {"warp_reduce", serial(warp_reduce)},
+      {"branch_by_thread", serial([](const Workload& w, const Buffers& in) { return branch(w, in, 1); })},
+      {"branch_by_warp", serial([](const Workload& w, const Buffers& in) { return branch(w, in, 32); })},
+      {"math_funcs", serial(math_funcs)},
+      {"copy", serial(copy)},
+      {"vecadd_second", serial(vecadd_second)},
+      {"strided_read", serial(strided_read)},
+      {"pointer_chase", serial(pointer_chase)},
   };
   return r;
 }
 
 constexpr int64_t kShownMismatches = 4;
+constexpr int64_t kMinPart = 1 << 16;  // elements a thread compares at least
 
 template <typename T>
-CheckResult compare_typed(const std::vector<uint8_t>& got_bytes, const std::vector<uint8_t>& want_bytes, double tol) {
-  CheckResult r;
-  const size_t n = want_bytes.size() / sizeof(T);
-  std::vector<T> got(n), want(n);
-  std::memcpy(got.data(), got_bytes.data(), n * sizeof(T));
-  std::memcpy(want.data(), want_bytes.data(), n * sizeof(T));
+T element(const std::vector<uint8_t>& bytes, int64_t i) {
+  T v;
+  std::memcpy(&v, bytes.data() + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return v;
+}
+
+// One part's comparison: its mismatches and the first few of them, its worst relative error.
+struct PartCompared {
+  int64_t mismatches = 0;
+  std::vector<std::string> shown;
   double worst = 0;
-  for (size_t i = 0; i < n; ++i) {
-    bool equal;
-    if constexpr (std::is_floating_point_v<T>) {
-      const double diff = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
-      const double scale = std::max(1.0, std::fabs(static_cast<double>(want[i])));
-      equal = tol == 0 ? std::memcmp(&got[i], &want[i], sizeof(T)) == 0 : diff <= tol * scale;
-      if (!std::isnan(diff)) worst = std::max(worst, diff / scale);
-    } else {
-      equal = got[i] == want[i];
+};
+
+template <typename T>
+CheckResult compare_typed(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, double tol, int threads) {
+  const auto n = static_cast<int64_t>(want.size() / sizeof(T));
+  std::vector<PartCompared> parts(static_cast<size_t>(util::parallel_parts(n, threads, kMinPart)));
+  util::parallel_for(n, threads, kMinPart, [&](int64_t p, int64_t begin, int64_t end) {
+    PartCompared& part = parts[static_cast<size_t>(p)];
+    for (int64_t i = begin; i < end; ++i) {
+      const T g = element<T>(got, i), w = element<T>(want, i);
+      bool equal;
+      if constexpr (std::is_floating_point_v<T>) {
+        const double diff = std::fabs(static_cast<double>(g) - static_cast<double>(w));
+        const double scale = std::max(1.0, std::fabs(static_cast<double>(w)));
+        equal = tol == 0 ? std::memcmp(&g, &w, sizeof(T)) == 0 : diff <= tol * scale;
+        if (!std::isnan(diff)) part.worst = std::max(part.worst, diff / scale);
+      } else {
+        equal = g == w;
+      }
+      if (!equal && part.mismatches++ < kShownMismatches)  // the first few: enough to see a pattern
+        part.shown.push_back("element " + std::to_string(i) + ": got " + std::to_string(g) + ", expected " +
+                             std::to_string(w));
     }
-    if (!equal && r.mismatches++ < kShownMismatches)  // the first few: enough to see a pattern
-      r.detail += (r.detail.empty() ? "" : "; ") + ("element " + std::to_string(i) + ": got " + std::to_string(got[i]) +
-                                                    ", expected " + std::to_string(want[i]));
+  });
+  CheckResult r;
+  double worst = 0;
+  int64_t shown = 0;
+  for (const PartCompared& part : parts) {
+    r.mismatches += part.mismatches;
+    worst = std::max(worst, part.worst);
+    for (const std::string& s : part.shown)
+      if (shown++ < kShownMismatches) r.detail += (r.detail.empty() ? "" : "; ") + s;
   }
   r.passed = r.mismatches == 0;
   if (r.passed) {
@@ -263,7 +298,7 @@ std::vector<std::string> reference_names() {
 }
 
 CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, workload::ElementType type,
-                            double tolerance) {
+                            double tolerance, int threads) {
   if (got.size() != want.size()) {
     CheckResult r;
     r.detail = "size differs: " + std::to_string(got.size()) + " bytes, expected " + std::to_string(want.size());
@@ -271,16 +306,16 @@ CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<u
   }
   using workload::ElementType;
   switch (type) {
-    case ElementType::U8: return compare_typed<uint8_t>(got, want, tolerance);
-    case ElementType::I32: return compare_typed<int32_t>(got, want, tolerance);
-    case ElementType::U32: return compare_typed<uint32_t>(got, want, tolerance);
-    case ElementType::I64: return compare_typed<int64_t>(got, want, tolerance);
-    case ElementType::U64: return compare_typed<uint64_t>(got, want, tolerance);
-    case ElementType::F32: return compare_typed<float>(got, want, tolerance);
-    case ElementType::F64: return compare_typed<double>(got, want, tolerance);
-    case ElementType::I8: return compare_typed<int8_t>(got, want, tolerance);
-    case ElementType::I16: return compare_typed<int16_t>(got, want, tolerance);
-    case ElementType::U16: return compare_typed<uint16_t>(got, want, tolerance);
+    case ElementType::U8: return compare_typed<uint8_t>(got, want, tolerance, threads);
+    case ElementType::I32: return compare_typed<int32_t>(got, want, tolerance, threads);
+    case ElementType::U32: return compare_typed<uint32_t>(got, want, tolerance, threads);
+    case ElementType::I64: return compare_typed<int64_t>(got, want, tolerance, threads);
+    case ElementType::U64: return compare_typed<uint64_t>(got, want, tolerance, threads);
+    case ElementType::F32: return compare_typed<float>(got, want, tolerance, threads);
+    case ElementType::F64: return compare_typed<double>(got, want, tolerance, threads);
+    case ElementType::I8: return compare_typed<int8_t>(got, want, tolerance, threads);
+    case ElementType::I16: return compare_typed<int16_t>(got, want, tolerance, threads);
+    case ElementType::U16: return compare_typed<uint16_t>(got, want, tolerance, threads);
     case ElementType::F16:
     case ElementType::BF16: {  // compared as the values they hold
       const exec::SmallFloatFormat f = type == ElementType::F16 ? exec::kHalf : exec::kBfloat16;
@@ -292,7 +327,7 @@ CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<u
         }
         return out;
       };
-      return compare_typed<double>(widen(got), widen(want), tolerance);
+      return compare_typed<double>(widen(got), widen(want), tolerance, threads);
     }
   }
   return {};

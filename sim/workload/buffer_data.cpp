@@ -6,17 +6,22 @@
 
 #include "exec/small_float.hpp"
 #include "workload/npy.hpp"
+#include "util/parallel_for.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::workload {
 namespace {
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+// The i-th draw of splitmix64 seeded with `seed` (its state steps by the golden gamma before
+// each draw), so that any run of elements can be filled on its own.
+uint64_t splitmix64_draw(uint64_t seed, int64_t i) {
+  uint64_t z = seed + (static_cast<uint64_t>(i) + 1) * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+constexpr int64_t kMinPart = 1 << 16;  // elements a thread fills at least
 
 template <typename T>
 void put(std::vector<uint8_t>& out, int64_t i, T v) {
@@ -47,17 +52,20 @@ void with_conversion(ElementType t, F&& f) {
 
 // Elements [0, count) of the buffer from value(i), a double (iota, constant, random).
 template <typename G>
-void fill(std::vector<uint8_t>& out, ElementType t, int64_t count, G&& value) {
+void fill(std::vector<uint8_t>& out, ElementType t, int64_t count, G&& value, int threads = 1) {
   with_conversion(t, [&](auto convert) {
-    for (int64_t i = 0; i < count; ++i) put(out, i, convert(value(i)));
+    util::parallel_for(count, threads, kMinPart, [&](int64_t, int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) put(out, i, convert(value(i)));
+    });
   });
 }
 
 // Random elements: integers in a small range around zero (or from zero, unsigned), floats in
 // [-1, 1), each from one splitmix64 draw in element order.
-void fill_random(std::vector<uint8_t>& out, ElementType t, int64_t count, uint64_t seed) {
-  uint64_t state = seed;
-  const auto draw = [&](auto map) { fill(out, t, count, [&](int64_t) { return map(splitmix64(state)); }); };
+void fill_random(std::vector<uint8_t>& out, ElementType t, int64_t count, uint64_t seed, int threads) {
+  const auto draw = [&](auto map) {
+    fill(out, t, count, [&](int64_t i) { return map(splitmix64_draw(seed, i)); }, threads);
+  };
   switch (t) {
     case ElementType::U8: return draw([](uint64_t bits) { return static_cast<double>(bits & 0xFF); });
     case ElementType::I8:
@@ -91,18 +99,18 @@ std::vector<uint8_t> struct_bytes(const StructArg& fields) {
   return out;
 }
 
-std::vector<uint8_t> initial_bytes(const Buffer& b) {
+std::vector<uint8_t> initial_bytes(const Buffer& b, int threads) {
   const int64_t size = b.count * element_size(b.type);
   std::vector<uint8_t> out(static_cast<size_t>(size), 0);
   switch (b.init.kind) {
     case InitSpec::Kind::Zero: break;
     case InitSpec::Kind::Iota:
-      fill(out, b.type, b.count, [](int64_t i) { return static_cast<double>(i); });
+      fill(out, b.type, b.count, [](int64_t i) { return static_cast<double>(i); }, threads);
       break;
     case InitSpec::Kind::Constant:
-      fill(out, b.type, b.count, [&](int64_t) { return b.init.constant; });
+      fill(out, b.type, b.count, [&](int64_t) { return b.init.constant; }, threads);
       break;
-    case InitSpec::Kind::Random: fill_random(out, b.type, b.count, b.init.seed); break;
+    case InitSpec::Kind::Random: fill_random(out, b.type, b.count, b.init.seed, threads); break;
     case InitSpec::Kind::File: {
       if (is_npy_path(b.init.file)) {  // as --dump writes them
         out = read_npy(b.init.file, b.type, b.count, "buffer '" + b.name + "'");

@@ -1,0 +1,109 @@
+// Setup and checks on several threads (--threads) give what one thread gives.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "reference/references.hpp"
+#include "workload/buffer_data.hpp"
+
+namespace gpusim::reference {
+namespace {
+
+using workload::Buffer;
+using workload::ElementType;
+using workload::InitSpec;
+
+Buffer random_buffer(ElementType type, int64_t count, uint64_t seed) {
+  Buffer b;
+  b.name = "x";
+  b.type = type;
+  b.count = count;
+  b.init.kind = InitSpec::Kind::Random;
+  b.init.seed = seed;
+  return b;
+}
+
+TEST(BufferThreads, RandomFillIsSplitmix64InElementOrderOnAnyNumberOfThreads) {
+  // 300,000 floats: five parts of at least 65,536 elements on 5 threads.
+  const Buffer b = random_buffer(ElementType::F32, 300000, 7);
+  const std::vector<uint8_t> one = workload::initial_bytes(b, 1), five = workload::initial_bytes(b, 5);
+  EXPECT_EQ(one, five);
+  // The generator, written out: state += gamma, then the mix (Steele, Lea and Flood 2014).
+  uint64_t state = 7;
+  for (size_t i = 0; i < 300000; i += 99999) {
+    uint64_t z = 0;
+    for (size_t k = (i == 0 ? 0 : i - 99999 + 1); k <= i; ++k) {
+      z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+    }
+    const float want = static_cast<float>(static_cast<double>(z >> 11) * 0x1.0p-53 * 2.0 - 1.0);
+    float got;
+    std::memcpy(&got, one.data() + i * 4, 4);
+    EXPECT_EQ(got, want) << "element " << i;
+  }
+}
+
+TEST(BufferThreads, IotaAndIntegersAlike) {
+  Buffer iota = random_buffer(ElementType::I32, 200000, 0);
+  iota.init.kind = InitSpec::Kind::Iota;
+  const std::vector<uint8_t> bytes = workload::initial_bytes(iota, 3);
+  int32_t last;
+  std::memcpy(&last, bytes.data() + 199999 * 4, 4);
+  EXPECT_EQ(last, 199999);
+  EXPECT_EQ(workload::initial_bytes(random_buffer(ElementType::I16, 250000, 3), 1),
+            workload::initial_bytes(random_buffer(ElementType::I16, 250000, 3), 4));
+}
+
+TEST(CompareThreads, SameCountsFirstMismatchesAndWorstErrorOnAnyNumberOfThreads) {
+  // 400,000 floats, wrong at 10 places spread over what would be four parts: the report
+  // names the first four in element order whatever part found them.
+  std::vector<float> want(400000), got(400000);
+  for (size_t i = 0; i < want.size(); ++i) want[i] = got[i] = static_cast<float>(i % 1000);
+  const size_t wrong[] = {5, 120000, 120001, 130000, 250000, 260000, 300000, 350000, 399998, 399999};
+  for (size_t i : wrong) got[i] += 1.0f;
+  got[7] += 0.5e-3f * want[7];  // within tolerance; its error is the worst that passes
+  std::vector<uint8_t> g(got.size() * 4), w(want.size() * 4);
+  std::memcpy(g.data(), got.data(), g.size());
+  std::memcpy(w.data(), want.data(), w.size());
+  const CheckResult one = compare_buffers(g, w, ElementType::F32, 1e-3, 1);
+  const CheckResult four = compare_buffers(g, w, ElementType::F32, 1e-3, 4);
+  EXPECT_EQ(one.mismatches, 10);
+  EXPECT_EQ(four.mismatches, 10);
+  EXPECT_EQ(one.detail, four.detail);
+  EXPECT_EQ(one.detail.rfind("10 of 400000 elements differ; first: element 5: got", 0), 0u) << one.detail;
+  EXPECT_NE(one.detail.find("element 130000"), std::string::npos);
+  EXPECT_EQ(one.detail.find("element 250000"), std::string::npos);  // the fifth is not shown
+  // Passing: the max relative error is reported alike.
+  got = want;
+  got[390000] = want[390000] * (1 + 0.25e-3f);
+  std::memcpy(g.data(), got.data(), g.size());
+  EXPECT_EQ(compare_buffers(g, w, ElementType::F32, 1e-3, 1).detail, compare_buffers(g, w, ElementType::F32, 1e-3, 3).detail);
+  EXPECT_TRUE(compare_buffers(g, w, ElementType::F32, 1e-3, 3).passed);
+}
+
+TEST(ReferenceThreads, MatmulGivesTheSameBytesOnSeveralThreads) {
+  workload::Workload w;
+  w.params["n"] = 96;
+  Buffers in;
+  in["a"] = workload::initial_bytes(random_buffer(ElementType::F32, 96 * 96, 1));
+  in["b"] = workload::initial_bytes(random_buffer(ElementType::F32, 96 * 96, 2));
+  const ReferenceFn* matmul = find_reference("matmul");
+  ASSERT_NE(matmul, nullptr);
+  const std::vector<uint8_t> one = (*matmul)(w, in, 1), three = (*matmul)(w, in, 3);
+  EXPECT_EQ(one, three);
+  // c[5][7] by hand: the sum over k of a[5][k] * b[k][7], in double.
+  std::vector<float> a(96 * 96), b(96 * 96);
+  std::memcpy(a.data(), in["a"].data(), in["a"].size());
+  std::memcpy(b.data(), in["b"].data(), in["b"].size());
+  double sum = 0;
+  for (int k = 0; k < 96; ++k) sum += static_cast<double>(a[5 * 96 + k]) * b[k * 96 + 7];
+  float c57;
+  std::memcpy(&c57, one.data() + (5 * 96 + 7) * 4, 4);
+  EXPECT_EQ(c57, static_cast<float>(sum));
+}
+
+}  // namespace
+}  // namespace gpusim::reference
