@@ -1,5 +1,6 @@
 // SMs ticking in batches (--threads): the global stores an SM's cycle holds back, which
-// kernels run their SMs in order and why, and one launch on 1 and 3 threads alike.
+// kernels run their SMs in order and why, and one launch on 1 and 3 threads and without a
+// batch alike.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -68,7 +69,7 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
 // SMs, timed on one thread and on three: every counter the same.
 TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
   const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
-  const auto run = [&](int threads) {
+  const auto run = [&](int threads, bool profile = false) {
     const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
     const kernel::Module m = frontend::parse_ptx(ptx, "batch.ptx");
     exec::DeviceMemory memory;
@@ -80,6 +81,7 @@ TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
     std::memcpy(launch.params.data(), &base, 8);
     TimingOptions options;
     options.threads = threads;
+    options.profile = profile;  // --source: each SM ticks on its own event, in order
     const LaunchStats s = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
     return std::pair(s, memory.find("out")->bytes);
   };
@@ -94,6 +96,15 @@ TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
     for (const auto& c : SmStats::counters())
       EXPECT_EQ(three.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
   EXPECT_EQ(out_three, out_one);
+  // The batch keeps the SMs' next ticks in place of their events: the same ticks as the SMs'
+  // own events give (--source runs without a batch), so the same stall counts cycle for cycle.
+  const auto [alone, out_alone] = run(1, true);
+  EXPECT_EQ(alone.cycles, one.cycles);
+  ASSERT_EQ(alone.per_sm.size(), one.per_sm.size());
+  for (size_t i = 0; i < one.per_sm.size(); ++i)
+    for (const auto& c : SmStats::counters())
+      EXPECT_EQ(alone.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
+  EXPECT_EQ(out_alone, out_one);
 }
 
 }  // namespace
