@@ -43,13 +43,16 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
   return "";
 }
 
-TickBatch::TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors)
+TickBatch::TickBatch(engine::EventQueue& events, const std::vector<std::unique_ptr<Sm>>& sms,
+                     std::vector<exec::Executor*> executors)
     : events_(events),
-      event_(this, engine::priority::kSmTick + sm_count),  // after every SM's tick event
-      next_(static_cast<size_t>(sm_count), engine::kNever),
-      sms_(static_cast<size_t>(sm_count), nullptr),
-      executors_(std::move(executors)),
-      sm_count_(static_cast<size_t>(sm_count)) {
+      event_(this, engine::priority::kSmTick + static_cast<int32_t>(sms.size())),  // after every SM's tick event
+      next_(sms.size(), engine::kNever),
+      executors_(std::move(executors)) {
+  for (const auto& sm : sms) {
+    sms_.push_back(sm.get());
+    sm->set_batch(this);
+  }
   for (size_t t = 1; t < executors_.size(); ++t) workers_.emplace_back([this, t] { serve(t); });
 }
 
@@ -64,7 +67,6 @@ void TickBatch::wake(Sm& sm, engine::Cycle at) {
   engine::Cycle& next = next_[sm.id()];
   if (at >= next) return;
   next = at;
-  sms_[sm.id()] = &sm;
   events_.schedule_by(event_, at);
 }
 
@@ -91,7 +93,7 @@ void TickBatch::run() {
   now_ = events_.now();
   running_.clear();
   engine::Cycle later = engine::kNever;  // the next tick of the SMs not due now
-  for (size_t i = 0; i < sm_count_; ++i) {  // in SM order
+  for (size_t i = 0; i < sms_.size(); ++i) {  // in SM order
     if (next_[i] == now_) {
       next_[i] = engine::kNever;
       running_.push_back(sms_[i]);
@@ -115,8 +117,9 @@ void TickBatch::run_shared() {
   // Each thread runs the due SMs of a fixed range of SM indices, so that an SM's state stays
   // in one core's cache from cycle to cycle whichever SMs are due; only this thread's range
   // moves, and slowly.
-  const double even = static_cast<double>(sm_count_) / static_cast<double>(threads);
-  const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count_);
+  const size_t sm_count = sms_.size();
+  const double even = static_cast<double>(sm_count) / static_cast<double>(threads);
+  const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count);
   const auto due_before = [&](size_t sm) {
     return static_cast<size_t>(std::lower_bound(running_.begin(), running_.end(), sm,
                                                 [](const Sm* a, size_t id) { return a->id() < id; }) -
@@ -124,7 +127,7 @@ void TickBatch::run_shared() {
   };
   first_.assign(threads + 1, n);
   first_[0] = 0;
-  for (size_t t = 1; t < threads; ++t) first_[t] = due_before(own_end + (sm_count_ - own_end) * (t - 1) / (threads - 1));
+  for (size_t t = 1; t < threads; ++t) first_[t] = due_before(own_end + (sm_count - own_end) * (t - 1) / (threads - 1));
   const size_t own = first_[1];
   if (progress_.size() < threads) progress_ = std::vector<Progress>(threads);
   for (size_t t = 0; t < threads; ++t) progress_[t].done.store(first_[t], std::memory_order_relaxed);

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,8 +35,10 @@ class TickBatch {
   static std::string in_order_because(const kernel::Program& program, const exec::LaunchConfig& launch, bool profile,
                                       const memory::MemorySystem& memory);
 
-  // `executors`: one per thread (the first the caller's), each the launch's.
-  TickBatch(engine::EventQueue& events, int sm_count, std::vector<exec::Executor*> executors);
+  // `sms`: the GPU's, by index; each now ticks through the batch. `executors`: one per thread
+  // (the first the caller's), each the launch's.
+  TickBatch(engine::EventQueue& events, const std::vector<std::unique_ptr<Sm>>& sms,
+            std::vector<exec::Executor*> executors);
   ~TickBatch();
   TickBatch(const TickBatch&) = delete;
   TickBatch& operator=(const TickBatch&) = delete;
@@ -54,11 +57,10 @@ class TickBatch {
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
+  std::vector<Sm*> sms_;             // by SM index
   std::vector<engine::Cycle> next_;  // by SM index: its next tick (kNever: none)
-  std::vector<Sm*> sms_;             // by SM index, once woken
   std::vector<Sm*> running_;
   std::vector<exec::Executor*> executors_;
-  size_t sm_count_;
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
   // Thread t runs running_[first_[t], first_[t + 1]) and counts those done in progress_[t],

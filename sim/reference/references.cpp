@@ -222,7 +222,6 @@ const std::map<std::string, ReferenceFn>& registry() {
 }
 
 constexpr int64_t kShownMismatches = 4;
-constexpr int64_t kMinPart = 1 << 16;  // elements a thread compares at least
 
 template <typename T>
 T element(const std::vector<uint8_t>& bytes, int64_t i) {
@@ -241,8 +240,8 @@ struct PartCompared {
 template <typename T>
 CheckResult compare_typed(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, double tol, int threads) {
   const auto n = static_cast<int64_t>(want.size() / sizeof(T));
-  std::vector<PartCompared> parts(static_cast<size_t>(util::parallel_parts(n, threads, kMinPart)));
-  util::parallel_for(n, threads, kMinPart, [&](int64_t p, int64_t begin, int64_t end) {
+  std::vector<PartCompared> parts(static_cast<size_t>(util::parallel_parts(n, threads, util::kMinElementsPerThread)));
+  util::parallel_for(n, threads, util::kMinElementsPerThread, [&](int64_t p, int64_t begin, int64_t end) {
     PartCompared& part = parts[static_cast<size_t>(p)];
     for (int64_t i = begin; i < end; ++i) {
       const T g = element<T>(got, i), w = element<T>(want, i);

@@ -21,8 +21,6 @@ uint64_t splitmix64_draw(uint64_t seed, int64_t i) {
   return z ^ (z >> 31);
 }
 
-constexpr int64_t kMinPart = 1 << 16;  // elements a thread fills at least
-
 template <typename T>
 void put(std::vector<uint8_t>& out, int64_t i, T v) {
   std::memcpy(out.data() + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
@@ -54,7 +52,7 @@ void with_conversion(ElementType t, F&& f) {
 template <typename G>
 void fill(std::vector<uint8_t>& out, ElementType t, int64_t count, G&& value, int threads = 1) {
   with_conversion(t, [&](auto convert) {
-    util::parallel_for(count, threads, kMinPart, [&](int64_t, int64_t begin, int64_t end) {
+    util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) put(out, i, convert(value(i)));
     });
   });
