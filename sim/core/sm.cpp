@@ -78,9 +78,10 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
   // Slot i belongs to scheduler i % schedulers: each has at most this many.
   const size_t per_scheduler = (warps_.size() + schedulers_.size() - 1) / schedulers_.size();
   live_storage_.resize(per_scheduler * schedulers_.size());
+  known_waits_.resize(per_scheduler * schedulers_.size());
   for (size_t i = 0; i < schedulers_.size(); ++i) {
     schedulers_[i].policy = SchedulerPolicyRegistry::instance().make(config.policy);
-    schedulers_[i].live.attach(live_storage_.data() + i * per_scheduler);
+    schedulers_[i].live.attach(live_storage_.data() + i * per_scheduler, known_waits_.data() + i * per_scheduler);
   }
   for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
   if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
@@ -273,7 +274,8 @@ engine::Cycle Sm::tick(engine::Cycle now) {
       next = std::min(next, s.wake);
       continue;
     }
-    IssueScan scan(*this, gates_.data(), {s.live.begin(), s.live.size()}, s.units, s.last_pos, s.last_issued, now, &s.parked);
+    IssueScan scan(*this, gates_.data(), {s.live.begin(), s.live.size()}, s.units, s.last_pos, s.last_issued, now, &s.parked,
+                   s.live.known_waits());
     const bool had_warps = !s.live.empty();
     scanning_ = &s;
     issued_ = false;

@@ -139,23 +139,35 @@ class Sm final : private Issuer, public memory::ResponseSink {
     bool in_use = false;
   };
   // A scheduler's live warp slots, oldest first, in its part of the SM's live_storage_ (so
-  // that the scan's first look is near the SM's other state, not in a heap block of its own).
+  // that the scan's first look is near the SM's other state, not in a heap block of its own),
+  // and by the same position, in its part of known_waits_, what the warp's gate last told a
+  // scan (IssueScan's known waits).
   class LiveList {
    public:
-    void attach(uint32_t* data) { data_ = data; }
+    void attach(uint32_t* data, engine::Cycle* known_waits) {
+      data_ = data;
+      known_waits_ = known_waits;
+    }
     const uint32_t* begin() const { return data_; }
     const uint32_t* end() const { return data_ + count_; }
     size_t size() const { return count_; }
     bool empty() const { return count_ == 0; }
     uint32_t operator[](size_t i) const { return data_[i]; }
-    void push_back(uint32_t slot) { data_[count_++] = slot; }
+    engine::Cycle* known_waits() { return known_waits_; }
+    void forget_wait(size_t i) { known_waits_[i] = 0; }
+    void push_back(uint32_t slot) {
+      known_waits_[count_] = 0;
+      data_[count_++] = slot;
+    }
     void erase_at(size_t i) {
       std::copy(data_ + i + 1, data_ + count_, data_ + i);
+      std::copy(known_waits_ + i + 1, known_waits_ + count_, known_waits_ + i);
       --count_;
     }
 
    private:
     uint32_t* data_ = nullptr;
+    engine::Cycle* known_waits_ = nullptr;
     size_t count_ = 0;
   };
   struct Scheduler {
@@ -268,6 +280,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   std::vector<ResidentBlock> blocks_;
   std::vector<Scheduler> schedulers_;
   std::vector<uint32_t> live_storage_;  // the schedulers' live lists, one part each
+  std::vector<engine::Cycle> known_waits_;  // and their known waits, one part each
   Scheduler* scanning_ = nullptr;  // the scheduler whose cycle is being scanned
   bool issued_ = false;            // whether that scan issued
   bool last_free_ = false;  // the instruction try_issue last issued was folded (no issue cycle)
@@ -281,10 +294,14 @@ class Sm final : private Issuer, public memory::ResponseSink {
   std::vector<uint32_t> scheduler_of_;
   std::vector<uint32_t> live_index_;
   // A warp that waits with no known end (a response, a barrier) is parked: the scan skips it
-  // (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks it.
+  // (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks it. The same events
+  // are the only ones that can bring a warp's gate-bound wait forward: its known wait goes too.
   void unpark(uint32_t slot) {
     const uint32_t index = live_index_[slot];
-    if (index < 64) schedulers_[scheduler_of_[slot]].parked &= ~(uint64_t{1} << index);
+    if (index == kNotLive) return;
+    Scheduler& s = schedulers_[scheduler_of_[slot]];
+    if (index < 64) s.parked &= ~(uint64_t{1} << index);
+    s.live.forget_wait(index);
   }
   int free_block_slots_ = 0;
   int retired_ = 0;

@@ -79,10 +79,16 @@ class IssueScan {
   // cannot issue until something the SM clears the bit for (a response, a barrier's release,
   // an issue). By position, so that a scan steps over a run of them at once (next()).
   // `gates`: the SM's, by warp slot.
-  IssueScan(Issuer& issuer, const WarpGate* gates, std::span<const uint32_t> live,
-            const IssueUnits& units, size_t last_pos, uint32_t last_slot, engine::Cycle now, uint64_t* parked = nullptr)
+  // `known_waits` (null: none kept): by position in `live`, the cycle before which the warp's
+  // gate alone turned it down when a scan last offered it (0: none known). The SM forgets a
+  // warp's (sets 0) wherever it unparks it: only those events (a response, a barrier's
+  // release, an issue, a launch) can bring that cycle forward. A scan passes over a warp whose
+  // known wait is still ahead, as offer() would turn it down, noting that wait.
+  IssueScan(Issuer& issuer, const WarpGate* gates, std::span<const uint32_t> live, const IssueUnits& units,
+            size_t last_pos, uint32_t last_slot, engine::Cycle now, uint64_t* parked = nullptr,
+            engine::Cycle* known_waits = nullptr)
       : issuer_(issuer), gates_(gates), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
-        now_(now), parked_(parked) {}
+        now_(now), parked_(parked), known_waits_(known_waits) {}
 
   // The scheduler's live warp slots, oldest first.
   std::span<const uint32_t> live() const { return live_; }
@@ -100,16 +106,21 @@ class IssueScan {
     // Waits that do not depend on the next instruction (a block still launching, a barrier)
     // are answered here too: short blocks spend much of their life in them.
     if (now_ < w.eligible_at) {
-      wait(w.eligible_wait, w.eligible_at);
+      turn_down(index, w.eligible_wait, w.eligible_at);
       return false;
     }
     if (w.at_barrier) {
       park(index);
-      wait(Stall::Barrier, engine::kNever);
+      turn_down(index, Stall::Barrier, engine::kNever);
       return false;
     }
     if (w.next_known) {
-      const Readiness r = known_readiness(w, units_, now_);
+      if (w.operands_at > now_) {
+        if (w.operands_at == engine::kNever) park(index);
+        turn_down(index, w.operands_wait, w.operands_at);
+        return false;
+      }
+      const Readiness r = units_readiness(*w.next, units_, now_);  // not kept: other warps' issues move it
       if (r.at > now_) {
         if (r.at == engine::kNever) park(index);
         wait(r.reason, r.at);
@@ -123,12 +134,21 @@ class IssueScan {
     if (parked_ && index < 64) *parked_ |= uint64_t{1} << index;
   }
   // The first index in [from, end) worth offering: every one until a reason is kept, then
-  // those not parked (offer() would pass over the others without a look).
-  size_t next(size_t from, size_t end) const {
-    if (reason_ == Stall::Idle || !parked_ || from >= 64) return from;
-    const uint64_t open = ~*parked_ >> from;
-    const size_t skip = open ? static_cast<size_t>(std::countr_zero(open)) : 64 - from;  // 64 on: never parked
-    return std::min(end, from + skip);
+  // those not parked (offer() would pass over the others without a look) and whose known
+  // wait is not ahead (offer() would note it and turn them down: so does this).
+  size_t next(size_t from, size_t end) {
+    if (reason_ == Stall::Idle || !parked_) return from;
+    while (from < end) {
+      if (from < 64 && (*parked_ >> from & 1u)) {  // a run of parked warps, at once
+        const uint64_t open = ~*parked_ >> from;
+        from += open ? static_cast<size_t>(std::countr_zero(open)) : 64 - from;
+        continue;
+      }
+      if (!known_waits_ || known_waits_[from] <= now_) return from;
+      wake_ = std::min(wake_, known_waits_[from]);
+      ++from;
+    }
+    return end;
   }
   // Whether the warp in `slot` is ready to compete: launched and not waiting for a load.
   bool active(uint32_t slot) { return issuer_.active(slot, now_); }
@@ -138,8 +158,14 @@ class IssueScan {
     if (reason_ == Stall::Idle) reason_ = reason;
     wake_ = std::min(wake_, at);
   }
+  // wait(), for live()[index], when its gate alone gives the wait (WarpGate: not before
+  // eligible_at, not at a barrier, not before operands_at): kept as its known wait.
+  void turn_down(size_t index, Stall reason, engine::Cycle at) {
+    if (known_waits_) known_waits_[index] = at;
+    wait(reason, at);
+  }
+  engine::Cycle wake() const { return wake_; }  // the earliest cycle an offered (or passed) warp can issue
   Stall reason() const { return reason_; }      // why nothing issued
-  engine::Cycle wake() const { return wake_; }  // the earliest cycle an offered warp can issue
 
  private:
   bool parked(size_t index) const { return parked_ && index < 64 && (*parked_ >> index & 1u); }
@@ -152,6 +178,7 @@ class IssueScan {
   uint32_t last_slot_;
   engine::Cycle now_;
   uint64_t* parked_;
+  engine::Cycle* known_waits_;
   Stall reason_ = Stall::Idle;
   engine::Cycle wake_ = engine::kNever;
 };
