@@ -34,6 +34,7 @@ class Scoreboard {
   void clear() {
     count_ = 0;
     pending_mask_ = 0;
+    earliest_ = engine::kNever;
   }
 
   // When `t` can read its operands (and overwrite its destinations without overtaking a
@@ -71,20 +72,8 @@ class Scoreboard {
   // Issue of `t` at `now`: arrived writes leave the table, then `t`'s writes enter it,
   // ready at `ready` (kNever for a load, until `arrived(ticket)`).
   void issue(const InstructionTiming& t, engine::Cycle now, engine::Cycle ready, uint32_t ticket) {
-    int kept = 0;
     const uint64_t overlap = pending_mask_ & t.writes_mask;  // entries `t` may rewrite
-    pending_mask_ = 0;
-    for (int i = 0; i < count_; ++i) {
-      const Pending& p = entries_[static_cast<size_t>(i)];
-      if (p.at <= now) continue;  // arrived
-      if (overlap >> (p.reg % 64) & 1u) {
-        bool rewritten = false;
-        for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
-        if (rewritten) continue;
-      }
-      keep(kept, p);
-    }
-    count_ = kept;
+    if (earliest_ <= now || overlap) compact(t, now, overlap);  // else every entry stays
     if (ready <= now) return;  // nothing in flight
     for (uint32_t reg : t.writes)
       if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, ready});
@@ -117,6 +106,7 @@ class Scoreboard {
   void defer(const InstructionTiming& t, uint32_t ticket) {
     int kept = 0;
     pending_mask_ = 0;
+    earliest_ = engine::kNever;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       bool rewritten = false;
@@ -135,6 +125,7 @@ class Scoreboard {
       if (p.ticket != ticket || p.at != engine::kNever) continue;
       p.ticket = at == engine::kNever ? then : (then == kMemoryKnown || then == kOperand ? then : kArithmetic);
       p.at = at;
+      earliest_ = std::min(earliest_, at);
     }
   }
 
@@ -146,6 +137,7 @@ class Scoreboard {
       Pending& p = entries_[static_cast<size_t>(i)];
       if (p.ticket == ticket && p.at == engine::kNever) {
         p.at = now;
+        earliest_ = std::min(earliest_, now);
         any = true;
       }
     }
@@ -153,6 +145,23 @@ class Scoreboard {
   }
 
  private:
+  // Drops the arrived writes and those `t` rewrites (`overlap`: their registers' summary).
+  void compact(const InstructionTiming& t, engine::Cycle now, uint64_t overlap) {
+    int kept = 0;
+    pending_mask_ = 0;
+    earliest_ = engine::kNever;
+    for (int i = 0; i < count_; ++i) {
+      const Pending& p = entries_[static_cast<size_t>(i)];
+      if (p.at <= now) continue;  // arrived
+      if (overlap >> (p.reg % 64) & 1u) {
+        bool rewritten = false;
+        for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
+        if (rewritten) continue;
+      }
+      keep(kept, p);
+    }
+    count_ = kept;
+  }
   struct Pending {
     uint32_t reg;
     uint32_t ticket;  // kArithmetic, kMemoryKnown, kOperand, or the load it waits for
@@ -162,9 +171,11 @@ class Scoreboard {
   void keep(int& index, const Pending& p) {
     entries_[static_cast<size_t>(index++)] = p;
     pending_mask_ |= uint64_t{1} << (p.reg % 64);
+    earliest_ = std::min(earliest_, p.at);
   }
   int count_ = 0;
   uint64_t pending_mask_ = 0;  // register_mask of the entries' registers
+  engine::Cycle earliest_ = engine::kNever;  // the entries' earliest time: before it, an issue drops none
   std::array<Pending, kEntries> entries_{};
 };
 
