@@ -52,11 +52,9 @@ class Scoreboard {
     const bool full = count_ == kEntries && t.writes[0] != kernel::kNoReg;
     // Most instructions touch no register with a write in flight: no entry to look at.
     if (!full && !(pending_mask_ & (t.reads_mask | (renamed ? 0 : t.writes_mask)))) return w;
-    engine::Cycle earliest = engine::kNever;
     const uint64_t touched = t.reads_mask | (renamed ? 0 : t.writes_mask);
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
-      earliest = std::min(earliest, p.at);
       if (!(touched >> (p.reg % 64) & 1u)) continue;  // the summary rules it out
       // A compare's predicate read as an operand is ready before a guard may read it.
       const engine::Cycle at = p.reg == t.early_reg && p.at != engine::kNever ? p.at - std::min<engine::Cycle>(p.at, t.early_by) : p.at;
@@ -65,7 +63,7 @@ class Scoreboard {
       }
     }
     // A full table takes no new write until its first entry arrives.
-    if (full && earliest > w.at) w = {earliest, kArithmetic};
+    if (full && earliest_ > w.at) w = {earliest_, kArithmetic};
     return w;
   }
 
@@ -175,7 +173,7 @@ class Scoreboard {
   }
   int count_ = 0;
   uint64_t pending_mask_ = 0;  // register_mask of the entries' registers
-  engine::Cycle earliest_ = engine::kNever;  // the entries' earliest time: before it, an issue drops none
+  engine::Cycle earliest_ = engine::kNever;  // the entries' earliest time (kept exact: an entry's only ever comes forward)
   std::array<Pending, kEntries> entries_{};
 };
 
