@@ -227,19 +227,22 @@ engine::Cycle Sm::after_rare_issue(TimedWarp& w, const InstructionTiming& t, con
   return engine::Cycle{t.per_value} * (r.distinct_values - 1);  // match.sync serialises over the lanes' values
 }
 
+void Sm::set_batch(TickBatch* batch) {
+  batch_ = batch;
+  if (batch_) memory_.pull_responses(id_);
+}
+
 void Sm::on_response(uint64_t tag) {
   const engine::Cycle now = events_.now();
   if (live_index_[LoadStoreUnit::slot_of(tag)] == kNotLive) return;  // the warp has gone
-  if (batch_) {
-    // Taken at the start of the SM's own cycle (run_cycle), with its other work. Were it
-    // one that no instruction waits for, the tick is one more with nothing to issue: it
-    // charges the cycle's stalls as the next tick would, and the next is due when it was.
-    arrived_.push_back(tag);
-    batch_->wake(*this, now);
-    return;
-  }
   if (take_response(tag, now)) events_.schedule_by(tick_event_, now);
 }
+
+// In a batch, a response's settle (after this SM's cycle) says when it is due: the SM ticks
+// then and takes it in run_cycle. Were it for a warp that has gone, or one that no
+// instruction waits for, the tick is one more with nothing to issue: it charges the cycle's
+// stalls as the next tick would, and the next is due when it was.
+void Sm::on_response_due(engine::Cycle at) { batch_->wake(*this, at); }
 
 bool Sm::take_response(uint64_t tag, engine::Cycle now) {
   TimedWarp& w = warps_[LoadStoreUnit::slot_of(tag)];
@@ -314,9 +317,13 @@ void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
   executor.set_store_log(&stores_);
   instructions_before_ = stats_.warp_instructions;
   try {
-    for (uint64_t tag : arrived_) take_response(tag, now);
-    arrived_.clear();
-    next_tick_ = tick(now);
+    // Responses due now, as events would have delivered them before any SM's cycle: a warp
+    // not live then is not live now (warps retire in their SM's cycle), and one launched
+    // since (this cycle) has nothing in flight, so take_response passes over its tag.
+    const engine::Cycle due = memory_.take_due(id_, now, [this, now](uint64_t tag) {
+      if (live_index_[LoadStoreUnit::slot_of(tag)] != kNotLive) take_response(tag, now);
+    });
+    next_tick_ = std::min(tick(now), due);  // a later response's wake was folded into this tick
   } catch (...) {  // thrown in SM order, at end_cycle
     fault_ = std::current_exception();
   }

@@ -92,8 +92,9 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void set_tick_every_cycle(bool v) { every_cycle_ = v; }
   // Ticks with the other SMs of its cycle in `batch` (core/tick_batch.hpp): the tick event
   // joins the batch, which runs every SM's cycle (run_cycle, side by side) and then each
-  // one's effects on the rest of the GPU (end_cycle, in SM order).
-  void set_batch(TickBatch* batch) { batch_ = batch; }
+  // one's effects on the rest of the GPU (end_cycle, in SM order). In a batch the SM takes
+  // its responses itself, at the start of its cycle (run_cycle), rather than by an event each.
+  void set_batch(TickBatch* batch);
   // The SM's own cycle: touches nothing outside the SM but its own part of the memory
   // system (which keeps the rest for settle()); global stores go to its store log.
   void run_cycle(engine::Cycle now, exec::Executor& executor);
@@ -117,6 +118,7 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void charge_until(engine::Cycle now) { account(now); }
 
   void on_response(uint64_t tag) override;
+  void on_response_due(engine::Cycle at) override;
 
   bool has_warps() const { return live_warps_ > 0; }
   uint32_t live_warps() const { return live_warps_; }
@@ -270,7 +272,6 @@ class Sm final : private Issuer, public memory::ResponseSink {
   engine::Cycle next_tick_ = engine::kNever;  // in a batch: what run_cycle found
   uint64_t instructions_before_ = 0;
   std::exception_ptr fault_;
-  std::vector<uint64_t> arrived_;  // in a batch: responses delivered this cycle, taken in run_cycle
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
 
   std::vector<TimedWarp> warps_;

@@ -11,7 +11,12 @@ MemorySystem::MemorySystem(const MemorySystemContext& context) : events_(context
 
 MemorySystem::~MemorySystem() = default;
 
-void MemorySystem::connect(uint32_t sm, ResponseSink* sink) { queues_.at(sm)->sink = sink; }
+void MemorySystem::connect(uint32_t sm, ResponseSink* sink) {
+  queues_.at(sm)->sink = sink;
+  queues_[sm]->pulled = false;
+}
+
+void MemorySystem::pull_responses(uint32_t sm) { queues_.at(sm)->pull(); }
 
 engine::Cycle MemorySystem::drained_at() const {
   engine::Cycle last = 0;
@@ -27,7 +32,13 @@ void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at) {
 void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag) {
   pending_.push({at, order_++, tag});
   last = std::max(last, at);
-  events_.schedule_by(event_, at);
+  if (!pulled) events_.schedule_by(event_, at);
+  else if (sink) sink->on_response_due(at);
+}
+
+void MemorySystem::ResponseQueue::pull() {
+  if (!pending_.empty()) throw std::logic_error("an SM pulls its responses with some already due by event");
+  pulled = true;
 }
 
 void MemorySystem::ResponseQueue::deliver() {

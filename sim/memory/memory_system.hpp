@@ -36,11 +36,14 @@ struct MemoryRequest {
   engine::Cycle not_before = 0;  // it leaves the SM's load/store pipeline then (queued behind others)
 };
 
-// The SM side of a port: told, by an event at the cycle a request's data is there.
+// The SM side of a port: told, by an event at the cycle a request's data is there; or,
+// pulling its responses (MemorySystem::pull_responses), told when one is due, at the send's
+// settle, and taking it at the start of that cycle (take_due).
 class ResponseSink {
  public:
   virtual ~ResponseSink() = default;
   virtual void on_response(uint64_t tag) = 0;
+  virtual void on_response_due(engine::Cycle /*at*/) {}
 };
 
 // What taking a request costs the SM's load/store pipeline: its wavefronts (lines), and the
@@ -61,8 +64,19 @@ class MemorySystem {
   explicit MemorySystem(const MemorySystemContext& context);
   virtual ~MemorySystem();
 
-  // Where SM `sm`'s responses go (replaces an earlier sink; nullptr disconnects).
+  // Where SM `sm`'s responses go (replaces an earlier sink; nullptr disconnects, and
+  // delivers by events again).
   void connect(uint32_t sm, ResponseSink* sink);
+  // SM `sm` takes its responses itself (take_due) on the cycle they are due, instead of by an
+  // event each: on its own thread, as part of its cycle. Its queue must be empty.
+  void pull_responses(uint32_t sm);
+  // Pulled: calls take(tag) for each of SM `sm`'s responses due by `now`, in the order events
+  // would have delivered them (by cycle, then as sent). Returns when the next one is due
+  // (kNever: none). Touches only that SM's queue: safe beside other SMs' calls.
+  template <class Take>
+  engine::Cycle take_due(uint32_t sm, engine::Cycle now, Take&& take) {
+    return queues_[sm]->take_due(now, take);
+  }
   // Whether accepts_at can ever answer later than `now` (so callers may skip asking).
   bool may_refuse() const { return may_refuse_; }
   // The first cycle, from `now`, at which SM `sm` can hand over a request.
@@ -111,8 +125,19 @@ class MemorySystem {
     explicit ResponseQueue(engine::EventQueue& events) : events_(events), event_(this, engine::priority::kResponse) {}
     void push(engine::Cycle at, uint64_t tag);
     void deliver();
+    template <class Take>
+    engine::Cycle take_due(engine::Cycle now, Take& take) {
+      while (!pending_.empty() && pending_.top().at <= now) {
+        const uint64_t tag = pending_.top().tag;
+        pending_.pop();
+        take(tag);
+      }
+      return pending_.empty() ? engine::kNever : pending_.top().at;
+    }
+    void pull();
 
     ResponseSink* sink = nullptr;
+    bool pulled = false;     // the sink takes them (take_due): no event
     engine::Cycle last = 0;  // the latest cycle any response was due
 
    private:

@@ -4,6 +4,7 @@
 // memory_workloads_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -160,6 +161,89 @@ TEST(MemorySystem, ALoadMeetingASectorOnItsWayInTheSameCycleWaitsForIt) {
   EXPECT_EQ(port.sink.arrived.at(3) - 1000, first);
   EXPECT_EQ(port.memory->stats().l1_misses, 4u);
   EXPECT_EQ(port.memory->stats().l1_hits, 8u);
+}
+
+TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
+  // Requests of one SM over three cycles: two loads of one line in one cycle (answered
+  // together), a hit on it a cycle later, then a shared-memory load and a load of another
+  // line. By events, each response comes in its cycle, in the order sent within it. Pulled
+  // (as an SM in a batch takes them), no event is scheduled: the sink is told each due cycle
+  // at the settle, and take_due hands over the same tags in the same cycles and order.
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
+  const auto line = strided(StateSpace::Global, 4);
+  auto other = line;
+  for (uint64_t& a : other) a += 4096;
+  const auto shared = strided(StateSpace::Shared, 4);
+  struct Sent {
+    engine::Cycle at;
+    uint64_t tag;
+    StateSpace space;
+    const uint64_t* addresses;
+  };
+  const std::vector<Sent> sends{{1000, 1, StateSpace::Global, line.data()},
+                                {1000, 2, StateSpace::Global, line.data()},
+                                {1001, 3, StateSpace::Global, line.data()},
+                                {1002, 4, StateSpace::Shared, shared.data()},
+                                {1002, 5, StateSpace::Global, other.data()}};
+  const auto send_all = [&](Port& port) {
+    for (size_t i = 0; i < sends.size(); ++i) {
+      port.events.advance_to(sends[i].at);
+      MemoryRequest r;
+      r.space = sends[i].space;
+      r.mask = 0xFFFFFFFFu;
+      r.bytes_per_lane = 4;
+      r.addresses = sends[i].addresses;
+      r.tag = sends[i].tag;
+      port.memory->send(r);
+      if (i + 1 == sends.size() || sends[i + 1].at != sends[i].at) port.memory->settle(0);
+    }
+  };
+  // (cycle, tag), in the order they come.
+  struct Ordered final : ResponseSink {
+    explicit Ordered(engine::EventQueue& q) : events(q) {}
+    void on_response(uint64_t tag) override { got.emplace_back(events.now(), tag); }
+    void on_response_due(engine::Cycle at) override { due.insert(at); }
+    engine::EventQueue& events;
+    std::vector<std::pair<engine::Cycle, uint64_t>> got;
+    std::set<engine::Cycle> due;
+  };
+  Port by_events(hopper);
+  Ordered events_sink(by_events.events);
+  by_events.memory->connect(0, &events_sink);
+  send_all(by_events);
+  EXPECT_THROW(by_events.memory->pull_responses(0), std::logic_error);  // some already due by event
+  by_events.events.run();
+  ASSERT_EQ(events_sink.got.size(), sends.size());
+  EXPECT_TRUE(events_sink.due.empty());
+  EXPECT_TRUE(std::is_sorted(events_sink.got.begin(), events_sink.got.end()));  // by cycle, then as sent
+  std::map<uint64_t, engine::Cycle> at;
+  for (const auto& [cycle, tag] : events_sink.got) at[tag] = cycle;
+  EXPECT_EQ(at[1], at[2]);
+  EXPECT_EQ(at[1], at[3]);  // the hit waits for the sectors on their way
+  EXPECT_GT(at[1], 1600u);  // from DRAM
+  EXPECT_LT(at[1], at[5]);  // the other line: a DRAM read sent two cycles later
+
+  Port pulled(hopper);
+  Ordered pulled_sink(pulled.events);
+  pulled.memory->connect(0, &pulled_sink);
+  pulled.memory->pull_responses(0);
+  send_all(pulled);
+  EXPECT_TRUE(pulled.events.empty());
+  std::set<engine::Cycle> expected_due;
+  for (const auto& [cycle, tag] : events_sink.got) expected_due.insert(cycle);
+  EXPECT_EQ(pulled_sink.due, expected_due);
+  std::vector<std::pair<engine::Cycle, uint64_t>> taken;
+  for (engine::Cycle cycle : pulled_sink.due) {
+    const engine::Cycle next = pulled.memory->take_due(0, cycle, [&](uint64_t tag) { taken.emplace_back(cycle, tag); });
+    const auto later = pulled_sink.due.upper_bound(cycle);
+    EXPECT_EQ(next, later == pulled_sink.due.end() ? engine::kNever : *later);
+  }
+  EXPECT_EQ(taken, events_sink.got);
+  EXPECT_TRUE(pulled_sink.got.empty());
+  // Connected again, the SM's responses come by events.
+  pulled.memory->connect(0, &pulled.sink);
+  EXPECT_GT(pulled.access(StateSpace::Global, 4, 3000).latency, 0u);
+  EXPECT_TRUE(pulled_sink.got.empty());
 }
 
 TEST(MemorySystem, L1HitsTakeTheBusiestLookupOrDataBank) {
