@@ -36,24 +36,74 @@ int64_t param(const Workload& w, const std::string& name) {
   return it->second;
 }
 
-std::vector<uint8_t> vecadd(const Workload& w, const Buffers& in) {
-  const auto a = as<float>(in, "a"), b = as<float>(in, "b");
-  std::vector<float> c(static_cast<size_t>(param(w, "n")));
-  for (size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
-  return bytes(c);
+// A buffer's elements read in place (no copy: the references of big elementwise kernels run
+// on every thread, and a copy of each input would be most of their time).
+template <typename T>
+class Elements {
+ public:
+  Elements(const Buffers& b, const std::string& name) {
+    const auto it = b.find(name);
+    if (it == b.end()) throw util::InputError("reference: the workload has no buffer '" + name + "'");
+    bytes_ = it->second.data();
+    size_ = static_cast<int64_t>(it->second.size() / sizeof(T));
+  }
+  int64_t size() const { return size_; }
+  T operator[](int64_t i) const {
+    T v;
+    std::memcpy(&v, bytes_ + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+    return v;
+  }
+
+ private:
+  const uint8_t* bytes_ = nullptr;
+  int64_t size_ = 0;
+};
+
+// `count` elements of type T, element i being at(i), on `threads` threads: each element is
+// computed alone, so the bytes are the same on any number.
+template <typename T, typename At>
+std::vector<uint8_t> elementwise(const Workload& w, int64_t count, int threads, At at) {
+  if (count < 0) throw util::InputError(w.source_file + ": the reference's output has " + std::to_string(count) + " elements");
+  std::vector<uint8_t> out(static_cast<size_t>(count) * sizeof(T));
+  util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t first, int64_t last) {
+    for (int64_t i = first; i < last; ++i) {
+      const T v = at(i);
+      std::memcpy(out.data() + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
+    }
+  });
+  return out;
 }
 
-std::vector<uint8_t> stencil5(const Workload& w, const Buffers& in) {
-  const auto x = as<float>(in, "in");
+// Reads of `count` elements from each buffer must stay inside it.
+template <typename T>
+void needs(const Workload& w, const Elements<T>& e, const std::string& name, int64_t count) {
+  if (e.size() < count)
+    throw util::InputError(w.source_file + ": the reference reads " + std::to_string(count) + " elements of buffer '" +
+                           name + "', which has " + std::to_string(e.size()));
+}
+
+// c = a + b over buffers `a`, `b` (the second half of the streams workload: a2, b2).
+std::vector<uint8_t> vector_sum(const Workload& w, const Buffers& in, int threads, const std::string& a_name,
+                                const std::string& b_name) {
+  const Elements<float> a(in, a_name), b(in, b_name);
+  const int64_t n = param(w, "n");
+  needs(w, a, a_name, n);
+  needs(w, b, b_name, n);
+  return elementwise<float>(w, n, threads, [&](int64_t i) { return a[i] + b[i]; });
+}
+
+std::vector<uint8_t> vecadd(const Workload& w, const Buffers& in, int threads) { return vector_sum(w, in, threads, "a", "b"); }
+
+std::vector<uint8_t> stencil5(const Workload& w, const Buffers& in, int threads) {
+  const Elements<float> x(in, "in");
   const int64_t nx = param(w, "nx"), ny = param(w, "ny");
-  std::vector<float> y(x.size());
-  for (int64_t j = 0; j < ny; ++j)
-    for (int64_t i = 0; i < nx; ++i) {
-      const int64_t k = j * nx + i;
-      if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) y[k] = x[k];
-      else y[k] = 0.2f * ((((x[k] + x[k - 1]) + x[k + 1]) + x[k - nx]) + x[k + nx]);
-    }
-  return bytes(y);
+  needs(w, x, "in", nx * ny);
+  return elementwise<float>(w, x.size(), threads, [&](int64_t k) {
+    if (k >= nx * ny) return 0.0f;  // past the grid: left as it was made, zero
+    const int64_t j = k / nx, i = k % nx;
+    if (i == 0 || j == 0 || i == nx - 1 || j == ny - 1) return x[k];
+    return 0.2f * ((((x[k] + x[k - 1]) + x[k + 1]) + x[k - nx]) + x[k + nx]);
+  });
 }
 
 // One partial sum per block of `block` elements (summed in double; checked with a tolerance).
@@ -76,13 +126,12 @@ std::vector<uint8_t> histogram256(const Workload& w, const Buffers& in) {
   return bytes(bins);
 }
 
-std::vector<uint8_t> transpose(const Workload& w, const Buffers& in) {
-  const auto a = as<float>(in, "in");
+std::vector<uint8_t> transpose(const Workload& w, const Buffers& in, int threads) {
+  const Elements<float> a(in, "in");
   const int64_t n = param(w, "n");
-  std::vector<float> t(a.size());
-  for (int64_t r = 0; r < n; ++r)
-    for (int64_t c = 0; c < n; ++c) t[c * n + r] = a[r * n + c];
-  return bytes(t);
+  needs(w, a, "in", n * n);
+  // Element (c, r) of the output is element (r, c) of the input; the rest stays 0.
+  return elementwise<float>(w, a.size(), threads, [&](int64_t k) { return k < n * n ? a[k % n * n + k / n] : 0.0f; });
 }
 
 // Exclusive prefix sum within each segment of 2 x block elements.
@@ -174,11 +223,8 @@ std::vector<uint8_t> math_funcs(const Workload& w, const Buffers& in) {
 std::vector<uint8_t> copy(const Workload&, const Buffers& in) { return in.at("in"); }
 
 // The second half of the streams workload: c2 = a2 + b2.
-std::vector<uint8_t> vecadd_second(const Workload& w, const Buffers& in) {
-  const auto a = as<float>(in, "a2"), b = as<float>(in, "b2");
-  std::vector<float> c(static_cast<size_t>(param(w, "n")));
-  for (size_t i = 0; i < c.size(); ++i) c[i] = a[i] + b[i];
-  return bytes(c);
+std::vector<uint8_t> vecadd_second(const Workload& w, const Buffers& in, int threads) {
+  return vector_sum(w, in, threads, "a2", "b2");
 }
 
 std::vector<uint8_t> strided_read(const Workload& w, const Buffers& in) {
@@ -202,11 +248,11 @@ ReferenceFn serial(F f) {
 
 const std::map<std::string, ReferenceFn>& registry() {
   static const std::map<std::string, ReferenceFn> r = {
-      {"vecadd", serial(vecadd)},
-      {"stencil5", serial(stencil5)},
+      {"vecadd", vecadd},
+      {"stencil5", stencil5},
       {"block_sums", serial(block_sums)},
       {"histogram256", serial(histogram256)},
-      {"transpose", serial(transpose)},
+      {"transpose", transpose},
       {"block_scan", serial(block_scan)},
       {"matmul", matmul},
       {"warp_reduce", serial(warp_reduce)},
@@ -214,7 +260,7 @@ const std::map<std::string, ReferenceFn>& registry() {
       {"branch_by_warp", serial([](const Workload& w, const Buffers& in) { return branch(w, in, 32); })},
       {"math_funcs", serial(math_funcs)},
       {"copy", serial(copy)},
-      {"vecadd_second", serial(vecadd_second)},
+      {"vecadd_second", vecadd_second},
       {"strided_read", serial(strided_read)},
       {"pointer_chase", serial(pointer_chase)},
   };

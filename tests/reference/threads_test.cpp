@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "reference/references.hpp"
+#include "util/yaml_reader.hpp"
 #include "workload/buffer_data.hpp"
 
 namespace gpusim::reference {
@@ -103,6 +105,63 @@ TEST(ReferenceThreads, MatmulGivesTheSameBytesOnSeveralThreads) {
   float c57;
   std::memcpy(&c57, one.data() + (5 * 96 + 7) * 4, 4);
   EXPECT_EQ(c57, static_cast<float>(sum));
+}
+
+float float_at(const std::vector<uint8_t>& bytes, int64_t i) {
+  float v;
+  std::memcpy(&v, bytes.data() + i * 4, 4);
+  return v;
+}
+
+TEST(ReferenceThreads, ElementwiseReferencesGiveTheSameBytesOnSeveralThreads) {
+  // 300,000 elements: five parts of at least 65,536 on 5 threads. Each element checked by
+  // hand at the parts' seams and at the grid's edges.
+  constexpr int64_t kN = 300000;
+  Buffers in;
+  in["a"] = workload::initial_bytes(random_buffer(ElementType::F32, kN, 1));
+  in["b"] = workload::initial_bytes(random_buffer(ElementType::F32, kN, 2));
+  in["in"] = in["a"];
+  workload::Workload w;
+  w.params["n"] = kN;
+  const std::vector<uint8_t> sum = (*find_reference("vecadd"))(w, in, 1);
+  EXPECT_EQ((*find_reference("vecadd"))(w, in, 5), sum);
+  for (int64_t i : {int64_t{0}, kN / 5 - 1, kN / 5, kN - 1})
+    EXPECT_EQ(float_at(sum, i), float_at(in["a"], i) + float_at(in["b"], i)) << i;
+
+  // A 500 x 590 grid (nx = 500): the border copied, the rest the five-point average, and the
+  // 5,000 elements past the grid zero.
+  w.params["nx"] = 500;
+  w.params["ny"] = 590;
+  const std::vector<uint8_t> stencil = (*find_reference("stencil5"))(w, in, 1);
+  EXPECT_EQ((*find_reference("stencil5"))(w, in, 5), stencil);
+  const auto x = [&](int64_t k) { return float_at(in["in"], k); };
+  EXPECT_EQ(float_at(stencil, 500 * 590), 0.0f);
+  EXPECT_EQ(float_at(stencil, kN - 1), 0.0f);
+  for (int64_t k : {int64_t{0}, int64_t{499}, int64_t{500}, int64_t{501}, kN / 5, int64_t{500 * 589 - 2}, int64_t{500 * 590 - 1}}) {
+    const int64_t i = k % 500, j = k / 500;
+    const float want = i == 0 || j == 0 || i == 499 || j == 589
+                           ? x(k)
+                           : 0.2f * ((((x(k) + x(k - 1)) + x(k + 1)) + x(k - 500)) + x(k + 500));
+    EXPECT_EQ(float_at(stencil, k), want) << k;
+  }
+
+  // n = 500: out[c][r] = in[r][c]; the 50,000 elements past n x n stay zero.
+  w.params["n"] = 500;
+  const std::vector<uint8_t> t = (*find_reference("transpose"))(w, in, 1);
+  EXPECT_EQ((*find_reference("transpose"))(w, in, 5), t);
+  EXPECT_EQ(float_at(t, 7 * 500 + 3), x(3 * 500 + 7));
+  EXPECT_EQ(float_at(t, 499 * 500 + 0), x(0 * 500 + 499));
+  EXPECT_EQ(float_at(t, 500 * 500), 0.0f);
+  EXPECT_EQ(t.size(), in["in"].size());
+
+  // Reading past a buffer is refused, naming it.
+  w.params["n"] = kN + 1;
+  try {
+    (*find_reference("vecadd"))(w, in, 2);
+    ADD_FAILURE() << "no error";
+  } catch (const util::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("buffer 'a'"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
