@@ -191,7 +191,8 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
   SimtEntry& top = w.stack.back();
   if (top.pc >= static_cast<int32_t>(program_.code.size())) {  // fell off the end: implicit exit
     exit_lanes(w, top.mask);
-    return step(w, b);
+    r = step(w, b);
+    return r;  // one named result on every path: returned in place, not copied
   }
   const Instruction& in = program_.code[top.pc];
   const uint32_t active = w.active_mask();
