@@ -1,11 +1,13 @@
 // `gpusim [run] --arch A --workload W`: simulates the workload and reports where every
 // cycle went; `--functional` only executes and checks it.
 #include <boost/program_options.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
@@ -99,6 +101,23 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const dri
 // More threads than this would each get a few SMs: a mistyped count, most likely.
 constexpr uint64_t kMaxThreads = 256;
 
+// --threads: a count, or auto (this machine's hardware threads).
+uint64_t parse_threads(const std::string& text) {
+  if (text == "auto") return std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
+  const auto refuse = [&] {
+    return util::InputError("--threads '" + util::clipped(text) + "': expected 1 to " + std::to_string(kMaxThreads) +
+                            ", or auto (this machine's hardware threads)");
+  };
+  uint64_t threads = 0;
+  try {
+    threads = parse_count("--threads", text);
+  } catch (const util::InputError&) {
+    throw refuse();
+  }
+  if (threads < 1 || threads > kMaxThreads) throw refuse();
+  return threads;
+}
+
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
@@ -127,9 +146,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "functionally and extrapolate cycles and counters (with an error estimate): on (--sample alone: grids of "
        "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
       ("threads", po::value(&threads_text),
-       "threads that simulate the SMs' cycles side by side (default 1), and run blocks side by side where they run "
-       "functionally (--functional, --sample's untimed blocks), and fill the buffers, run matmul's reference and "
-       "compare the check on as many; the report is the same byte for byte. "
+       "threads that simulate the SMs' cycles side by side (default 1; auto: this machine's hardware threads), and "
+       "run blocks side by side where they run functionally (--functional, --sample's untimed blocks), and fill the "
+       "buffers, run the elementwise and matmul references and compare the check on as many; the report is the same "
+       "byte for byte. In a run of several --set values, whose points run side by side, auto gives each point one. "
        "Kernels with atomics or printf, and --source, run their SMs one after another")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
@@ -157,9 +177,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   limits.continue_out_of_bounds = out_of_bounds == "continue";
   if (sample_text != "on" && sample_text != "auto" && sample_text != "off")
     throw util::InputError("--sample '" + util::clipped(sample_text) + "': expected on, auto or off");
-  const uint64_t threads = parse_count("--threads", threads_text);
-  if (threads < 1 || threads > kMaxThreads)
-    throw util::InputError("--threads '" + util::clipped(threads_text) + "': expected 1 to " + std::to_string(kMaxThreads));
+  const uint64_t threads = parse_threads(threads_text);
   if (sample_text != "off")
     for (const char* whole : {"source", "trace", "trace-warps", "functional"})
       if (vm.count(whole))
@@ -179,7 +197,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (vm.count("timeout")) q.passthrough.insert(q.passthrough.end(), {"--timeout", timeout_text});
     q.passthrough.insert(q.passthrough.end(), {"--out-of-bounds", out_of_bounds});
     if (sample_text != "off") q.passthrough.insert(q.passthrough.end(), {"--sample", sample_text});
-    q.passthrough.insert(q.passthrough.end(), {"--threads", threads_text});
+    // The points already run side by side, one per core.
+    q.passthrough.insert(q.passthrough.end(), {"--threads", threads_text == "auto" ? "1" : threads_text});
     return quick_sweep(q, out, err);
   }
   std::vector<std::string> arch_sets, workload_sets;

@@ -204,11 +204,11 @@ TEST(BadInput, FlagsOutOfRange) {
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--sample", "--source"}),
                      "--source needs every block (leave out --sample)");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "0"}),
-                     "--threads '0': expected 1 to 256");
+                     "--threads '0': expected 1 to 256, or auto");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "257"}),
-                     "--threads '257': expected 1 to 256");
+                     "--threads '257': expected 1 to 256, or auto");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "two"}),
-                     "--threads 'two': expected a whole number");
+                     "--threads 'two': expected 1 to 256, or auto");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--set", "memory.dram.latency=abc"}),
                      "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
 }

@@ -258,7 +258,7 @@ TEST(Cli, SampledRunReportsItsSampleAndPassesTheCheck) {
 
 // --threads: the SMs' cycles side by side, the report the same byte for byte (but for the
 // simulation's own speed): a multi-wave stencil on Hopper, a reduction on Kepler, the
-// histogram (atomics: its SMs run in order), a sampled grid, and more threads than cores.
+// histogram (atomics: its SMs run in order), a sampled grid, more threads than cores, and auto.
 TEST(Cli, ThreadsGiveTheSameReportByteForByte) {
   const auto report = [](std::vector<std::string> args, const char* threads) {
     args.insert(args.end(), {"--format", "json", "--threads", threads});
@@ -284,6 +284,7 @@ TEST(Cli, ThreadsGiveTheSameReportByteForByte) {
     EXPECT_NE(one.find("\"warp_instructions\""), std::string::npos);
     EXPECT_EQ(report(run, "2"), one) << run[3];
     EXPECT_EQ(report(run, "5"), one) << run[3];
+    EXPECT_EQ(report(run, "auto"), one) << run[3];  // this machine's hardware threads
   }
 }
 
