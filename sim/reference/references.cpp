@@ -14,13 +14,25 @@ namespace {
 
 using workload::Workload;
 
-template <typename T>
-std::vector<T> as(const Buffers& b, const std::string& name) {
+const std::vector<uint8_t>& buffer(const Buffers& b, const std::string& name) {
   const auto it = b.find(name);
   if (it == b.end()) throw util::InputError("reference: the workload has no buffer '" + name + "'");
-  std::vector<T> out(it->second.size() / sizeof(T));
-  std::memcpy(out.data(), it->second.data(), out.size() * sizeof(T));
+  return it->second;
+}
+
+template <typename T>
+std::vector<T> as(const Buffers& b, const std::string& name) {
+  const std::vector<uint8_t>& bytes = buffer(b, name);
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
   return out;
+}
+
+template <typename T>
+T element(const std::vector<uint8_t>& bytes, int64_t i) {
+  T v;
+  std::memcpy(&v, bytes.data() + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return v;
 }
 
 template <typename T>
@@ -41,22 +53,12 @@ int64_t param(const Workload& w, const std::string& name) {
 template <typename T>
 class Elements {
  public:
-  Elements(const Buffers& b, const std::string& name) {
-    const auto it = b.find(name);
-    if (it == b.end()) throw util::InputError("reference: the workload has no buffer '" + name + "'");
-    bytes_ = it->second.data();
-    size_ = static_cast<int64_t>(it->second.size() / sizeof(T));
-  }
-  int64_t size() const { return size_; }
-  T operator[](int64_t i) const {
-    T v;
-    std::memcpy(&v, bytes_ + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
-    return v;
-  }
+  Elements(const Buffers& b, const std::string& name) : bytes_(buffer(b, name)) {}
+  int64_t size() const { return static_cast<int64_t>(bytes_.size() / sizeof(T)); }
+  T operator[](int64_t i) const { return element<T>(bytes_, i); }
 
  private:
-  const uint8_t* bytes_ = nullptr;
-  int64_t size_ = 0;
+  const std::vector<uint8_t>& bytes_;
 };
 
 // `count` elements of type T, element i being at(i), on `threads` threads: each element is
@@ -269,12 +271,6 @@ const std::map<std::string, ReferenceFn>& registry() {
 
 constexpr int64_t kShownMismatches = 4;
 
-template <typename T>
-T element(const std::vector<uint8_t>& bytes, int64_t i) {
-  T v;
-  std::memcpy(&v, bytes.data() + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
-  return v;
-}
 
 // One part's comparison: its mismatches and the first few of them, its worst relative error.
 struct PartCompared {
