@@ -114,6 +114,8 @@ class MemorySystem {
   void respond(uint32_t sm, uint64_t tag, engine::Cycle at);
   engine::EventQueue& events() const { return events_; }
   void set_may_refuse(bool v) { may_refuse_ = v; }
+  // Whether SM `sm` takes its responses itself (pull_responses).
+  bool pulled(uint32_t sm) const { return queues_[sm]->pulled; }
 
   MemoryStats stats_;
 

@@ -164,8 +164,9 @@ TEST(MemorySystem, ALoadMeetingASectorOnItsWayInTheSameCycleWaitsForIt) {
 }
 
 TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
-  // Requests of one SM over three cycles: two loads of one line in one cycle (answered
-  // together), a hit on it a cycle later, then loads of two other lines. By events, each response comes in its cycle, in the order sent within it. Pulled
+  // Requests of one SM over four cycles: two loads of one line in one cycle (answered
+  // together), a hit on it a cycle later, then loads of two other lines, then a hit on the
+  // first line again. By events, each response comes in its cycle, in the order sent within it. Pulled
   // (as an SM in a batch takes them), no event is scheduled: the sink is told each due cycle
   // at the settle, and take_due hands over the same tags in the same cycles and order.
   const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
@@ -183,7 +184,8 @@ TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
                                 {1000, 2, StateSpace::Global, line.data()},
                                 {1001, 3, StateSpace::Global, line.data()},
                                 {1002, 4, StateSpace::Global, third.data()},
-                                {1002, 5, StateSpace::Global, other.data()}};
+                                {1002, 5, StateSpace::Global, other.data()},
+                                {1003, 6, StateSpace::Global, line.data()}};
   const auto send_all = [&](Port& port) {
     for (size_t i = 0; i < sends.size(); ++i) {
       port.events.advance_to(sends[i].at);
@@ -219,6 +221,7 @@ TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
   for (const auto& [cycle, tag] : events_sink.got) at[tag] = cycle;
   EXPECT_EQ(at[1], at[2]);
   EXPECT_EQ(at[1], at[3]);  // the hit waits for the sectors on their way
+  EXPECT_EQ(at[1], at[6]);  // so does one after other lines' reads
   EXPECT_GT(at[1], 1600u);  // from DRAM
   EXPECT_LT(at[1], at[4]);  // the other lines: DRAM reads sent two cycles later
   EXPECT_LT(at[1], at[5]);

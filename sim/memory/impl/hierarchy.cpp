@@ -34,7 +34,11 @@ void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
   // the point of coherence and keeps its contents. A unified array gives the L1 what the
   // kernel's shared carve-out leaves.
   if (!config_.l1) return;
-  for (Sm& sm : sms_) sm.combining.clear();
+  for (Sm& sm : sms_) {
+    sm.combining.clear();
+    sm.fills.clear();  // a pulled SM's, left by the last kernel's last settle: the L1 is dropped
+    sm.fills_settled = false;
+  }
   const int64_t bytes = config_.l1->unified_bytes > 0 ? config_.l1->unified_bytes - shared_carveout : config_.l1->size_bytes;
   if (bytes == l1_bytes_) {
     for (Sm& sm : sms_) sm.l1->invalidate_all();
@@ -121,10 +125,16 @@ void MemoryHierarchy::do_below(uint32_t index) {
       case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n); break;
       case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
     }
+  sm.below.clear();
+  if (pulled(index)) sm.fills_settled = !sm.fills.empty();
+  else resolve_fills(sm);
+}
+
+void MemoryHierarchy::resolve_fills(Sm& sm) {
   for (size_t i = 0; i < sm.fills.size(); ++i)
     sm.l1->resolve(sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
-  sm.below.clear();
   sm.fills.clear();
+  sm.fills_settled = false;
 }
 
 engine::Cycle MemoryHierarchy::from_l2(uint32_t sm, engine::Cycle at) const {
@@ -336,6 +346,7 @@ Accepted MemoryHierarchy::per_line(const Sm& sm) {
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   const engine::Cycle now = std::max(events().now(), r.not_before);
   Sm& sm = sms_[r.sm];
+  if (sm.fills_settled) resolve_fills(sm);  // before the L1 is looked at (see do_below)
   sm.departed.clear();  // each line of this request leaves the SM once
   coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
   count_lines(sm);

@@ -80,9 +80,13 @@ class MemoryHierarchy final : public MemorySystem {
     std::vector<uint32_t> bank_load;   // banked_lookup's scratch
     std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
+    bool fills_settled = false;        // `fills` has its times, for the next send to give the L1
   };
-  // Does one SM's steps below, then gives its L1's sectors on their way their times.
+  // Does one SM's steps below, then gives its L1's sectors on their way their times. An SM
+  // that pulls its responses (in a batch) gets them at its next send instead, on its own
+  // thread: the L1 is the SM's alone (not coherent) and only its sends read it.
   void do_below(uint32_t sm_index);
+  void resolve_fills(Sm& sm);
   void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
   // Bytes of the sector at `sector` the request's lanes write.

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Host instructions per simulated warp instruction (issue 17's per-core measure), counted by
+# callgrind over the launches only (Gpu::launch), on one thread: deterministic, so the same on
+# any x86-64 machine with the same compiler and build type. Also the share of those
+# instructions spent in the SMs' own cycles (Sm::run_cycle), the part that --threads runs side
+# by side; the rest (the L2 and DRAM's settle, each cycle's end, the events) stays on one
+# thread and bounds its speedup (Amdahl). Prints CSV on stdout.
+# usage: bench/host_instructions.sh GPUSIM RUN...
+#   RUN: arch,workload[,extra flags]   e.g. hopper,stencil  or  hopper,vecadd,--size h100
+# Needs valgrind (apt-get install valgrind). Each run takes about 50x its normal time.
+set -euo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: $0 GPUSIM arch,workload[,flags]..." >&2
+  exit 2
+fi
+command -v valgrind >/dev/null || { echo "$0: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
+gpusim=$1
+shift
+[ -x "$gpusim" ] || { echo "$0: $gpusim: not an executable" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "date,host,arch,workload,flags,warp_instructions,launch_host_instructions,per_warp_instruction,in_sm_cycles_pct"
+for run in "$@"; do
+  IFS=, read -r arch workload flags <<<"$run"
+  [ -f "configs/$arch.yaml" ] || { echo "$0: '$run': no configs/$arch.yaml" >&2; exit 2; }
+  [ -f "workloads/$workload.yaml" ] || { echo "$0: '$run': no workloads/$workload.yaml" >&2; exit 2; }
+  # shellcheck disable=SC2086  # flags are words
+  valgrind --tool=callgrind --callgrind-out-file="$work/cg" --toggle-collect='gpusim::core::Gpu::launch*' \
+    "$gpusim" --arch "configs/$arch.yaml" --workload "workloads/$workload.yaml" $flags --threads 1 --format json \
+    >"$work/report.json" 2>"$work/valgrind.err" || { cat "$work/valgrind.err" >&2; exit 1; }
+  warp=$(/usr/bin/python3 -c 'import json,sys; print(sum(k["warp_instructions"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/report.json")
+  total=$(sed -n 's/^totals: *//p' "$work/cg")
+  # Sm::run_cycle's inclusive count (absent when the SMs tick alone: atomics, Fermi's miss registers)
+  in_sm=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" 2>/dev/null |
+    awk '/gpusim::core::Sm::run_cycle\(/ && !n++ { gsub(",", "", $1); print $1 }')
+  share=$(/usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "${in_sm:-}")
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$(date -u +%F)" "$(uname -n)" "$arch" "$workload" "$flags" "$warp" "$total" \
+    "$(( (total + warp / 2) / warp ))" "$share"
+done
