@@ -30,7 +30,8 @@ for run in "$@"; do
     >"$work/report.json" 2>"$work/valgrind.err" || { cat "$work/valgrind.err" >&2; exit 1; }
   warp=$(/usr/bin/python3 -c 'import json,sys; print(sum(k["warp_instructions"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/report.json")
   total=$(sed -n 's/^totals: *//p' "$work/cg")
-  # Sm::run_cycle's inclusive count (absent when the SMs tick alone: atomics, Fermi's miss registers)
+  # Sm::run_cycle's inclusive count (absent when the SMs tick alone: atomics, printf, --source,
+  # limited miss-status registers; see core/tick_batch.hpp)
   in_sm=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" 2>/dev/null |
     awk '/gpusim::core::Sm::run_cycle\(/ && !n++ { gsub(",", "", $1); print $1 }')
   share=$(/usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "${in_sm:-}")

@@ -166,9 +166,10 @@ TEST(MemorySystem, ALoadMeetingASectorOnItsWayInTheSameCycleWaitsForIt) {
 TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
   // Requests of one SM over four cycles: two loads of one line in one cycle (answered
   // together), a hit on it a cycle later, then loads of two other lines, then a hit on the
-  // first line again. By events, each response comes in its cycle, in the order sent within it. Pulled
-  // (as an SM in a batch takes them), no event is scheduled: the sink is told each due cycle
-  // at the settle, and take_due hands over the same tags in the same cycles and order.
+  // first line again. By events, each response comes in its cycle, in the order sent within
+  // it. Pulled (as an SM in a batch takes them), no event is scheduled: the sink is told each
+  // due cycle at the settle, and take_due hands over the same tags in the same cycles and
+  // order.
   const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
   const auto line = strided(StateSpace::Global, 4);
   auto other = line, third = line;

@@ -36,8 +36,7 @@ void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
   if (!config_.l1) return;
   for (Sm& sm : sms_) {
     sm.combining.clear();
-    sm.fills.clear();  // a pulled SM's, left by the last kernel's last settle: the L1 is dropped
-    sm.fills_settled = false;
+    if (sm.fills_settled) resolve_fills(sm);  // a pulled SM's last settle's, before the L1 is dropped
   }
   const int64_t bytes = config_.l1->unified_bytes > 0 ? config_.l1->unified_bytes - shared_carveout : config_.l1->size_bytes;
   if (bytes == l1_bytes_) {
