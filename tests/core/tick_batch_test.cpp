@@ -66,8 +66,10 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
 }
 
 // 264 blocks of loads, arithmetic and stores through the modelled hierarchy on Hopper's 132
-// SMs, timed on one thread and on three: every counter the same.
-TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
+// SMs, timed on one thread, on three and on eight: every counter the same. Eight threads on
+// fewer free cores are preempted within batches, so the others take the SMs left in their
+// ranges (TickBatch::run_one).
+TEST(TickBatch, OneLaunchOnOneThreeAndEightThreadsAlike) {
   const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
   const auto run = [&](int threads, bool profile = false) {
     const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
@@ -87,6 +89,7 @@ TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
   };
   const auto [one, out_one] = run(1);
   const auto [three, out_three] = run(3);
+  const auto [eight, out_eight] = run(8);
   EXPECT_GT(one.memory.l2_misses, 0u);
   EXPECT_EQ(three.cycles, one.cycles);
   EXPECT_EQ(three.memory.l2_misses, one.memory.l2_misses);
@@ -96,6 +99,11 @@ TEST(TickBatch, OneLaunchOnOneAndThreeThreadsAlike) {
     for (const auto& c : SmStats::counters())
       EXPECT_EQ(three.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
   EXPECT_EQ(out_three, out_one);
+  EXPECT_EQ(eight.cycles, one.cycles);
+  for (size_t i = 0; i < one.per_sm.size(); ++i)
+    for (const auto& c : SmStats::counters())
+      EXPECT_EQ(eight.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
+  EXPECT_EQ(out_eight, out_one);
   // The batch keeps the SMs' next ticks in place of their events: the same ticks as the SMs'
   // own events give (--source runs without a batch), so the same stall counts cycle for cycle.
   const auto [alone, out_alone] = run(1, true);
