@@ -91,7 +91,6 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
 Sm::~Sm() { memory_.connect(id_, nullptr); }
 
 void Sm::account(engine::Cycle until) {
-  start_launched();  // the source view's accounting reads the warps' PCs
   if (until <= last_tick_) return;
   const uint64_t span = until - last_tick_;
   if (!profile_.empty()) profile_states(last_tick_, span);

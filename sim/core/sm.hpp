@@ -227,13 +227,6 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void retire_warp(TimedWarp& w, engine::Cycle now);
   void wake_all();
   void account(engine::Cycle until);
-  // Makes the functional state (shared memory, registers) of the blocks launched since the
-  // last call: launch_block, on the dispatcher's one thread, leaves it to the SM's next
-  // cycle (on the thread running the SM), since nothing reads it before then.
-  void start_launched() {
-    if (!launched_.empty()) make_launched();
-  }
-  void make_launched();
   // The source view's accounting (core/sm_profile.cpp): which instruction each live warp
   // waits to issue and in which state, charged per cycle without changing what the timing reads.
   struct WarpState {
@@ -295,9 +288,6 @@ class Sm final : private Issuer, public memory::ResponseSink {
   bool every_cycle_ = false;
   engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   uint32_t live_warps_ = 0;
-  // Blocks launched and their warps (slots), whose state start_launched() has yet to make.
-  std::vector<uint32_t> launched_;
-  std::vector<uint32_t> launched_warps_;
   // Each warp slot's scheduler (slot % schedulers, kept to spare the issue path a division)
   // and, while live, its index in that scheduler's `live` (kNotLive: none), which the
   // scheduler's parked bits go by.

@@ -12,7 +12,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
   ResidentBlock& block = blocks_[b];
-  launched_.push_back(b);
+  block.state = executor().make_block(linear);
   block.barriers.reset();
   block.linear = linear;
   block.start = eligible_at;
@@ -23,8 +23,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   for (uint32_t i = 0; i < per_block; ++i) {
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
-    w.state.warp_in_block = i;  // the rest in make_launched
-    launched_warps_.push_back(slot);
+    executor().reset_warp(w.state, block.state, i);
     LiveList& live = schedulers_[scheduler_of_[slot]].live;
     live_index_[slot] = static_cast<uint32_t>(live.size());
     live.push_back(slot);  // launch order is age order
@@ -53,16 +52,6 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   --free_block_slots_;
   ++stats_.blocks;
   wake_at(now);
-}
-
-void Sm::make_launched() {
-  for (const uint32_t b : launched_) blocks_[b].state = executor().make_block(blocks_[b].linear);
-  for (const uint32_t slot : launched_warps_) {
-    TimedWarp& w = warps_[slot];
-    executor().reset_warp(w.state, blocks_[w.block_slot].state, w.state.warp_in_block);
-  }
-  launched_.clear();
-  launched_warps_.clear();
 }
 
 void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at) {

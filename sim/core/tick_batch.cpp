@@ -70,23 +70,11 @@ void TickBatch::wake(Sm& sm, engine::Cycle at) {
   events_.schedule_by(event_, at);
 }
 
-bool TickBatch::run_one(size_t thread) {
-  const auto take = [&](size_t i) {
-    if (claims_[i].taken.load(std::memory_order_relaxed) || claims_[i].taken.exchange(true, std::memory_order_acq_rel))
-      return false;
+void TickBatch::share(size_t thread) {
+  for (size_t i = first_[thread]; i < first_[thread + 1]; ++i) {
     running_[i]->run_cycle(now_, *executors_[thread]);
-    claims_[i].done.store(true, std::memory_order_release);
-    return true;
-  };
-  for (size_t i = first_[thread]; i < first_[thread + 1]; ++i)
-    if (take(i)) return true;
-  const size_t threads = executors_.size();
-  for (size_t k = 1; k < threads; ++k) {
-    const size_t other = (thread + k) % threads;
-    for (size_t i = first_[other + 1]; i-- > first_[other];)
-      if (take(i)) return true;
+    progress_[thread].done.store(i + 1, std::memory_order_release);
   }
-  return false;
 }
 
 void TickBatch::serve(size_t thread) {
@@ -95,8 +83,7 @@ void TickBatch::serve(size_t thread) {
     wait_for(round_, [&] { return round_.load(std::memory_order_acquire) != seen; });
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
-    while (run_one(thread)) {
-    }
+    share(thread);
     finished_.fetch_add(1, std::memory_order_acq_rel);
     finished_.notify_all();
   }
@@ -127,10 +114,9 @@ void TickBatch::run() {
 
 void TickBatch::run_shared() {
   const size_t n = running_.size(), threads = executors_.size();
-  // Each thread runs the due SMs of a fixed range of SM indices first, so that an SM's state
-  // mostly stays in one core's cache from cycle to cycle whichever SMs are due; only this
-  // thread's range moves, and slowly. A thread done with its range takes what is left of the
-  // others' (run_one) rather than wait: which thread runs an SM changes nothing in its cycle.
+  // Each thread runs the due SMs of a fixed range of SM indices, so that an SM's state stays
+  // in one core's cache from cycle to cycle whichever SMs are due; only this thread's range
+  // moves, and slowly.
   const size_t sm_count = sms_.size();
   const double even = static_cast<double>(sm_count) / static_cast<double>(threads);
   const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count);
@@ -143,31 +129,28 @@ void TickBatch::run_shared() {
   first_[0] = 0;
   for (size_t t = 1; t < threads; ++t) first_[t] = due_before(own_end + (sm_count - own_end) * (t - 1) / (threads - 1));
   const size_t own = first_[1];
-  if (claims_size_ < n) {
-    claims_ = std::make_unique<Claim[]>(n);
-    claims_size_ = n;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    claims_[i].taken.store(false, std::memory_order_relaxed);
-    claims_[i].done.store(false, std::memory_order_relaxed);
-  }
+  if (progress_.size() < threads) progress_ = std::vector<Progress>(threads);
+  for (size_t t = 0; t < threads; ++t) progress_[t].done.store(first_[t], std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
   round_.fetch_add(1, std::memory_order_acq_rel);
   round_.notify_all();
-  // In SM order, each SM settled as soon as its cycle is done; until then this thread runs
-  // one more SM's cycle if any is left, so that it only waits once every SM is taken.
+  for (size_t i = 0; i < own; ++i) running_[i]->run_cycle(now_, *executors_[0]);
+  for (size_t i = 0; i < own; ++i) running_[i]->settle_memory();
+  // Then the workers' SMs, in order, each as soon as it has run.
   bool waited_for_last = false;  // for the batch's last SM: the workers were the later
-  for (size_t i = 0; i < n; ++i) {
-    const std::atomic<bool>& done = claims_[i].done;
-    for (int spin = 0; !done.load(std::memory_order_acquire);) {
-      if (run_one(0)) continue;
-      waited_for_last = i + 1 == n;
-      // A short spin, then the core to others (the worker, when threads outnumber cores).
-      if (spin++ < kSpins) pause();
-      else std::this_thread::yield();
+  for (size_t t = 1; t < threads; ++t)
+    for (size_t i = first_[t]; i < first_[t + 1]; ++i) {
+      std::atomic<size_t>& done = progress_[t].done;
+      if (done.load(std::memory_order_acquire) <= i) {
+        waited_for_last = i + 1 == n;
+        // A short spin, then the core to others (the worker, when threads outnumber cores).
+        for (int spin = 0; done.load(std::memory_order_acquire) <= i; ++spin) {
+          if (spin < kSpins) pause();
+          else std::this_thread::yield();
+        }
+      }
+      running_[i]->settle_memory();
     }
-    running_[i]->settle_memory();
-  }
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
   // The batch ends when this thread has settled the last SM: balanced when the last worker
   // finishes just as this thread comes to that SM. Waiting earlier in the chain is no loss.

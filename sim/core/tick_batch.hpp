@@ -1,7 +1,6 @@
 // The SMs that tick in one cycle, run as a batch (--threads): every SM's own cycle
 // (Sm::run_cycle), side by side on the threads when enough SMs tick, each thread the due
-// SMs of its own range of SM indices first, then, rather than wait, those not yet taken at
-// the back of the others' ranges; its requests' L2 and DRAM part and the responses' times
+// SMs of its own range of SM indices; its requests' L2 and DRAM part and the responses' times
 // (Sm::settle_memory), in SM order on one thread as soon as that SM's cycle is done, while
 // later SMs' cycles still run (it touches nothing they do); then, in SM order, the rest of
 // what each cycle leaves to the GPU (Sm::end_cycle: its global stores, the blocks it
@@ -52,12 +51,9 @@ class TickBatch {
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
   static constexpr size_t kMinShared = 8;
   void run();                   // the batch's event, after every SM's tick event of the cycle
-  void serve(size_t thread);    // a worker thread's loop: its range's SMs, then the others' left
+  void share(size_t thread);    // a worker's part of the SMs' own cycles
+  void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
-  // Takes one due SM not yet taken and runs its cycle on `thread`: the first left in the
-  // thread's own range, else the last left in another's (needed last by the settling, and
-  // furthest from where its owner is). False when every SM is taken.
-  bool run_one(size_t thread);
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
@@ -67,14 +63,13 @@ class TickBatch {
   std::vector<exec::Executor*> executors_;
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
-  // Thread t's range is running_[first_[t], first_[t + 1]). Per due SM, whether a thread
-  // has taken it, and whether its cycle is done (polled by this thread, to settle it).
+  // Thread t runs running_[first_[t], first_[t + 1]) and counts those done in progress_[t],
+  // each on a cache line of its own (polled by this thread while the worker writes it).
   std::vector<size_t> first_;
-  struct Claim {
-    std::atomic<bool> taken{false}, done{false};
+  struct alignas(128) Progress {
+    std::atomic<size_t> done{0};
   };
-  std::unique_ptr<Claim[]> claims_;
-  size_t claims_size_ = 0;
+  std::vector<Progress> progress_;
   // This thread's range of SM indices, in parts of an even share: it also settles every SM,
   // so it takes fewer, as many as lets it come to the batch's last SM as that SM's cycle
   // ends. Whatever it is, the result is the same; it moves by whether this thread waited

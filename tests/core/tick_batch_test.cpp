@@ -67,8 +67,8 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
 
 // 264 blocks of loads, arithmetic and stores through the modelled hierarchy on Hopper's 132
 // SMs, timed on one thread, on three and on eight: every counter the same. Eight threads on
-// fewer free cores are preempted within batches, so the others take the SMs left in their
-// ranges (TickBatch::run_one).
+// fewer free cores are preempted within batches, so their SMs' cycles end in orders one or
+// three threads do not give.
 TEST(TickBatch, OneLaunchOnOneThreeAndEightThreadsAlike) {
   const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
   const auto run = [&](int threads, bool profile = false) {
