@@ -88,31 +88,24 @@ TEST(TickBatch, OneLaunchOnOneThreeAndEightThreadsAlike) {
     return std::pair(s, memory.find("out")->bytes);
   };
   const auto [one, out_one] = run(1);
-  const auto [three, out_three] = run(3);
-  const auto [eight, out_eight] = run(8);
   EXPECT_GT(one.memory.l2_misses, 0u);
-  EXPECT_EQ(three.cycles, one.cycles);
-  EXPECT_EQ(three.memory.l2_misses, one.memory.l2_misses);
-  EXPECT_EQ(three.memory.dram_read_bytes, one.memory.dram_read_bytes);
-  ASSERT_EQ(three.per_sm.size(), one.per_sm.size());
-  for (size_t i = 0; i < one.per_sm.size(); ++i)
-    for (const auto& c : SmStats::counters())
-      EXPECT_EQ(three.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
-  EXPECT_EQ(out_three, out_one);
-  EXPECT_EQ(eight.cycles, one.cycles);
-  for (size_t i = 0; i < one.per_sm.size(); ++i)
-    for (const auto& c : SmStats::counters())
-      EXPECT_EQ(eight.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
-  EXPECT_EQ(out_eight, out_one);
+  // The cycles, every SM's and the memory system's counters, and the output: as on one thread.
+  const auto expect_as_on_one = [&run, &one = one, &out_one = out_one](int threads, bool profile = false) {
+    SCOPED_TRACE(std::to_string(threads) + (profile ? " thread, --source" : " threads"));
+    const auto [s, out] = run(threads, profile);
+    EXPECT_EQ(s.cycles, one.cycles);
+    for (const auto& c : memory::MemoryStats::counters()) EXPECT_EQ(s.memory.*c.member, one.memory.*c.member) << c.name;
+    ASSERT_EQ(s.per_sm.size(), one.per_sm.size());
+    for (size_t i = 0; i < one.per_sm.size(); ++i)
+      for (const auto& c : SmStats::counters())
+        EXPECT_EQ(s.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
+    EXPECT_EQ(out, out_one);
+  };
+  expect_as_on_one(3);
+  expect_as_on_one(8);
   // The batch keeps the SMs' next ticks in place of their events: the same ticks as the SMs'
   // own events give (--source runs without a batch), so the same stall counts cycle for cycle.
-  const auto [alone, out_alone] = run(1, true);
-  EXPECT_EQ(alone.cycles, one.cycles);
-  ASSERT_EQ(alone.per_sm.size(), one.per_sm.size());
-  for (size_t i = 0; i < one.per_sm.size(); ++i)
-    for (const auto& c : SmStats::counters())
-      EXPECT_EQ(alone.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
-  EXPECT_EQ(out_alone, out_one);
+  expect_as_on_one(1, true);
 }
 
 }  // namespace
