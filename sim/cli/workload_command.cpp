@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <span>
 #include <sstream>
 
 #include "arch/arch_loader.hpp"
@@ -33,7 +34,7 @@ std::string hex(const uint8_t* bytes, size_t n) {
   return out.str();
 }
 
-void write_file(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+void write_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw util::InputError("--dump-inputs: cannot write " + path.string());
@@ -103,7 +104,7 @@ int workload_command(const std::vector<std::string>& args, std::ostream& out) {
       if (v.name[0] != '$') manifest["symbols"].push_back({{"name", v.name}, {"bytes", v.size}, {"source", source}});
   manifest["buffers"] = Json::array();
   for (const workload::Buffer& b : w.buffers) {
-    const std::vector<uint8_t> bytes = workload::initial_bytes(b);
+    const util::Bytes bytes = workload::initial_bytes(b);
     write_file(std::filesystem::path(dir) / (b.name + ".bin"), bytes);
     manifest["buffers"].push_back({{"name", b.name}, {"type", workload::element_type_name(b.type)}, {"count", b.count},
                                    {"bytes", bytes.size()}, {"file", b.name + ".bin"}, {"pinned", b.pinned}});

@@ -7,6 +7,7 @@
 
 #include "exec/block_runner.hpp"
 #include "util/host_memory.hpp"
+#include "util/parallel_for.hpp"
 #include "util/yaml_reader.hpp"
 #include "workload/buffer_data.hpp"
 
@@ -16,6 +17,16 @@ namespace {
 using util::InputError;
 
 std::string where(const workload::Workload& w, int line) { return w.source_file + ":" + std::to_string(line) + ": "; }
+
+// A buffer's copy between host and GPU, on `threads` threads: the first write to each of
+// the destination's pages (util/bytes.hpp) is a page fault, which they take side by side.
+void copy_bytes(const util::Bytes& from, util::Bytes& to, int threads) {
+  to.resize(from.size());  // the same size: a buffer keeps its size on both sides
+  util::parallel_for(static_cast<int64_t>(from.size()), threads, util::kMinBytesPerThread,
+                     [&](int64_t, int64_t begin, int64_t end) {
+                       std::memcpy(to.data() + begin, from.data() + begin, static_cast<size_t>(end - begin));
+                     });
+}
 
 void put(std::vector<uint8_t>& out, uint32_t offset, const void* src, uint32_t size) {
   std::memcpy(out.data() + offset, src, size);
@@ -129,8 +140,8 @@ void WorkloadSession::run(const LaunchFn& on_launch, const CopyFn& on_copy) {
         continue;
       }
       auto* region = memory_.find(copy->buffer);
-      if (copy->to_device) region->bytes = host;
-      else host = region->bytes;
+      if (copy->to_device) copy_bytes(host, region->bytes, threads_);
+      else copy_bytes(region->bytes, host, threads_);
       if (on_copy) on_copy(step, *copy, host.size());
       continue;
     }
@@ -163,7 +174,7 @@ void WorkloadSession::write_dump(const workload::DumpStep& dump) {
 }
 
 void WorkloadSession::copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy,
-                                     const std::vector<uint8_t>& bytes) {
+                                     const util::Bytes& bytes) {
   // The workload's kernel's module first, then the other sources' (as the host code of that file would see it).
   const kernel::ModuleVariable* var = nullptr;
   std::string names;
@@ -237,7 +248,7 @@ void WorkloadSession::check_limits(const workload::Step& step, const workload::L
                           : ""));
 }
 
-std::vector<uint8_t> WorkloadSession::reference_kernel_output() const {
+util::Bytes WorkloadSession::reference_kernel_output() const {
   // The program's copies before its first launch, then the reference kernel instead of the launches.
   workload::Workload ref = w_;
   ref.steps.clear();
@@ -268,7 +279,7 @@ std::vector<uint8_t> WorkloadSession::reference_kernel_output() const {
 std::optional<reference::CheckResult> WorkloadSession::check() const {
   if (!w_.check) return std::nullopt;
   const workload::Buffer* b = w_.find_buffer(w_.check->buffer);
-  std::vector<uint8_t> want;
+  util::Bytes want;
   if (!w_.check->reference.empty()) {
     const reference::ReferenceFn* fn = reference::find_reference(w_.check->reference);
     if (!fn) throw InputError(w_.source_file + ": check.reference: no reference named '" + w_.check->reference + "'");

@@ -12,6 +12,7 @@
 #include "exec/executor.hpp"
 #include "kernel/ir.hpp"
 #include "reference/references.hpp"
+#include "util/bytes.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::driver {
@@ -54,10 +55,10 @@ class WorkloadSession {
  private:
   void check_limits(const workload::Step& step, const workload::LaunchStep& launch, const kernel::Program& program) const;
   void write_dump(const workload::DumpStep& dump);
-  void copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy, const std::vector<uint8_t>& bytes);
+  void copy_to_symbol(const workload::Step& step, const workload::CopyStep& copy, const util::Bytes& bytes);
   const kernel::Program& program_of(const workload::Step& step, const workload::LaunchStep& launch) const;
   void check_memory() const;
-  std::vector<uint8_t> reference_kernel_output() const;
+  util::Bytes reference_kernel_output() const;
   reference::Buffers initial() const;  // every buffer's initial contents, made again
   static uint64_t buffer_bytes(const workload::Buffer& b);
 

@@ -16,11 +16,11 @@ uint64_t DeviceMemory::allocate(const std::string& name, uint64_t size, uint64_t
   uint64_t base = floor;
   for (const Region& r : regions_) base = std::max(base, r.base + r.bytes.size() + kGuard);
   base = (base + kAlign - 1) / kAlign * kAlign;
-  map(name, base, std::vector<uint8_t>(size, 0));
+  map(name, base, util::Bytes(size));  // zeros, first touched where written (util/bytes.hpp)
   return base;
 }
 
-void DeviceMemory::map(const std::string& name, uint64_t base, std::vector<uint8_t> bytes) {
+void DeviceMemory::map(const std::string& name, uint64_t base, util::Bytes bytes) {
   Region r{name, base, std::move(bytes)};
   const auto pos = std::upper_bound(regions_.begin(), regions_.end(), base,
                                     [](uint64_t b, const Region& x) { return b < x.base; });
@@ -30,8 +30,8 @@ void DeviceMemory::map(const std::string& name, uint64_t base, std::vector<uint8
 
 void DeviceMemory::map_variables(const kernel::Module& module) {
   for (const kernel::ModuleVariable& v : module.variables) {
-    std::vector<uint8_t> bytes = v.init;
-    bytes.resize(v.size);
+    util::Bytes bytes(v.size);
+    std::copy_n(v.init.begin(), std::min<size_t>(v.init.size(), v.size), bytes.begin());
     map(v.name, v.address, std::move(bytes));
   }
 }

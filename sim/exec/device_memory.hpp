@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel/ir.hpp"
+#include "util/bytes.hpp"
 
 namespace gpusim::exec {
 
@@ -15,14 +16,14 @@ class DeviceMemory {
   struct Region {
     std::string name;
     uint64_t base = 0;
-    std::vector<uint8_t> bytes;
+    util::Bytes bytes;
   };
 
   // Places a region of `size` bytes at the next 256-byte boundary past `floor` (leaving
   // a guard gap after the previous region) and returns its base address.
   uint64_t allocate(const std::string& name, uint64_t size, uint64_t floor);
   // Places a region at a fixed address (module variables).
-  void map(const std::string& name, uint64_t base, std::vector<uint8_t> bytes);
+  void map(const std::string& name, uint64_t base, util::Bytes bytes);
   // Places a module's __device__/__constant__ variables, with their initial values (zeros past them).
   void map_variables(const kernel::Module& module);
 

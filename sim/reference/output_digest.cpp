@@ -9,13 +9,13 @@ namespace gpusim::reference {
 namespace {
 
 template <typename T>
-double element(const std::vector<uint8_t>& bytes, int64_t i) {
+double element(std::span<const uint8_t> bytes, int64_t i) {
   T v;
   std::memcpy(&v, bytes.data() + i * sizeof(T), sizeof(T));
   return static_cast<double>(v);
 }
 
-double element_as_double(const std::vector<uint8_t>& bytes, workload::ElementType type, int64_t i) {
+double element_as_double(std::span<const uint8_t> bytes, workload::ElementType type, int64_t i) {
   using workload::ElementType;
   switch (type) {
     case ElementType::U8: return element<uint8_t>(bytes, i);
@@ -36,7 +36,7 @@ double element_as_double(const std::vector<uint8_t>& bytes, workload::ElementTyp
 
 }  // namespace
 
-OutputDigest digest_output(const std::vector<uint8_t>& bytes, workload::ElementType type) {
+OutputDigest digest_output(std::span<const uint8_t> bytes, workload::ElementType type) {
   OutputDigest d;
   d.crc32 = util::crc32(bytes.data(), bytes.size());
   const int64_t count = static_cast<int64_t>(bytes.size()) / workload::element_size(type);

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "util/bytes.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::reference {
@@ -19,6 +21,6 @@ struct OutputDigest {
   std::vector<double> samples;          // the elements at those indices
 };
 
-OutputDigest digest_output(const std::vector<uint8_t>& bytes, workload::ElementType type);
+OutputDigest digest_output(std::span<const uint8_t> bytes, workload::ElementType type);
 
 }  // namespace gpusim::reference

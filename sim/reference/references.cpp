@@ -14,7 +14,7 @@ namespace {
 
 using workload::Workload;
 
-const std::vector<uint8_t>& buffer(const Buffers& b, const std::string& name) {
+const util::Bytes& buffer(const Buffers& b, const std::string& name) {
   const auto it = b.find(name);
   if (it == b.end()) throw util::InputError("reference: the workload has no buffer '" + name + "'");
   return it->second;
@@ -22,22 +22,22 @@ const std::vector<uint8_t>& buffer(const Buffers& b, const std::string& name) {
 
 template <typename T>
 std::vector<T> as(const Buffers& b, const std::string& name) {
-  const std::vector<uint8_t>& bytes = buffer(b, name);
+  const util::Bytes& bytes = buffer(b, name);
   std::vector<T> out(bytes.size() / sizeof(T));
   std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
   return out;
 }
 
 template <typename T>
-T element(const std::vector<uint8_t>& bytes, int64_t i) {
+T element(std::span<const uint8_t> bytes, int64_t i) {
   T v;
   std::memcpy(&v, bytes.data() + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
   return v;
 }
 
 template <typename T>
-std::vector<uint8_t> bytes(const std::vector<T>& v) {
-  std::vector<uint8_t> out(v.size() * sizeof(T));
+util::Bytes bytes(const std::vector<T>& v) {
+  util::Bytes out(v.size() * sizeof(T));
   std::memcpy(out.data(), v.data(), out.size());
   return out;
 }
@@ -58,15 +58,15 @@ class Elements {
   T operator[](int64_t i) const { return element<T>(bytes_, i); }
 
  private:
-  const std::vector<uint8_t>& bytes_;
+  const util::Bytes& bytes_;
 };
 
 // `count` elements of type T, element i being at(i), on `threads` threads: each element is
 // computed alone, so the bytes are the same on any number.
 template <typename T, typename At>
-std::vector<uint8_t> elementwise(const Workload& w, int64_t count, int threads, At at) {
+util::Bytes elementwise(const Workload& w, int64_t count, int threads, At at) {
   if (count < 0) throw util::InputError(w.source_file + ": the reference's output has " + std::to_string(count) + " elements");
-  std::vector<uint8_t> out(static_cast<size_t>(count) * sizeof(T));
+  util::Bytes out(static_cast<size_t>(count) * sizeof(T));
   util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t first, int64_t last) {
     for (int64_t i = first; i < last; ++i) {
       const T v = at(i);
@@ -85,7 +85,7 @@ void needs(const Workload& w, const Elements<T>& e, const std::string& name, int
 }
 
 // c = a + b over buffers `a`, `b` (the second half of the streams workload: a2, b2).
-std::vector<uint8_t> vector_sum(const Workload& w, const Buffers& in, int threads, const std::string& a_name,
+util::Bytes vector_sum(const Workload& w, const Buffers& in, int threads, const std::string& a_name,
                                 const std::string& b_name) {
   const Elements<float> a(in, a_name), b(in, b_name);
   const int64_t n = param(w, "n");
@@ -94,9 +94,9 @@ std::vector<uint8_t> vector_sum(const Workload& w, const Buffers& in, int thread
   return elementwise<float>(w, n, threads, [&](int64_t i) { return a[i] + b[i]; });
 }
 
-std::vector<uint8_t> vecadd(const Workload& w, const Buffers& in, int threads) { return vector_sum(w, in, threads, "a", "b"); }
+util::Bytes vecadd(const Workload& w, const Buffers& in, int threads) { return vector_sum(w, in, threads, "a", "b"); }
 
-std::vector<uint8_t> stencil5(const Workload& w, const Buffers& in, int threads) {
+util::Bytes stencil5(const Workload& w, const Buffers& in, int threads) {
   const Elements<float> x(in, "in");
   const int64_t nx = param(w, "nx"), ny = param(w, "ny");
   needs(w, x, "in", nx * ny);
@@ -109,7 +109,7 @@ std::vector<uint8_t> stencil5(const Workload& w, const Buffers& in, int threads)
 }
 
 // One partial sum per block of `block` elements (summed in double; checked with a tolerance).
-std::vector<uint8_t> block_sums(const Workload& w, const Buffers& in) {
+util::Bytes block_sums(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "in");
   const int64_t n = param(w, "n"), block = param(w, "block");
   std::vector<float> out(static_cast<size_t>((n + block - 1) / block));
@@ -121,14 +121,14 @@ std::vector<uint8_t> block_sums(const Workload& w, const Buffers& in) {
   return bytes(out);
 }
 
-std::vector<uint8_t> histogram256(const Workload& w, const Buffers& in) {
+util::Bytes histogram256(const Workload& w, const Buffers& in) {
   const auto data = as<uint8_t>(in, "data");
   std::vector<uint32_t> bins(256, 0);
   for (int64_t i = 0; i < param(w, "n"); ++i) ++bins[data[i]];
   return bytes(bins);
 }
 
-std::vector<uint8_t> transpose(const Workload& w, const Buffers& in, int threads) {
+util::Bytes transpose(const Workload& w, const Buffers& in, int threads) {
   const Elements<float> a(in, "in");
   const int64_t n = param(w, "n");
   needs(w, a, "in", n * n);
@@ -137,7 +137,7 @@ std::vector<uint8_t> transpose(const Workload& w, const Buffers& in, int threads
 }
 
 // Exclusive prefix sum within each segment of 2 x block elements.
-std::vector<uint8_t> block_scan(const Workload& w, const Buffers& in) {
+util::Bytes block_scan(const Workload& w, const Buffers& in) {
   const auto x = as<uint32_t>(in, "in");
   const int64_t seg = 2 * param(w, "block");
   std::vector<uint32_t> out(x.size());
@@ -151,7 +151,7 @@ std::vector<uint8_t> block_scan(const Workload& w, const Buffers& in) {
   return bytes(out);
 }
 
-std::vector<uint8_t> matmul(const Workload& w, const Buffers& in, int threads) {
+util::Bytes matmul(const Workload& w, const Buffers& in, int threads) {
   const auto a = as<float>(in, "a"), b = as<float>(in, "b");
   const int64_t n = param(w, "n");
   std::vector<float> c(static_cast<size_t>(n * n));
@@ -174,7 +174,7 @@ std::vector<uint8_t> matmul(const Workload& w, const Buffers& in, int threads) {
   return bytes(c);
 }
 
-std::vector<uint8_t> warp_reduce(const Workload& w, const Buffers& in) {
+util::Bytes warp_reduce(const Workload& w, const Buffers& in) {
   const auto x = as<int32_t>(in, "in");
   const int64_t n = param(w, "n");
   std::vector<int32_t> out(static_cast<size_t>(2 * n / 32));
@@ -199,14 +199,14 @@ float work_b(float x) {
   return x;
 }
 
-std::vector<uint8_t> branch(const Workload& w, const Buffers& in, int64_t group) {
+util::Bytes branch(const Workload& w, const Buffers& in, int64_t group) {
   const auto x = as<float>(in, "in");
   std::vector<float> out(static_cast<size_t>(param(w, "n")));
   for (size_t i = 0; i < out.size(); ++i) out[i] = (static_cast<int64_t>(i) / group) % 2 == 0 ? work_a(x[i]) : work_b(x[i]);
   return bytes(out);
 }
 
-std::vector<uint8_t> math_funcs(const Workload& w, const Buffers& in) {
+util::Bytes math_funcs(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "x");
   const int64_t n = param(w, "n");
   std::vector<float> out(static_cast<size_t>(6 * n));
@@ -222,14 +222,14 @@ std::vector<uint8_t> math_funcs(const Workload& w, const Buffers& in) {
   return bytes(out);
 }
 
-std::vector<uint8_t> copy(const Workload&, const Buffers& in) { return in.at("in"); }
+util::Bytes copy(const Workload&, const Buffers& in) { return in.at("in"); }
 
 // The second half of the streams workload: c2 = a2 + b2.
-std::vector<uint8_t> vecadd_second(const Workload& w, const Buffers& in, int threads) {
+util::Bytes vecadd_second(const Workload& w, const Buffers& in, int threads) {
   return vector_sum(w, in, threads, "a2", "b2");
 }
 
-std::vector<uint8_t> strided_read(const Workload& w, const Buffers& in) {
+util::Bytes strided_read(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "in");
   const int64_t n = param(w, "n"), stride = param(w, "stride");
   std::vector<float> out(static_cast<size_t>(param(w, "threads")));
@@ -237,7 +237,7 @@ std::vector<uint8_t> strided_read(const Workload& w, const Buffers& in) {
   return bytes(out);
 }
 
-std::vector<uint8_t> pointer_chase(const Workload& w, const Buffers&) {
+util::Bytes pointer_chase(const Workload& w, const Buffers&) {
   const int64_t n = param(w, "n"), step = param(w, "step"), hops = param(w, "hops");
   return bytes(std::vector<uint32_t>{static_cast<uint32_t>(hops * step % n)});
 }
@@ -280,7 +280,7 @@ struct PartCompared {
 };
 
 template <typename T>
-CheckResult compare_typed(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, double tol, int threads) {
+CheckResult compare_typed(std::span<const uint8_t> got, std::span<const uint8_t> want, double tol, int threads) {
   const auto n = static_cast<int64_t>(want.size() / sizeof(T));
   std::vector<PartCompared> parts(static_cast<size_t>(util::parallel_parts(n, threads, util::kMinElementsPerThread)));
   util::parallel_for(n, threads, util::kMinElementsPerThread, [&](int64_t p, int64_t begin, int64_t end) {
@@ -338,7 +338,7 @@ std::vector<std::string> reference_names() {
   return names;
 }
 
-CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, workload::ElementType type,
+CheckResult compare_buffers(std::span<const uint8_t> got, std::span<const uint8_t> want, workload::ElementType type,
                             double tolerance, int threads) {
   if (got.size() != want.size()) {
     CheckResult r;
@@ -360,8 +360,8 @@ CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<u
     case ElementType::F16:
     case ElementType::BF16: {  // compared as the values they hold
       const exec::SmallFloatFormat f = type == ElementType::F16 ? exec::kHalf : exec::kBfloat16;
-      const auto widen = [&](const std::vector<uint8_t>& bytes) {
-        std::vector<uint8_t> out(bytes.size() * 4);
+      const auto widen = [&](std::span<const uint8_t> bytes) {
+        util::Bytes out(bytes.size() * 4);
         for (size_t i = 0; i + 1 < bytes.size(); i += 2) {
           const double v = exec::decode_small_float(static_cast<uint32_t>(bytes[i] | bytes[i + 1] << 8), f);
           std::memcpy(out.data() + i * 4, &v, 8);

@@ -5,17 +5,19 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "reference/output_digest.hpp"
+#include "util/bytes.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::reference {
 
-using Buffers = std::map<std::string, std::vector<uint8_t>>;
+using Buffers = std::map<std::string, util::Bytes>;
 // `threads`: how many it may use (--threads); the result is the same on any number.
-using ReferenceFn = std::function<std::vector<uint8_t>(const workload::Workload&, const Buffers& initial, int threads)>;
+using ReferenceFn = std::function<util::Bytes(const workload::Workload&, const Buffers& initial, int threads)>;
 
 // nullptr when no reference has that name.
 const ReferenceFn* find_reference(const std::string& name);
@@ -31,7 +33,7 @@ struct CheckResult {
 // Compares element by element: integers exactly, floats within `tolerance` relative
 // error (|got - want| <= tolerance * max(1, |want|)); 0 means bit for bit. The same result on
 // any number of `threads`.
-CheckResult compare_buffers(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want,
+CheckResult compare_buffers(std::span<const uint8_t> got, std::span<const uint8_t> want,
                             workload::ElementType type, double tolerance, int threads = 1);
 
 }  // namespace gpusim::reference

@@ -32,7 +32,7 @@ struct ScratchDir {
 
 }  // namespace
 
-std::vector<uint8_t> script_expected(const workload::Workload& w, const Buffers& initial) {
+util::Bytes script_expected(const workload::Workload& w, const Buffers& initial) {
   const std::string& script = w.check->script;
   const std::string what = w.source_file + ": check.script " + script;
   ScratchDir dir;

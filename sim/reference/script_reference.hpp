@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "reference/references.hpp"
+#include "util/bytes.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::reference {
 
 // Throws util::InputError naming the script when it fails or writes the wrong thing.
-std::vector<uint8_t> script_expected(const workload::Workload& w, const Buffers& initial);
+util::Bytes script_expected(const workload::Workload& w, const Buffers& initial);
 
 }  // namespace gpusim::reference

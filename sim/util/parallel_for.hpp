@@ -15,6 +15,8 @@ namespace gpusim::util {
 // Elements a thread takes at least in an elementwise pass (a fill, a comparison): below
 // that, starting it costs more than it saves.
 inline constexpr int64_t kMinElementsPerThread = 1 << 16;
+// Bytes a thread takes at least in a copy (about 50 microseconds of memcpy, or its page faults).
+inline constexpr int64_t kMinBytesPerThread = 1 << 20;
 
 // The number of parts parallel_for makes of `count` (per-part results): `threads`,
 // or fewer when a part would have under `min_part` indices (a thread costs tens of

@@ -22,8 +22,8 @@ uint64_t splitmix64_draw(uint64_t seed, int64_t i) {
 }
 
 template <typename T>
-void put(std::vector<uint8_t>& out, int64_t i, T v) {
-  std::memcpy(out.data() + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
+void put(uint8_t* out, int64_t i, T v) {
+  std::memcpy(out + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
 }
 
 // Calls `f` with the conversion from a double to element type t's stored value, so that a
@@ -50,7 +50,7 @@ void with_conversion(ElementType t, F&& f) {
 
 // Elements [0, count) of the buffer from value(i), a double (iota, constant, random).
 template <typename G>
-void fill(std::vector<uint8_t>& out, ElementType t, int64_t count, G&& value, int threads = 1) {
+void fill(uint8_t* out, ElementType t, int64_t count, G&& value, int threads = 1) {
   with_conversion(t, [&](auto convert) {
     util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) put(out, i, convert(value(i)));
@@ -60,7 +60,7 @@ void fill(std::vector<uint8_t>& out, ElementType t, int64_t count, G&& value, in
 
 // Random elements: integers in a small range around zero (or from zero, unsigned), floats in
 // [-1, 1), each from one splitmix64 draw in element order.
-void fill_random(std::vector<uint8_t>& out, ElementType t, int64_t count, uint64_t seed, int threads) {
+void fill_random(uint8_t* out, ElementType t, int64_t count, uint64_t seed, int threads) {
   const auto draw = [&](auto map) {
     fill(out, t, count, [&](int64_t i) { return map(splitmix64_draw(seed, i)); }, threads);
   };
@@ -91,24 +91,24 @@ std::vector<uint8_t> struct_bytes(const StructArg& fields) {
     const size_t size = static_cast<size_t>(element_size(f.type));
     out.resize((out.size() + size - 1) / size * size + size);  // aligned to its size, as C lays structs out
     std::vector<uint8_t> one(size);
-    fill(one, f.type, 1, [&](int64_t) { return f.value; });
+    fill(one.data(), f.type, 1, [&](int64_t) { return f.value; });
     std::copy(one.begin(), one.end(), out.end() - static_cast<long>(size));
   }
   return out;
 }
 
-std::vector<uint8_t> initial_bytes(const Buffer& b, int threads) {
+util::Bytes initial_bytes(const Buffer& b, int threads) {
   const int64_t size = b.count * element_size(b.type);
-  std::vector<uint8_t> out(static_cast<size_t>(size), 0);
+  util::Bytes out(static_cast<size_t>(size));  // zeros (util/bytes.hpp)
   switch (b.init.kind) {
     case InitSpec::Kind::Zero: break;
     case InitSpec::Kind::Iota:
-      fill(out, b.type, b.count, [](int64_t i) { return static_cast<double>(i); }, threads);
+      fill(out.data(), b.type, b.count, [](int64_t i) { return static_cast<double>(i); }, threads);
       break;
     case InitSpec::Kind::Constant:
-      fill(out, b.type, b.count, [&](int64_t) { return b.init.constant; }, threads);
+      fill(out.data(), b.type, b.count, [&](int64_t) { return b.init.constant; }, threads);
       break;
-    case InitSpec::Kind::Random: fill_random(out, b.type, b.count, b.init.seed, threads); break;
+    case InitSpec::Kind::Random: fill_random(out.data(), b.type, b.count, b.init.seed, threads); break;
     case InitSpec::Kind::File: {
       if (is_npy_path(b.init.file)) {  // as --dump writes them
         out = read_npy(b.init.file, b.type, b.count, "buffer '" + b.name + "'");
@@ -116,7 +116,7 @@ std::vector<uint8_t> initial_bytes(const Buffer& b, int threads) {
       }
       std::ifstream in(b.init.file, std::ios::binary);
       if (!in) throw util::InputError(b.init.file + ": cannot read (the data of buffer '" + b.name + "')");
-      const std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const util::Bytes data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       if (static_cast<int64_t>(data.size()) != size)
         throw util::InputError(b.init.file + ": buffer '" + b.name + "' needs " + std::to_string(size) +
                                " bytes, the file has " + std::to_string(data.size()));

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "util/bytes.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::workload {
@@ -14,7 +15,7 @@ namespace gpusim::workload {
 // one-dimensional .npy (by its name) of the buffer's type and length.
 // Throws util::InputError when a file's size does not match. The same bytes on any number of
 // `threads` (each element is its own draw).
-std::vector<uint8_t> initial_bytes(const Buffer& b, int threads = 1);
+util::Bytes initial_bytes(const Buffer& b, int threads = 1);
 
 // A struct argument's bytes: each field aligned to its own size, in order.
 std::vector<uint8_t> struct_bytes(const StructArg& fields);

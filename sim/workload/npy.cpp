@@ -26,7 +26,7 @@ const char* numpy_descr(ElementType t) {
   return "|u1";
 }
 
-void write_bytes(const std::string& path, const std::string& header, const std::vector<uint8_t>& bytes) {
+void write_bytes(const std::string& path, const std::string& header, std::span<const uint8_t> bytes) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw util::InputError(path + ": cannot write");
   out << header;
@@ -37,7 +37,7 @@ void write_bytes(const std::string& path, const std::string& header, const std::
 
 }  // namespace
 
-void write_npy(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes) {
+void write_npy(const std::string& path, ElementType type, std::span<const uint8_t> bytes) {
   const size_t count = bytes.size() / static_cast<size_t>(element_size(type));
   std::string dict = std::string("{'descr': '") + numpy_descr(type) + "', 'fortran_order': False, 'shape': (" +
                      std::to_string(count) + ",), }";
@@ -51,7 +51,7 @@ void write_npy(const std::string& path, ElementType type, const std::vector<uint
   write_bytes(path, header + dict, bytes);
 }
 
-std::vector<uint8_t> read_npy(const std::string& path, ElementType type, int64_t count, const std::string& what) {
+util::Bytes read_npy(const std::string& path, ElementType type, int64_t count, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw util::InputError(what + ": no " + path + " was written");
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -85,12 +85,12 @@ std::vector<uint8_t> read_npy(const std::string& path, ElementType type, int64_t
     throw util::InputError(what + ": " + path + " has shape " + shape + ", the buffer is (" + std::to_string(count) + ",)");
   const size_t bytes = static_cast<size_t>(count) * static_cast<size_t>(element_size(type));
   if (file.size() - data_at != bytes) throw util::InputError(what + ": " + path + " has the wrong amount of data");
-  return std::vector<uint8_t>(file.begin() + static_cast<long>(data_at), file.end());
+  return util::Bytes(file.begin() + static_cast<long>(data_at), file.end());
 }
 
 bool is_npy_path(const std::string& path) { return path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0; }
 
-void write_buffer_file(const std::string& path, ElementType type, const std::vector<uint8_t>& bytes) {
+void write_buffer_file(const std::string& path, ElementType type, std::span<const uint8_t> bytes) {
   if (is_npy_path(path)) write_npy(path, type, bytes);
   else write_bytes(path, "", bytes);
 }

@@ -29,7 +29,7 @@ Buffer random_buffer(ElementType type, int64_t count, uint64_t seed) {
 TEST(BufferThreads, RandomFillIsSplitmix64InElementOrderOnAnyNumberOfThreads) {
   // 300,000 floats: five parts of at least 65,536 elements on 5 threads.
   const Buffer b = random_buffer(ElementType::F32, 300000, 7);
-  const std::vector<uint8_t> one = workload::initial_bytes(b, 1), five = workload::initial_bytes(b, 5);
+  const util::Bytes one = workload::initial_bytes(b, 1), five = workload::initial_bytes(b, 5);
   EXPECT_EQ(one, five);
   // The generator, written out: state += gamma, then the mix (Steele, Lea and Flood 2014).
   uint64_t state = 7;
@@ -51,7 +51,7 @@ TEST(BufferThreads, RandomFillIsSplitmix64InElementOrderOnAnyNumberOfThreads) {
 TEST(BufferThreads, IotaAndIntegersAlike) {
   Buffer iota = random_buffer(ElementType::I32, 200000, 0);
   iota.init.kind = InitSpec::Kind::Iota;
-  const std::vector<uint8_t> bytes = workload::initial_bytes(iota, 3);
+  const util::Bytes bytes = workload::initial_bytes(iota, 3);
   int32_t last;
   std::memcpy(&last, bytes.data() + 199999 * 4, 4);
   EXPECT_EQ(last, 199999);
@@ -94,7 +94,7 @@ TEST(ReferenceThreads, MatmulGivesTheSameBytesOnSeveralThreads) {
   in["b"] = workload::initial_bytes(random_buffer(ElementType::F32, 96 * 96, 2));
   const ReferenceFn* matmul = find_reference("matmul");
   ASSERT_NE(matmul, nullptr);
-  const std::vector<uint8_t> one = (*matmul)(w, in, 1), three = (*matmul)(w, in, 3);
+  const util::Bytes one = (*matmul)(w, in, 1), three = (*matmul)(w, in, 3);
   EXPECT_EQ(one, three);
   // c[5][7] by hand: the sum over k of a[5][k] * b[k][7], in double.
   std::vector<float> a(96 * 96), b(96 * 96);
@@ -107,7 +107,7 @@ TEST(ReferenceThreads, MatmulGivesTheSameBytesOnSeveralThreads) {
   EXPECT_EQ(c57, static_cast<float>(sum));
 }
 
-float float_at(const std::vector<uint8_t>& bytes, int64_t i) {
+float float_at(const util::Bytes& bytes, int64_t i) {
   float v;
   std::memcpy(&v, bytes.data() + i * 4, 4);
   return v;
@@ -123,7 +123,7 @@ TEST(ReferenceThreads, ElementwiseReferencesGiveTheSameBytesOnSeveralThreads) {
   in["in"] = in["a"];
   workload::Workload w;
   w.params["n"] = kN;
-  const std::vector<uint8_t> sum = (*find_reference("vecadd"))(w, in, 1);
+  const util::Bytes sum = (*find_reference("vecadd"))(w, in, 1);
   EXPECT_EQ((*find_reference("vecadd"))(w, in, 5), sum);
   for (int64_t i : {int64_t{0}, kN / 5 - 1, kN / 5, kN - 1})
     EXPECT_EQ(float_at(sum, i), float_at(in["a"], i) + float_at(in["b"], i)) << i;
@@ -132,7 +132,7 @@ TEST(ReferenceThreads, ElementwiseReferencesGiveTheSameBytesOnSeveralThreads) {
   // 5,000 elements past the grid zero.
   w.params["nx"] = 500;
   w.params["ny"] = 590;
-  const std::vector<uint8_t> stencil = (*find_reference("stencil5"))(w, in, 1);
+  const util::Bytes stencil = (*find_reference("stencil5"))(w, in, 1);
   EXPECT_EQ((*find_reference("stencil5"))(w, in, 5), stencil);
   const auto x = [&](int64_t k) { return float_at(in["in"], k); };
   EXPECT_EQ(float_at(stencil, 500 * 590), 0.0f);
@@ -147,7 +147,7 @@ TEST(ReferenceThreads, ElementwiseReferencesGiveTheSameBytesOnSeveralThreads) {
 
   // n = 500: out[c][r] = in[r][c]; the 50,000 elements past n x n stay zero.
   w.params["n"] = 500;
-  const std::vector<uint8_t> t = (*find_reference("transpose"))(w, in, 1);
+  const util::Bytes t = (*find_reference("transpose"))(w, in, 1);
   EXPECT_EQ((*find_reference("transpose"))(w, in, 5), t);
   EXPECT_EQ(float_at(t, 7 * 500 + 3), x(3 * 500 + 7));
   EXPECT_EQ(float_at(t, 499 * 500 + 0), x(0 * 500 + 499));

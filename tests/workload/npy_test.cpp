@@ -37,15 +37,15 @@ TEST(Npy, HeaderIsPaddedToSixtyFourBytes) {
 
 TEST(Npy, HalfIsF2AndBfloat16ItsRawBits) {
   test::TempFile f("h.npy", "");
-  write_npy(f.path(), ElementType::F16, {0, 60});
+  write_npy(f.path(), ElementType::F16, std::vector<uint8_t>{0, 60});
   EXPECT_NE(read(f.path()).find("'descr': '<f2'"), std::string::npos);
-  write_npy(f.path(), ElementType::BF16, {128, 63});
+  write_npy(f.path(), ElementType::BF16, std::vector<uint8_t>{128, 63});
   EXPECT_NE(read(f.path()).find("'descr': '<u2'"), std::string::npos);
 }
 
 TEST(Npy, ABufferStartsFromTheNpyFileItsInitNames) {
   test::TempFile f("ring.npy", "");
-  const std::vector<uint8_t> data = {7, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0};  // i32 7, 0, 3
+  const util::Bytes data = {7, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0};  // i32 7, 0, 3
   write_npy(f.path(), ElementType::I32, data);
   Buffer b;
   b.name = "ring";

@@ -1,0 +1,41 @@
+// A buffer's bytes: the workload's buffers, the GPU's memory, the references' outputs.
+// Their allocator takes memory from calloc, zeroed, and value-initialising an element leaves
+// it as it is. A large buffer is then fresh pages, which the kernel zeroes when one is first
+// written: its pages are first touched where the buffer is filled (on --threads threads),
+// not by a zero fill on one thread before it.
+// So an element value-initialised where allocate() did not just place it keeps what it held:
+// size Bytes when making them (Bytes(n) is n zeros), and do not grow them in place after
+// shrinking them.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <utility>
+#include <vector>
+
+namespace gpusim::util {
+
+template <class T>
+struct ZeroedAllocator {
+  using value_type = T;
+  ZeroedAllocator() = default;
+  template <class U>
+  constexpr ZeroedAllocator(const ZeroedAllocator<U>&) noexcept {}
+
+  T* allocate(std::size_t n) {
+    if (void* p = std::calloc(n, sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, std::size_t) noexcept { std::free(p); }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) > 0) ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    // else: calloc's zeros are the value
+  }
+  friend bool operator==(const ZeroedAllocator&, const ZeroedAllocator&) { return true; }
+};
+
+using Bytes = std::vector<uint8_t, ZeroedAllocator<uint8_t>>;
+
+}  // namespace gpusim::util
