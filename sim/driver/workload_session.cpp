@@ -21,7 +21,7 @@ std::string where(const workload::Workload& w, int line) { return w.source_file 
 // A buffer's copy between host and GPU, on `threads` threads: the first write to each of
 // the destination's pages (util/bytes.hpp) is a page fault, which they take side by side.
 void copy_bytes(const util::Bytes& from, util::Bytes& to, int threads) {
-  to.resize(from.size());  // the same size: a buffer keeps its size on both sides
+  to.resize(from.size());  // a no-op (a buffer has one size on both sides), kept so that memcpy stays inside `to`
   util::parallel_for(static_cast<int64_t>(from.size()), threads, util::kMinBytesPerThread,
                      [&](int64_t, int64_t begin, int64_t end) {
                        std::memcpy(to.data() + begin, from.data() + begin, static_cast<size_t>(end - begin));

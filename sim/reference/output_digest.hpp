@@ -8,7 +8,6 @@
 #include <span>
 #include <vector>
 
-#include "util/bytes.hpp"
 #include "workload/workload.hpp"
 
 namespace gpusim::reference {
