@@ -1,12 +1,15 @@
 // A buffer's bytes: the workload's buffers, the GPU's memory, the references' outputs.
-// Their allocator takes memory from calloc, zeroed, and value-initialising an element leaves
-// it as it is. A large buffer is then fresh pages, which the kernel zeroes when one is first
+// Their allocator gives zeroed memory, and value-initialising an element leaves it as it is.
+// A large buffer is fresh pages mapped for it, which the kernel zeroes when one is first
 // written: its pages are first touched where the buffer is filled (on --threads threads),
-// not by a zero fill on one thread before it.
+// not by a zero fill on one thread before it. (calloc would clear heap memory that an earlier
+// buffer gave back, on the calling thread.) Small ones come from calloc.
 // So an element value-initialised where allocate() did not just place it keeps what it held:
 // size Bytes when making them (Bytes(n) is n zeros), and do not grow them in place after
 // shrinking them.
 #pragma once
+
+#include <sys/mman.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -23,11 +26,24 @@ struct ZeroedAllocator {
   template <class U>
   constexpr ZeroedAllocator(const ZeroedAllocator<U>&) noexcept {}
 
+  // From this size on (256 pages), memory is mapped for the buffer alone: two system calls,
+  // little beside the faults of its pages.
+  static constexpr std::size_t kMappedBytes = std::size_t{1} << 20;
+
   T* allocate(std::size_t n) {
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
+    if (n * sizeof(T) >= kMappedBytes) {
+      void* p = mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      return static_cast<T*>(p);
+    }
     if (void* p = std::calloc(n, sizeof(T))) return static_cast<T*>(p);
     throw std::bad_alloc();
   }
-  void deallocate(T* p, std::size_t) noexcept { std::free(p); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    if (n * sizeof(T) >= kMappedBytes) munmap(p, n * sizeof(T));
+    else std::free(p);
+  }
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     if constexpr (sizeof...(Args) > 0) ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
