@@ -47,7 +47,7 @@ struct ZeroedAllocator {
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     if constexpr (sizeof...(Args) > 0) ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-    // else: calloc's zeros are the value
+    // else: the zeros allocate() gave are the value
   }
   friend bool operator==(const ZeroedAllocator&, const ZeroedAllocator&) { return true; }
 };
