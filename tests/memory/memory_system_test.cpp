@@ -280,6 +280,25 @@ MemoryRequest global_store(const std::array<uint64_t, 32>& addresses, uint32_t m
   return r;
 }
 
+TEST(MemorySystem, OnlyTheSectorsAStoreCoversPartlyReadTheirChunkFromDram) {
+  // hopper.yaml: a partial sector that misses in the L2 reads its 64-byte chunk from DRAM
+  // first (partial_write_reads); a whole one is only written. A full warp's 32 words from
+  // byte 16 of a line cover [16, 144): sectors 0 and 4 in part (16 bytes each, two chunks),
+  // 1 to 3 whole. From byte 0 every sector is whole. With lane 5 off, sector 0 has 28 of its
+  // 32 bytes: one chunk.
+  const auto dram_read = [](const std::array<uint64_t, 32>& addresses, uint32_t mask) {
+    Port port(arch::load_arch_config(test::config_path("hopper"), {}));
+    port.send(global_store(addresses, mask));
+    port.events.run();
+    return port.memory->stats().dram_read_bytes;
+  };
+  auto run = strided(StateSpace::Global, 4);
+  EXPECT_EQ(dram_read(run, 0xFFFFFFFFu), 0u);
+  EXPECT_EQ(dram_read(run, ~(1u << 5)), 64u);
+  for (uint64_t& a : run) a += 16;
+  EXPECT_EQ(dram_read(run, 0xFFFFFFFFu), 128u);
+}
+
 TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
   // A store leaves nothing for the SM to wait on, but the kernel is complete only when the L2
   // has acknowledged it: from a home near the writer after the L2 latency (set to 300), from
@@ -419,6 +438,26 @@ TEST(SectoredCache, LruReplacementAndMissMerging) {
   EXPECT_FALSE(c.probe(256).present);
   EXPECT_TRUE(c.write_hit(512));
   EXPECT_EQ(c.dirty_sectors(), 1u);
+}
+
+TEST(SectoredCache, AWayWhoseLastSectorWasDroppedIsFilledBeforeAnyLineIsEvicted) {
+  // One set of 6 ways (more than a group of four compared at once). Lines 0-5 fill it, line 3
+  // loses its only sector, and line 6 takes that way: nothing evicted, lines 0-2 and 4-5 stay
+  // (least recently used: line 0). Line 7 then evicts line 0, dirty.
+  CacheConfig g;
+  g.size_bytes = 6 * 128;
+  g.line_bytes = 128;
+  g.sector_bytes = 32;
+  g.associativity = 6;
+  SectoredCache c(g);
+  for (uint64_t line = 0; line < 6; ++line) EXPECT_EQ(c.fill(line * 128, 0, line == 0), 0u);
+  c.invalidate(3 * 128);
+  EXPECT_FALSE(c.probe(3 * 128).present);
+  EXPECT_EQ(c.fill(6 * 128, 0, false), 0u);
+  for (uint64_t line : {0, 1, 2, 4, 5, 6}) EXPECT_TRUE(c.contains(line * 128)) << line;
+  EXPECT_EQ(c.fill(7 * 128, 0, false), 1u);
+  EXPECT_FALSE(c.contains(0));
+  EXPECT_TRUE(c.contains(5 * 128));  // found in the ways past the first four
 }
 
 }  // namespace

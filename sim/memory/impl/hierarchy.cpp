@@ -163,7 +163,12 @@ void MemoryHierarchy::count_lines(Sm& sm) {
         sm.lines.push_back(a);
 }
 
-uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes) {
+uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, bool one_run, uint64_t sector, uint32_t sector_bytes) {
+  if (one_run) {  // the lanes' bytes are one run from lane 0's address: the sector's part of it
+    const uint64_t begin = std::max(r.addresses[0], sector);
+    const uint64_t end = std::min(r.addresses[0] + 32 * uint64_t{r.bytes_per_lane}, sector + sector_bytes);
+    return end > begin ? static_cast<uint32_t>(end - begin) : 0;
+  }
   uint32_t bytes = 0;  // lanes writing the same bytes count once only in the worst case; enough to tell whole from part
   for (uint32_t m = r.mask; m != 0; m &= m - 1) {
     const uint64_t a = r.addresses[std::countr_zero(m)];
@@ -222,6 +227,8 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   size_t requested = 0;  // sm.lines lists the request's lines in the order this loop first meets them
   sm.combining.store(sm.lines, now, sm.merged);
   bool merging = false;  // the line of the sector at hand merges
+  // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
+  const bool one_run = r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, r.bytes_per_lane);
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
@@ -239,7 +246,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       if (merging) continue;
       ++sectors;
-      const bool whole = !config_.l2->partial_write_reads || bytes_written(r, a, step) >= step;
+      const bool whole = !config_.l2->partial_write_reads || bytes_written(r, one_run, a, step) >= step;
       sm.below.push_back({Below::Op::Write, whole, 0, a, 0, now});
     }
   }

@@ -89,8 +89,9 @@ class MemoryHierarchy final : public MemorySystem {
   void resolve_fills(Sm& sm);
   void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
-  // Bytes of the sector at `sector` the request's lanes write.
-  static uint32_t bytes_written(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
+  // Bytes of the sector at `sector` the request's lanes write; `one_run`: they are one run of
+  // bytes from lane 0's address (a full warp of consecutive elements).
+  static uint32_t bytes_written(const MemoryRequest& r, bool one_run, uint64_t sector, uint32_t sector_bytes);
   Accepted load(const MemoryRequest& r, engine::Cycle now);
   // atom and red where there is an L2: each sector's updates go to the line's slice.
   Accepted atomic(const MemoryRequest& r, engine::Cycle now);
