@@ -89,10 +89,9 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
   const uint32_t sector = sector_of(address);
   uint32_t evicted_dirty = 0;
   Way* base = &ways_storage_[set * ways_];
-  if (found < 0) {  // allocate: an invalid way (no line: the tags locate() just searched), else the policy's victim
-    const uint64_t* tags = &tags_[set * ways_];
+  if (found < 0) {  // allocate: an invalid way, else the policy's victim
     for (uint32_t i = 0; i < ways_ && found < 0; ++i)
-      if (tags[i] == kNoLine) found = static_cast<int>(i);
+      if (!base[i].valid) found = static_cast<int>(i);
     if (found < 0) found = static_cast<int>(policy_->victim(set));
     Way& w = base[found];
     evicted_dirty = w.dirty & w.valid;
