@@ -228,7 +228,8 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   sm.combining.store(sm.lines, now, sm.merged);
   bool merging = false;  // the line of the sector at hand merges
   // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
-  const bool one_run = r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, r.bytes_per_lane);
+  const bool one_run = l2_ && config_.l2->partial_write_reads && r.mask == 0xFFFFFFFFu &&
+                       util::consecutive_lanes(r.addresses, r.bytes_per_lane);
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
