@@ -1,7 +1,7 @@
 // The memory hierarchy driven by hand through one SM's port: bank conflicts, miss lines,
 // L1 banks, stores and their acknowledgements, write combining, the SM's path to the L2,
-// configured sizes, and cache replacement with miss merging. Whole workloads are in
-// memory_workloads_test.cpp.
+// and configured sizes. Whole workloads are in memory_workloads_test.cpp; the sectored cache
+// alone in sectored_cache_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +10,6 @@
 
 #include "arch/arch_loader.hpp"
 #include "core/load_store_unit.hpp"
-#include "memory/cache/sectored_cache.hpp"
 #include "memory/memory_config.hpp"
 #include "memory/write_combiner.hpp"
 #include "test_paths.hpp"
@@ -414,50 +413,6 @@ TEST(MemorySystem, ConfiguredLineAndSectorSizesAreHonoured) {
   EXPECT_EQ(narrow.access(StateSpace::Global, 4, 0).pipeline_cycles, 2u);
   Port banked(arch::load_arch_config(test::config_path("hopper"), {"memory.l1.line_bytes=64"}));
   EXPECT_EQ(banked.access(StateSpace::Global, 4, 0).pipeline_cycles, 1u);
-}
-
-TEST(SectoredCache, LruReplacementAndMissMerging) {
-  // 2 sets x 2 ways of 128-byte lines with 32-byte sectors.
-  CacheConfig g;
-  g.size_bytes = 512;
-  g.line_bytes = 128;
-  g.sector_bytes = 32;
-  g.associativity = 2;
-  SectoredCache c(g);
-  // Lines 0, 2 and 4 (x 128 bytes) all map to set 0.
-  EXPECT_FALSE(c.probe(0).present);
-  c.fill(0, 100, false);
-  const auto merged = c.probe(0);  // a second miss while the first is in flight
-  EXPECT_TRUE(merged.present);
-  EXPECT_EQ(merged.ready_at, 100u);
-  EXPECT_FALSE(c.probe(32).present);  // another sector of the same line is not there
-  c.fill(256, 0, true);               // line 2, dirty
-  c.probe(0);                         // touch line 0: line 2 is now least recently used
-  EXPECT_EQ(c.fill(512, 0, false), 1u);  // line 4 evicts line 2 and its dirty sector
-  EXPECT_TRUE(c.probe(0).present);
-  EXPECT_FALSE(c.probe(256).present);
-  EXPECT_TRUE(c.write_hit(512));
-  EXPECT_EQ(c.dirty_sectors(), 1u);
-}
-
-TEST(SectoredCache, AWayWhoseLastSectorWasDroppedIsFilledBeforeAnyLineIsEvicted) {
-  // One set of 6 ways (more than a group of four compared at once). Lines 0-5 fill it, line 3
-  // loses its only sector, and line 6 takes that way: nothing evicted, lines 0-2 and 4-5 stay
-  // (least recently used: line 0). Line 7 then evicts line 0, dirty.
-  CacheConfig g;
-  g.size_bytes = 6 * 128;
-  g.line_bytes = 128;
-  g.sector_bytes = 32;
-  g.associativity = 6;
-  SectoredCache c(g);
-  for (uint64_t line = 0; line < 6; ++line) EXPECT_EQ(c.fill(line * 128, 0, line == 0), 0u);
-  c.invalidate(3 * 128);
-  EXPECT_FALSE(c.probe(3 * 128).present);
-  EXPECT_EQ(c.fill(6 * 128, 0, false), 0u);
-  for (uint64_t line : {0, 1, 2, 4, 5, 6}) EXPECT_TRUE(c.contains(line * 128)) << line;
-  EXPECT_EQ(c.fill(7 * 128, 0, false), 1u);
-  EXPECT_FALSE(c.contains(0));
-  EXPECT_TRUE(c.contains(5 * 128));  // found in the ways past the first four
 }
 
 }  // namespace

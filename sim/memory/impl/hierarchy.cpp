@@ -227,9 +227,10 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   size_t requested = 0;  // sm.lines lists the request's lines in the order this loop first meets them
   sm.combining.store(sm.lines, now, sm.merged);
   bool merging = false;  // the line of the sector at hand merges
+  // Whole sectors and partial ones differ only where the L2 reads a partial one's chunk first.
+  const bool partial_reads = l2_ && config_.l2->partial_write_reads;
   // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
-  const bool one_run = l2_ && config_.l2->partial_write_reads && r.mask == 0xFFFFFFFFu &&
-                       util::consecutive_lanes(r.addresses, r.bytes_per_lane);
+  const bool one_run = partial_reads && r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, r.bytes_per_lane);
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
@@ -247,7 +248,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       if (merging) continue;
       ++sectors;
-      const bool whole = !config_.l2->partial_write_reads || bytes_written(r, one_run, a, step) >= step;
+      const bool whole = !partial_reads || bytes_written(r, one_run, a, step) >= step;
       sm.below.push_back({Below::Op::Write, whole, 0, a, 0, now});
     }
   }
