@@ -5,12 +5,21 @@
 # instructions spent in the SMs' own cycles (Sm::run_cycle), the part that --threads runs side
 # by side; the rest (the L2 and DRAM's settle, each cycle's end, the events) stays on one
 # thread and bounds its speedup (Amdahl). Prints CSV on stdout.
-# usage: bench/host_instructions.sh GPUSIM RUN...
+# With --cache, callgrind also simulates a host cache of fixed sizes (32 KB L1s, a 2 MB
+# last level, whatever this machine has, so the counts are the same everywhere) and adds the
+# last-level misses per simulated warp instruction (reads and writes): the host's cache misses
+# on the simulator's state, which the instruction count does not see. Twice as slow again.
+# usage: bench/host_instructions.sh [--cache] GPUSIM RUN...
 #   RUN: arch,workload[,extra flags]   e.g. hopper,stencil  or  hopper,vecadd,--size h100
 # Needs valgrind (apt-get install valgrind). Each run takes about 50x its normal time.
 set -euo pipefail
+cache=0
+if [ "${1:-}" = --cache ]; then
+  cache=1
+  shift
+fi
 if [ $# -lt 2 ]; then
-  echo "usage: $0 GPUSIM arch,workload[,flags]..." >&2
+  echo "usage: $0 [--cache] GPUSIM arch,workload[,flags]..." >&2
   exit 2
 fi
 command -v valgrind >/dev/null || { echo "$0: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
@@ -19,22 +28,32 @@ shift
 [ -x "$gpusim" ] || { echo "$0: $gpusim: not an executable" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "date,host,arch,workload,flags,warp_instructions,launch_host_instructions,per_warp_instruction,in_sm_cycles_pct"
+cache_flags=()
+header=date,host,arch,workload,flags,warp_instructions,launch_host_instructions,per_warp_instruction,in_sm_cycles_pct
+if [ $cache = 1 ]; then
+  cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64)
+  header+=,ll_misses_per_warp_instruction
+fi
+echo "$header"
 for run in "$@"; do
   IFS=, read -r arch workload flags <<<"$run"
   [ -f "configs/$arch.yaml" ] || { echo "$0: '$run': no configs/$arch.yaml" >&2; exit 2; }
   [ -f "workloads/$workload.yaml" ] || { echo "$0: '$run': no workloads/$workload.yaml" >&2; exit 2; }
   # shellcheck disable=SC2086  # flags are words
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg" --toggle-collect='gpusim::core::Gpu::launch*' \
+  valgrind --tool=callgrind "${cache_flags[@]}" --callgrind-out-file="$work/cg" --toggle-collect='gpusim::core::Gpu::launch*' \
     "$gpusim" --arch "configs/$arch.yaml" --workload "workloads/$workload.yaml" $flags --threads 1 --format json \
     >"$work/report.json" 2>"$work/valgrind.err" || { cat "$work/valgrind.err" >&2; exit 1; }
   warp=$(/usr/bin/python3 -c 'import json,sys; print(sum(k["warp_instructions"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/report.json")
-  total=$(sed -n 's/^totals: *//p' "$work/cg")
+  read -r -a totals <<<"$(sed -n 's/^totals: *//p' "$work/cg")"
+  total=${totals[0]}
   # Sm::run_cycle's inclusive count (absent when the SMs tick alone: atomics, printf, --source,
   # limited miss-status registers; see core/tick_batch.hpp)
   in_sm=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" 2>/dev/null |
     awk '/gpusim::core::Sm::run_cycle\(/ && !n++ { gsub(",", "", $1); print $1 }')
   share=$(/usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "${in_sm:-}")
-  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$(date -u +%F)" "$(uname -n)" "$arch" "$workload" "$flags" "$warp" "$total" \
-    "$(( (total + warp / 2) / warp ))" "$share"
+  # Events with --cache: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+  misses=""
+  [ $cache = 1 ] && misses=,$(/usr/bin/python3 -c 'import sys; print(f"{(int(sys.argv[1]) + int(sys.argv[2])) / int(sys.argv[3]):.2f}")' "${totals[7]}" "${totals[8]}" "$warp")
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s%s\n' "$(date -u +%F)" "$(uname -n)" "$arch" "$workload" "$flags" "$warp" "$total" \
+    "$(( (total + warp / 2) / warp ))" "$share" "$misses"
 done

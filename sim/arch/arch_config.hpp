@@ -225,17 +225,24 @@ struct ArchConfig {
       }
       c.require((units.fp64 == 0) == (latencies.fp64 == 0), "latencies.fp64",
                 "must be 0 exactly when execution_units.fp64 is 0 (no double precision)");
-      if (memory.l2 && !memory.l2->sm_partitions.empty())
-        c.require(memory.l2->sm_partitions.size() == static_cast<size_t>(gpu.sm_count), "memory.l2.sm_partitions",
-                  "expected 'halves' or a list of " + std::to_string(gpu.sm_count) +
-                      " partitions, one per SM (with another gpu.sm_count, set it to halves)");
-      if (memory.l2 && !memory.l2->sm_path_cycles.empty())
-        c.require(memory.l2->sm_path_cycles.size() == static_cast<size_t>(gpu.sm_count), "memory.l2.sm_path_cycles",
-                  "expected 'none' or a list of " + std::to_string(gpu.sm_count) +
-                      " cycles, one per SM (with another gpu.sm_count, set it to none)");
+      // A study that changes gpu.sm_count alone leaves every list made per SM behind: the
+      // first one found names them all, with the values that fit any count.
+      const auto sms = static_cast<size_t>(gpu.sm_count);
+      const bool partitions_stale = memory.l2 && !memory.l2->sm_partitions.empty() && memory.l2->sm_partitions.size() != sms;
+      const bool paths_stale = memory.l2 && !memory.l2->sm_path_cycles.empty() && memory.l2->sm_path_cycles.size() != sms;
+      const bool order_stale = !block_scheduler.sm_order.empty() && block_scheduler.sm_order.size() != sms;
+      std::string reset;
+      if (partitions_stale) reset += " --set memory.l2.sm_partitions=halves";
+      if (paths_stale) reset += " --set memory.l2.sm_path_cycles=none";
+      if (order_stale) reset += " --set block_scheduler.sm_order=ascending";
+      const std::string hint = " (gpu.sm_count is " + std::to_string(sms) + "; to run with it:" + reset + ")";
+      c.require(!partitions_stale, "memory.l2.sm_partitions",
+                "expected 'halves' or a list of " + std::to_string(sms) + " partitions, one per SM" + hint);
+      c.require(!paths_stale, "memory.l2.sm_path_cycles",
+                "expected 'none' or a list of " + std::to_string(sms) + " cycles, one per SM" + hint);
       if (!block_scheduler.sm_order.empty()) {
-        c.require(block_scheduler.sm_order.size() == static_cast<size_t>(gpu.sm_count), "block_scheduler.sm_order",
-                  "expected 'ascending' or a list of " + std::to_string(gpu.sm_count) + " SM indices");
+        c.require(!order_stale, "block_scheduler.sm_order",
+                  "expected 'ascending' or a list of " + std::to_string(sms) + " SM indices" + hint);
         std::vector<bool> seen(static_cast<size_t>(gpu.sm_count), false);
         for (int sm : block_scheduler.sm_order) {
           c.require(sm >= 0 && sm < gpu.sm_count, "block_scheduler.sm_order",

@@ -213,6 +213,27 @@ TEST(BadInput, FlagsOutOfRange) {
                      "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
 }
 
+// Hopper's file lists the L2 partition, the path length and the dispatch order of each of
+// its 132 SMs: a study of gpu.sm_count alone hears of every such list at once, with the
+// values that fit any count, and runs once it sets them.
+TEST(BadInput, AnotherSmCountNamesEveryPerSmList) {
+  const std::vector<std::string> run = {"--arch", cfg("hopper"), "--workload", repo_path("workloads/vecadd.yaml"),
+                                        "--functional", "--set", "gpu.sm_count=8"};
+  const auto with = [&run](std::vector<std::string> more) {
+    more.insert(more.begin(), run.begin(), run.end());
+    return gpusim(more);
+  };
+  expect_clean_error(with({}), "memory.l2.sm_partitions: expected 'halves' or a list of 8 partitions, one per SM "
+                               "(gpu.sm_count is 8; to run with it: --set memory.l2.sm_partitions=halves --set "
+                               "memory.l2.sm_path_cycles=none --set block_scheduler.sm_order=ascending)");
+  expect_clean_error(with({"--set", "memory.l2.sm_partitions=halves"}),
+                     "memory.l2.sm_path_cycles: expected 'none' or a list of 8 cycles, one per SM (gpu.sm_count is "
+                     "8; to run with it: --set memory.l2.sm_path_cycles=none --set block_scheduler.sm_order=ascending)");
+  const Outcome ok = with({"--set", "memory.l2.sm_partitions=halves", "--set", "memory.l2.sm_path_cycles=none", "--set",
+                           "block_scheduler.sm_order=ascending"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
 TEST(BadInput, FailedWritesAreErrors) {
   const std::string vecadd = repo_path("workloads/vecadd.yaml");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--set", "n=4096"}, "/dev/full"),
