@@ -21,12 +21,15 @@ namespace gpusim::core {
 
 // An executed instruction whose issue waits.
 struct DeferredOp {
+  // Leaves `addresses` as they are: only a memory access's are written (and read), and
+  // zeroing them would write four cold host cache lines at every instruction set aside.
+  DeferredOp() {}  // NOLINT(modernize-use-equals-default): `= default` would zero them
   const InstructionTiming* timing = nullptr;
   uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
   engine::Cycle known = 0;      // its operands written by issued instructions are ready then
   std::array<uint32_t, 6> waits{};  // loads and set-aside instructions it still waits for (0: none)
   exec::StepResult step;        // what executing it gave; its addresses are in `addresses`
-  std::array<uint64_t, 32> addresses{};
+  std::array<uint64_t, 32> addresses;  // step.addresses set: each lane's
 
   // When it can issue, as far as is known now (kNever: a response or another one first).
   engine::Cycle ready_at() const {
