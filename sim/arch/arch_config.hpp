@@ -228,9 +228,10 @@ struct ArchConfig {
       // A study that changes gpu.sm_count alone leaves every list made per SM behind: the
       // first one found names them all, with the values that fit any count.
       const auto sms = static_cast<size_t>(gpu.sm_count);
-      const bool partitions_stale = memory.l2 && !memory.l2->sm_partitions.empty() && memory.l2->sm_partitions.size() != sms;
-      const bool paths_stale = memory.l2 && !memory.l2->sm_path_cycles.empty() && memory.l2->sm_path_cycles.size() != sms;
-      const bool order_stale = !block_scheduler.sm_order.empty() && block_scheduler.sm_order.size() != sms;
+      const auto stale = [sms](const auto& per_sm) { return !per_sm.empty() && per_sm.size() != sms; };
+      const bool partitions_stale = memory.l2 && stale(memory.l2->sm_partitions);
+      const bool paths_stale = memory.l2 && stale(memory.l2->sm_path_cycles);
+      const bool order_stale = stale(block_scheduler.sm_order);
       std::string reset;
       if (partitions_stale) reset += " --set memory.l2.sm_partitions=halves";
       if (paths_stale) reset += " --set memory.l2.sm_path_cycles=none";
@@ -243,7 +244,7 @@ struct ArchConfig {
       if (!block_scheduler.sm_order.empty()) {
         c.require(!order_stale, "block_scheduler.sm_order",
                   "expected 'ascending' or a list of " + std::to_string(sms) + " SM indices" + hint);
-        std::vector<bool> seen(static_cast<size_t>(gpu.sm_count), false);
+        std::vector<bool> seen(sms, false);
         for (int sm : block_scheduler.sm_order) {
           c.require(sm >= 0 && sm < gpu.sm_count, "block_scheduler.sm_order",
                     "SM " + std::to_string(sm) + " is out of range [0, " + std::to_string(gpu.sm_count - 1) + "]");
