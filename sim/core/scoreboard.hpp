@@ -102,16 +102,17 @@ class Scoreboard {
   // `t` is set aside: its writes are pending until `ticket` resolves; they replace the
   // pending writes of the same registers (later readers read `t`'s value).
   void defer(const InstructionTiming& t, uint32_t ticket) {
-    int kept = 0;
-    pending_mask_ = 0;
-    earliest_ = engine::kNever;
-    for (int i = 0; i < count_; ++i) {
-      const Pending& p = entries_[static_cast<size_t>(i)];
-      bool rewritten = false;
-      for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
-      if (!rewritten) keep(kept, p);
+    // Unrolled copies write registers of their own: mostly no entry to replace, none to move.
+    if (const uint64_t overlap = pending_mask_ & t.writes_mask) {
+      int kept = 0;
+      pending_mask_ = 0;
+      earliest_ = engine::kNever;
+      for (int i = 0; i < count_; ++i) {
+        const Pending& p = entries_[static_cast<size_t>(i)];
+        if (!((overlap >> (p.reg % 64) & 1u) && writes(t, p.reg))) keep(kept, p);
+      }
+      count_ = kept;
     }
-    count_ = kept;
     for (uint32_t reg : t.writes)
       if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, engine::kNever});
   }
@@ -151,14 +152,15 @@ class Scoreboard {
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       if (p.at <= now) continue;  // arrived
-      if (overlap >> (p.reg % 64) & 1u) {
-        bool rewritten = false;
-        for (uint32_t reg : t.writes) rewritten |= reg == p.reg;
-        if (rewritten) continue;
-      }
+      if ((overlap >> (p.reg % 64) & 1u) && writes(t, p.reg)) continue;
       keep(kept, p);
     }
     count_ = kept;
+  }
+  static bool writes(const InstructionTiming& t, uint32_t reg) {
+    bool rewritten = false;
+    for (uint32_t r : t.writes) rewritten |= r == reg;
+    return rewritten;
   }
   struct Pending {
     uint32_t reg;

@@ -49,17 +49,20 @@ uint64_t loaded_value(uint64_t raw, DataType t) {
 struct LaneSpan {
   uint64_t lo = ~0ull, hi = 0, misaligned = 0;
   bool strided = false;  // a full warp, lane l at lo-or-hi + l * stride, no wrap-around
+  bool halves = false;   // a full warp, each half-warp's lane l at its first's + l * stride (or strided)
   uint64_t stride = 0;
 };
 
-LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, uint64_t offset, uint64_t wrap,
+// `bases`: 64-bit lanes, or a 32-bit register's (zero-extended, as gather() would).
+template <typename Base>
+LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64_t offset, uint64_t wrap,
                    uint32_t bytes) {
   LaneSpan s;
   if (mask == 0xFFFFFFFFu) {
     // A full warp (the common case): counted loops without min/max, which vectorise, and the
     // span from the ends of each half-warp when each forms a progression (consecutive, uniform
     // or strided). A stride of at most 2^32 either way cannot wrap past 2^64 unseen.
-    for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (bases[l] + offset) & wrap;
+    for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (uint64_t{bases[l]} + offset) & wrap;
     const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
     const uint64_t stride = addresses[1] - first;
     constexpr uint32_t kHalf = kWarpSize / 2;
@@ -70,6 +73,7 @@ LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, ui
     if (util::halves_step_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
         (step >= 0) == (last >= mid)) {
       s.strided = mid - mid_end == stride;
+      s.halves = true;
       s.stride = stride;
       s.lo = std::min({first, mid_end, mid, last});
       s.hi = std::max({first, mid_end, mid, last});
@@ -86,7 +90,7 @@ LaneSpan lane_span(uint64_t* addresses, const uint64_t* bases, uint32_t mask, ui
     return s;
   }
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t a = (bases[lane] + offset) & wrap;
+    const uint64_t a = (uint64_t{bases[lane]} + offset) & wrap;
     addresses[lane] = a;
     s.lo = std::min(s.lo, a);
     s.hi = std::max(s.hi, a);
@@ -178,24 +182,37 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   const bool is_load = in.op == Opcode::Ld;
   const Operand& data = is_load ? in.dst : in.src[1];
   const uint32_t count = data.kind == Operand::Kind::Vec ? data.count : 1;
-  uint64_t bases[kWarpSize];
-  if (addr_op.reg != kernel::kNoReg) {
-    Operand reg;
-    reg.kind = Operand::Kind::Reg;
-    reg.reg = addr_op.reg;
-    gather(w, b, reg, mask, bases);
-  } else {
-    std::fill_n(bases, kWarpSize, 0);
-  }
-  if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
-  uint8_t* host[kWarpSize];
-  const uint32_t bytes = size * count;
   const bool shared = in.space == StateSpace::Shared, global = in.space == StateSpace::Global,
              param = in.space == StateSpace::Param;
+  const uint32_t bytes = size * count;
   const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
+  const auto offset = static_cast<uint64_t>(addr_op.imm);
+  // The base register read in place where every lane of `mask` wrote it (most accesses); else
+  // gathered, with a call frame's slot added.
+  LaneSpan lanes;
+  Operand reg;
+  reg.kind = Operand::Kind::Reg;
+  reg.reg = addr_op.reg;
+  const uint64_t* wide_base = nullptr;
+  const uint32_t* narrow_base = nullptr;
+  if (addr_op.reg != kernel::kNoReg && !addr_op.frame) {
+    wide_base = wide_view(w, reg, mask, nullptr);
+    if (!wide_base) narrow_base = narrow_view(w, reg, mask, nullptr);
+  }
+  if (wide_base) {
+    lanes = lane_span(addresses_, wide_base, mask, offset, wrap, bytes);
+  } else if (narrow_base) {
+    lanes = lane_span(addresses_, narrow_base, mask, offset, wrap, bytes);
+  } else {
+    uint64_t bases[kWarpSize];
+    if (addr_op.reg != kernel::kNoReg) gather(w, b, reg, mask, bases);
+    else std::fill_n(bases, kWarpSize, 0);
+    if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
+    lanes = lane_span(addresses_, bases, mask, offset, wrap, bytes);
+  }
+  uint8_t* host[kWarpSize];
   // The fast path: every lane aligned and the warp's whole span inside one buffer (or the
   // block's shared memory, or the parameters), so one bounds check serves all lanes.
-  const LaneSpan lanes = lane_span(addresses_, bases, mask, static_cast<uint64_t>(addr_op.imm), wrap, bytes);
   const uint64_t lo = lanes.lo, hi = lanes.hi;
   uint8_t* span = nullptr;  // host address of `lo`
   if (mask && lanes.misaligned == 0 && (bytes & (bytes - 1)) == 0 && hi - lo < (uint64_t{1} << 40)) {
@@ -204,6 +221,9 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     else if (global) span = memory_.translate(lo, extent, region_hint_);
     else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
   }
+  // Only with a span are the addresses left as computed (the lane by lane path may rebase them).
+  half_progressions_ = span && lanes.halves;
+  lane_stride_ = lanes.stride;
   // Device memory, with this cycle's logged stores on top (SMs side by side; see set_store_log).
   const auto is_device = [&](const uint8_t* p) {
     if (global) return true;
@@ -251,6 +271,24 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     const size_t base = size_t{slots_.slot[data.reg]} * kWarpSize;
     if (program_.reg_wide[data.reg]) std::fill_n(&w.wide[base], kWarpSize, v);
     else std::fill_n(&w.narrow[base], kWarpSize, static_cast<uint32_t>(v));
+    w.defined[data.reg] = 0xFFFFFFFFu;
+    return;
+  }
+  // Each half-warp one row of consecutive words, or one word (a 16-wide tile's two rows in
+  // shared memory): a copy or a broadcast per half.
+  if (span && lanes.halves && (lanes.stride == 4 || lanes.stride == 0) && is_load && size == 4 && count == 1 &&
+      data.kind == Operand::Kind::Reg && data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
+    uint32_t* reg = &w.narrow[size_t{slots_.slot[data.reg]} * kWarpSize];
+    for (uint32_t half = 0; half < kWarpSize; half += kWarpSize / 2) {
+      const uint8_t* from = span + (addresses_[half] - lo);
+      if (lanes.stride == 4) {
+        read(reg + half, from, 4 * kWarpSize / 2);
+      } else {
+        uint32_t v = 0;
+        read(&v, from, 4);
+        std::fill_n(reg + half, kWarpSize / 2, v);
+      }
+    }
     w.defined[data.reg] = 0xFFFFFFFFu;
     return;
   }

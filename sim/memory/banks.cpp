@@ -9,12 +9,22 @@ namespace gpusim::memory {
 
 namespace {
 
+constexpr int kHalf = 16;
+
+// The passes of a full warp whose half-warps each ask for one word (`step` 0) or for
+// consecutive words (`step` 1), from the words of its first lanes and the last of the first
+// half. 0: another shape.
+int half_progression_passes(uint64_t w0, uint64_t w15, uint64_t w16, uint64_t step, uint32_t banks) {
+  if (w16 == w0) return 1;                        // both halves ask for the same words: shared
+  if (step == 1) return w16 == w15 + 1;            // 32 consecutive words, one per bank
+  return ((w0 ^ w16) & (banks - 1)) != 0 ? 1 : 2;  // two words: two passes if in one bank
+}
+
 // A full warp's two most common shapes, from the words' differences alone (loops that
 // vectorise), with at least 32 banks: each half-warp one word (a row of a 16-wide tile read
 // along it), or consecutive words (a row of a 32-wide tile, or both halves the same 16).
 // 0: neither, count otherwise.
 int progression_passes(const uint64_t* a, uint32_t size, uint32_t width_shift, uint32_t banks) {
-  constexpr int kHalf = 16;
   const uint64_t width = uint64_t{1} << width_shift;
   if (size > width) return 0;
   uint64_t w[32];
@@ -26,9 +36,19 @@ int progression_passes(const uint64_t* a, uint32_t size, uint32_t width_shift, u
   const uint64_t step = w[1] - w[0];
   if ((low & (width - 1)) != 0 || step > 1) return 0;
   if (!util::halves_step_by(w, step)) return 0;
-  if (w[kHalf] == w[0]) return 1;                        // both halves ask for the same words: shared
-  if (step == 1) return w[kHalf] == w[kHalf - 1] + 1;     // 32 consecutive words, one per bank
-  return ((w[0] ^ w[kHalf]) & (banks - 1)) != 0 ? 1 : 2;  // two words: two passes if in one bank
+  return half_progression_passes(w[0], w[kHalf - 1], w[kHalf], step, banks);
+}
+
+// The same, for addresses known to step by `stride` bytes within each half-warp (with no
+// wrap-around): every lane is at the start of its word when the halves' first lanes and the
+// stride are, and the words then step by stride / width.
+int known_progression_passes(const uint64_t* a, uint64_t stride, uint32_t size, uint32_t width_shift,
+                             uint32_t banks) {
+  const uint64_t width = uint64_t{1} << width_shift;
+  if (size > width || ((a[0] | a[kHalf] | stride) & (width - 1)) != 0) return 0;
+  const uint64_t step = stride >> width_shift;
+  if (step > 1) return 0;
+  return half_progression_passes(a[0] >> width_shift, a[kHalf - 1] >> width_shift, a[kHalf] >> width_shift, step, banks);
 }
 
 // The common case, checked first: every lane asks for one word, and no bank for two different
@@ -86,13 +106,16 @@ int bank_passes(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint3
 
 }  // namespace
 
-int shared_passes(const uint64_t* a, uint32_t mask, uint32_t size, const SharedAccessConfig& config, bool atomic) {
+int shared_passes(const uint64_t* a, uint32_t mask, uint32_t size, const SharedAccessConfig& config, bool atomic,
+                  std::optional<uint64_t> half_stride) {
   const int scope_threads = config.conflict_scope_threads;
   // Bank count and width are powers of two (checked where they are declared): shifts and masks.
   const auto width_shift = static_cast<uint32_t>(std::countr_zero(static_cast<uint32_t>(config.bank_width_bytes)));
   const auto banks = static_cast<uint32_t>(config.banks);
   if (scope_threads == 32 && mask == 0xFFFFFFFFu && banks >= 32 && !atomic)
-    if (const int passes = progression_passes(a, size, width_shift, banks)) return passes;
+    if (const int passes = half_stride ? known_progression_passes(a, *half_stride, size, width_shift, banks)
+                                       : progression_passes(a, size, width_shift, banks))
+      return passes;
   int total = 0;
   for (int first = 0; first < 32; first += scope_threads) {
     const uint32_t scope_mask = scope_threads >= 32 ? mask : (mask >> first) & ((1u << scope_threads) - 1);

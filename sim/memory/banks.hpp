@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "util/params.hpp"
 
@@ -41,7 +42,10 @@ struct SharedAccessConfig {
 
 // Passes one warp access needs: the largest number of distinct words any bank is asked
 // for (the same word broadcasts), per conflict scope, summed over the scopes. Atomics
-// also serialise on equal addresses where the generation does so.
-int shared_passes(const uint64_t* addresses, uint32_t mask, uint32_t size, const SharedAccessConfig& banks, bool atomic);
+// also serialise on equal addresses where the generation does so. `half_stride`, when
+// known: a full warp whose each half-warp's addresses step by it, so that the common shapes
+// are told from four lanes instead of a pass over all 32.
+int shared_passes(const uint64_t* addresses, uint32_t mask, uint32_t size, const SharedAccessConfig& banks, bool atomic,
+                  std::optional<uint64_t> half_stride = std::nullopt);
 
 }  // namespace gpusim::memory

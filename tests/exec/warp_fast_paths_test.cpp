@@ -47,6 +47,39 @@ TEST(WarpFastPaths, ConsecutiveDescendingAndUniformSharedAccesses) {
   });
 }
 
+// The two rows of a 16-wide tile, half-warp by half-warp: each thread stores 3t + 1 at sm[t],
+// then half 0 reads row 1 across (words 16..31) and half 1 row 0 (a progression per half,
+// not one over the warp), and each half one word (word 7, word 16).
+// out[t] = 1000 * sm[(t % 16) + 16 * (1 - t / 16)] + sm[7 + 9 * (t / 16)].
+TEST(WarpFastPaths, HalfWarpRowsAndHalfWarpWords) {
+  const std::string body = R"(
+  mad.lo.u32 %r5, %r1, 3, 1;
+  mov.u32 %r6, sm;
+  shl.b32 %r7, %r1, 2;
+  add.u32 %r8, %r6, %r7;
+  st.shared.u32 [%r8], %r5;
+  bar.sync 0;
+  shr.u32 %r9, %r1, 4;
+  and.b32 %r10, %r1, 15;
+  sub.u32 %r11, 1, %r9;
+  shl.b32 %r11, %r11, 4;
+  add.u32 %r11, %r11, %r10;
+  shl.b32 %r11, %r11, 2;
+  add.u32 %r11, %r6, %r11;
+  ld.shared.u32 %r12, [%r11];
+  mad.lo.u32 %r13, %r9, 9, 7;
+  shl.b32 %r13, %r13, 2;
+  add.u32 %r13, %r6, %r13;
+  ld.shared.u32 %r14, [%r13];
+  mad.lo.u32 %r15, %r12, 1000, %r14;
+  st.global.u32 [%rd3], %r15;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t threads) {
+    const auto word = [threads](uint32_t w) { return w < threads ? 3 * w + 1 : 0; };  // 31 threads: sm[31] unwritten
+    return 1000 * word(t % 16 + 16 * (1 - t / 16)) + word(7 + 9 * (t / 16));
+  });
+}
+
 // Addresses whose first lanes look like a progression and the rest do not (word t*t mod 67,
 // all different for t < 32): thread t stores t + 1 there, reads it back, and reads word t.
 // out[t] = 1000 * (t + 1) + (j + 1 where j*j mod 67 = t, or 0).

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 
 namespace gpusim::memory {
 namespace {
@@ -121,13 +122,19 @@ TEST(Coalescing, Sectored32Sectors) {
 }
 
 template <typename F>
-int passes(F f, uint32_t size = 4, int banks = 32, int scope = 32, bool atomic = false) {
+int passes(F f, uint32_t size = 4, int banks = 32, int scope = 32, bool atomic = false,
+           std::optional<uint64_t> half_stride = std::nullopt) {
   const auto a = lanes(f);
   SharedAccessConfig config;
   config.banks = banks;
   config.bank_width_bytes = 4;
   config.conflict_scope_threads = scope;
-  return shared_passes(a.data(), kAll, size, config, atomic);
+  return shared_passes(a.data(), kAll, size, config, atomic, half_stride);
+}
+// The same, told (as the executor tells it) that each half-warp's addresses step by `stride`.
+template <typename F>
+int passes_known(F f, uint64_t stride, uint32_t size = 4) {
+  return passes(f, size, 32, 32, false, stride);
 }
 
 TEST(SharedBanks, StridesPaddingAndBroadcast) {
@@ -162,6 +169,24 @@ TEST(SharedBanks, HalfWarpRowsOfSixteenWideTiles) {
   EXPECT_EQ(passes([](int k) { return uint64_t(k); }, 1), 1);
   // Bytes 128 apart: every lane in bank 0, each a different word.
   EXPECT_EQ(passes([](int k) { return 128ull * k; }, 1), 32);
+}
+
+// The same shapes with the executor's word that each half-warp is a progression of a known
+// stride: the counts from four lanes are those of the pass over all 32, and the shapes that
+// rule does not cover (8-byte steps, a misaligned start, bytes) still count lane by lane.
+TEST(SharedBanks, HalfWarpProgressionsToldByTheExecutor) {
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k / 16 * 5); }, 0), 1);
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k / 16 * 32); }, 0), 2);
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k / 16 * 16 + 7); }, 0), 1);
+  EXPECT_EQ(passes_known([](int) { return uint64_t{64}; }, 0), 1);
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k % 16); }, 4), 1);
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k % 16 + 16 * (k / 16)); }, 4), 1);
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k % 16 + 17 * (k / 16)); }, 4), 2);   // halves overlap in bank 16
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (k % 16 + 100 * (k / 16)); }, 4), 2);
+  EXPECT_EQ(passes_known([](int k) { return 8ull * k; }, 8), 2);                            // stride 2 words: 2-way
+  EXPECT_EQ(passes_known([](int k) { return 4ull * 32 * k; }, 128), 32);                    // one bank
+  EXPECT_EQ(passes_known([](int k) { return 2 + 8ull * (k % 16) + 64 * (k / 16); }, 8, 2), 2);  // misaligned halfwords
+  EXPECT_EQ(passes_known([](int k) { return uint64_t(k); }, 1, 1), 1);                      // bytes of 8 words
 }
 
 TEST(SharedBanks, TransposeTileAndPrefixSum) {
