@@ -23,16 +23,20 @@ void expect_on_full_and_partial_warps(const std::string& body, Want want) {
   }
 }
 
-// Each thread stores 3t + 1 at sm[t] (consecutive), then reads sm[31 - t] (a descending
-// progression, stride -4) and sm[5] (every lane one address): out[t] = 1000 * sm[31 - t] + sm[5].
-TEST(WarpFastPaths, ConsecutiveDescendingAndUniformSharedAccesses) {
-  const std::string body = R"(
+// Each thread stores 3t + 1 at sm[t] (%r6: sm's address), then waits for the block.
+constexpr const char* kFillShared = R"(
   mad.lo.u32 %r5, %r1, 3, 1;
   mov.u32 %r6, sm;
   shl.b32 %r7, %r1, 2;
   add.u32 %r8, %r6, %r7;
   st.shared.u32 [%r8], %r5;
   bar.sync 0;
+  )";
+
+// Each thread stores 3t + 1 at sm[t] (consecutive), then reads sm[31 - t] (a descending
+// progression, stride -4) and sm[5] (every lane one address): out[t] = 1000 * sm[31 - t] + sm[5].
+TEST(WarpFastPaths, ConsecutiveDescendingAndUniformSharedAccesses) {
+  const std::string body = std::string(kFillShared) + R"(
   sub.u32 %r9, 31, %r1;
   shl.b32 %r9, %r9, 2;
   add.u32 %r9, %r6, %r9;
@@ -52,13 +56,7 @@ TEST(WarpFastPaths, ConsecutiveDescendingAndUniformSharedAccesses) {
 // not one over the warp), and each half one word (word 7, word 16).
 // out[t] = 1000 * sm[(t % 16) + 16 * (1 - t / 16)] + sm[7 + 9 * (t / 16)].
 TEST(WarpFastPaths, HalfWarpRowsAndHalfWarpWords) {
-  const std::string body = R"(
-  mad.lo.u32 %r5, %r1, 3, 1;
-  mov.u32 %r6, sm;
-  shl.b32 %r7, %r1, 2;
-  add.u32 %r8, %r6, %r7;
-  st.shared.u32 [%r8], %r5;
-  bar.sync 0;
+  const std::string body = std::string(kFillShared) + R"(
   shr.u32 %r9, %r1, 4;
   and.b32 %r10, %r1, 15;
   sub.u32 %r11, 1, %r9;
