@@ -53,6 +53,22 @@ struct LaneSpan {
   uint64_t stride = 0;
 };
 
+// Every lane's address, bases + offset, wrapped, and whether each half-warp's step by one
+// stride: a clone for hosts with AVX2 takes four 64-bit lanes per instruction instead of two
+// (the same results on any host).
+__attribute__((target_clones("avx2", "default"))) void lane_addresses(uint64_t* addresses, const uint64_t* bases,
+                                                                       uint64_t offset, uint64_t wrap) {
+  for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (bases[l] + offset) & wrap;
+}
+__attribute__((target_clones("avx2", "default"))) void lane_addresses(uint64_t* addresses, const uint32_t* bases,
+                                                                       uint64_t offset, uint64_t wrap) {
+  for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (uint64_t{bases[l]} + offset) & wrap;
+}
+
+__attribute__((target_clones("avx2", "default"))) bool halves_step_by(const uint64_t* addresses, uint64_t stride) {
+  return util::halves_step_by(addresses, stride);
+}
+
 // `bases`: 64-bit lanes, or a 32-bit register's (zero-extended, as gather() would).
 template <typename Base>
 LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64_t offset, uint64_t wrap,
@@ -62,7 +78,7 @@ LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64
     // A full warp (the common case): counted loops without min/max, which vectorise, and the
     // span from the ends of each half-warp when each forms a progression (consecutive, uniform
     // or strided). A stride of at most 2^32 either way cannot wrap past 2^64 unseen.
-    for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (uint64_t{bases[l]} + offset) & wrap;
+    lane_addresses(addresses, bases, offset, wrap);
     const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
     const uint64_t stride = addresses[1] - first;
     constexpr uint32_t kHalf = kWarpSize / 2;
@@ -70,7 +86,7 @@ LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64
     // Each half-warp one progression of the same stride (the whole warp, or two rows of a
     // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
     const uint64_t mid_end = addresses[kHalf - 1], mid = addresses[kHalf];
-    if (util::halves_step_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
+    if (halves_step_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
         (step >= 0) == (last >= mid)) {
       s.strided = mid - mid_end == stride;
       s.halves = true;
