@@ -1,7 +1,8 @@
 #!/bin/bash
 # Host instructions per simulated warp instruction (issue 17's per-core measure), counted by
 # callgrind over the launches only (Gpu::launch), on one thread: deterministic, so the same on
-# any x86-64 machine with the same compiler and build type. Also the share of those
+# any x86-64 machine with the same compiler and build type, and with AVX2 and FMA (a few lane
+# loops have clones for them, and take fewer instructions there). Also the share of those
 # instructions spent in the SMs' own cycles (Sm::run_cycle), the part that --threads runs side
 # by side; the rest (the L2 and DRAM's settle, each cycle's end, the events) stays on one
 # thread and bounds its speedup (Amdahl). Prints CSV on stdout.
