@@ -53,7 +53,7 @@ struct LaneSpan {
   uint64_t stride = 0;
 };
 
-// Every lane's address, bases + offset, wrapped, and whether each half-warp's step by one
+// Every lane's address, bases + offset, wrapped, and whether each half-warp steps by one
 // stride: a clone for hosts with AVX2 takes four 64-bit lanes per instruction instead of two
 // (the same results on any host).
 __attribute__((target_clones("avx2", "default"))) void lane_addresses(uint64_t* addresses, const uint64_t* bases,
@@ -65,7 +65,7 @@ __attribute__((target_clones("avx2", "default"))) void lane_addresses(uint64_t* 
   for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (uint64_t{bases[l]} + offset) & wrap;
 }
 
-__attribute__((target_clones("avx2", "default"))) bool halves_step_by(const uint64_t* addresses, uint64_t stride) {
+__attribute__((target_clones("avx2", "default"))) bool each_half_steps_by(const uint64_t* addresses, uint64_t stride) {
   return util::halves_step_by(addresses, stride);
 }
 
@@ -86,7 +86,7 @@ LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64
     // Each half-warp one progression of the same stride (the whole warp, or two rows of a
     // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
     const uint64_t mid_end = addresses[kHalf - 1], mid = addresses[kHalf];
-    if (halves_step_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
+    if (each_half_steps_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
         (step >= 0) == (last >= mid)) {
       s.strided = mid - mid_end == stride;
       s.halves = true;
