@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "exec/executor.hpp"
+#include "exec/lane_span.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
 #include "util/bits.hpp"
@@ -42,77 +43,6 @@ void store_bits(uint8_t* p, uint64_t v, uint32_t size) { std::memcpy(p, &v, size
 // The value a load of type t leaves in its register (sub-word signed loads sign-extend).
 uint64_t loaded_value(uint64_t raw, DataType t) {
   return kernel::is_signed(t) ? static_cast<uint64_t>(sign_extend(raw, kernel::type_bits(t))) : raw;
-}
-
-// Where a warp's lanes access: their addresses (bases + offset, wrapped), the lowest and
-// highest, whether any is misaligned for `bytes`, and whether they step by one stride.
-struct LaneSpan {
-  uint64_t lo = ~0ull, hi = 0, misaligned = 0;
-  bool strided = false;  // a full warp, lane l at lo-or-hi + l * stride, no wrap-around
-  bool halves = false;   // a full warp, each half-warp's lane l at its first's + l * stride (or strided)
-  uint64_t stride = 0;
-};
-
-// Every lane's address, bases + offset, wrapped, and whether each half-warp steps by one
-// stride: a clone for hosts with AVX2 takes four 64-bit lanes per instruction instead of two
-// (the same results on any host).
-__attribute__((target_clones("avx2", "default"))) void lane_addresses(uint64_t* addresses, const uint64_t* bases,
-                                                                       uint64_t offset, uint64_t wrap) {
-  for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (bases[l] + offset) & wrap;
-}
-__attribute__((target_clones("avx2", "default"))) void lane_addresses(uint64_t* addresses, const uint32_t* bases,
-                                                                       uint64_t offset, uint64_t wrap) {
-  for (uint32_t l = 0; l < kWarpSize; ++l) addresses[l] = (uint64_t{bases[l]} + offset) & wrap;
-}
-
-__attribute__((target_clones("avx2", "default"))) bool each_half_steps_by(const uint64_t* addresses, uint64_t stride) {
-  return util::halves_step_by(addresses, stride);
-}
-
-// `bases`: 64-bit lanes, or a 32-bit register's (zero-extended, as gather() would).
-template <typename Base>
-LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64_t offset, uint64_t wrap,
-                   uint32_t bytes) {
-  LaneSpan s;
-  if (mask == 0xFFFFFFFFu) {
-    // A full warp (the common case): counted loops without min/max, which vectorise, and the
-    // span from the ends of each half-warp when each forms a progression (consecutive, uniform
-    // or strided). A stride of at most 2^32 either way cannot wrap past 2^64 unseen.
-    lane_addresses(addresses, bases, offset, wrap);
-    const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
-    const uint64_t stride = addresses[1] - first;
-    constexpr uint32_t kHalf = kWarpSize / 2;
-    const auto step = static_cast<int64_t>(stride);
-    // Each half-warp one progression of the same stride (the whole warp, or two rows of a
-    // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
-    const uint64_t mid_end = addresses[kHalf - 1], mid = addresses[kHalf];
-    if (each_half_steps_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
-        (step >= 0) == (last >= mid)) {
-      s.strided = mid - mid_end == stride;
-      s.halves = true;
-      s.stride = stride;
-      s.lo = std::min({first, mid_end, mid, last});
-      s.hi = std::max({first, mid_end, mid, last});
-      s.misaligned = (first | mid | stride) & (bytes - 1);
-      return s;
-    }
-    // Computed already: the span from the addresses (alignment in a loop of its own, which
-    // vectorises; SSE2 has no 64-bit min or max).
-    for (uint32_t l = 0; l < kWarpSize; ++l) s.misaligned |= addresses[l] & (bytes - 1);
-    for (uint32_t l = 0; l < kWarpSize; ++l) {
-      s.lo = std::min(s.lo, addresses[l]);
-      s.hi = std::max(s.hi, addresses[l]);
-    }
-    return s;
-  }
-  for_each_lane(mask, [&](uint32_t lane) {
-    const uint64_t a = (uint64_t{bases[lane]} + offset) & wrap;
-    addresses[lane] = a;
-    s.lo = std::min(s.lo, a);
-    s.hi = std::max(s.hi, a);
-    s.misaligned |= a & (bytes - 1);
-  });
-  return s;
 }
 
 }  // namespace
