@@ -14,8 +14,8 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   const bool atomic = r.instruction->op == Opcode::Atom || r.instruction->op == Opcode::Red;
   switch (r.memory_space) {
     case StateSpace::Shared: {
-      const int passes = memory::shared_passes(r.addresses, r.executed_mask, r.access_bytes, shared_, atomic,
-                                               r.half_progressions ? std::optional(r.lane_stride) : std::nullopt);
+      const int passes =
+          memory::shared_passes(r.addresses, r.executed_mask, r.access_bytes, shared_, atomic, r.half_stride);
       ++stats.shared_requests;
       stats.shared_passes += static_cast<uint64_t>(passes);
       stats.l1_wavefronts += static_cast<uint64_t>(passes);

@@ -103,16 +103,8 @@ class Scoreboard {
   // pending writes of the same registers (later readers read `t`'s value).
   void defer(const InstructionTiming& t, uint32_t ticket) {
     // Unrolled copies write registers of their own: mostly no entry to replace, none to move.
-    if (const uint64_t overlap = pending_mask_ & t.writes_mask) {
-      int kept = 0;
-      pending_mask_ = 0;
-      earliest_ = engine::kNever;
-      for (int i = 0; i < count_; ++i) {
-        const Pending& p = entries_[static_cast<size_t>(i)];
-        if (!((overlap >> (p.reg % 64) & 1u) && writes(t, p.reg))) keep(kept, p);
-      }
-      count_ = kept;
-    }
+    if (const uint64_t overlap = pending_mask_ & t.writes_mask)
+      drop_if([&](const Pending& p) { return rewritten(t, overlap, p); });
     for (uint32_t reg : t.writes)
       if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, engine::kNever});
   }
@@ -146,27 +138,32 @@ class Scoreboard {
  private:
   // Drops the arrived writes and those `t` rewrites (`overlap`: their registers' summary).
   void compact(const InstructionTiming& t, engine::Cycle now, uint64_t overlap) {
-    int kept = 0;
-    pending_mask_ = 0;
-    earliest_ = engine::kNever;
-    for (int i = 0; i < count_; ++i) {
-      const Pending& p = entries_[static_cast<size_t>(i)];
-      if (p.at <= now) continue;  // arrived
-      if ((overlap >> (p.reg % 64) & 1u) && writes(t, p.reg)) continue;
-      keep(kept, p);
-    }
-    count_ = kept;
-  }
-  static bool writes(const InstructionTiming& t, uint32_t reg) {
-    bool rewritten = false;
-    for (uint32_t r : t.writes) rewritten |= r == reg;
-    return rewritten;
+    drop_if([&](const Pending& p) { return p.at <= now || rewritten(t, overlap, p); });
   }
   struct Pending {
     uint32_t reg;
     uint32_t ticket;  // kArithmetic, kMemoryKnown, kOperand, or the load it waits for
     engine::Cycle at;
   };
+  // Whether `t` writes p's register (`overlap`: the summary of the registers it may rewrite).
+  static bool rewritten(const InstructionTiming& t, uint64_t overlap, const Pending& p) {
+    if (!(overlap >> (p.reg % 64) & 1u)) return false;
+    bool writes = false;
+    for (uint32_t r : t.writes) writes |= r == p.reg;
+    return writes;
+  }
+  // Keeps the entries `drop` does not name, in order, with the summary and earliest time redone.
+  template <class Drop>
+  void drop_if(Drop drop) {
+    int kept = 0;
+    pending_mask_ = 0;
+    earliest_ = engine::kNever;
+    for (int i = 0; i < count_; ++i) {
+      const Pending& p = entries_[static_cast<size_t>(i)];
+      if (!drop(p)) keep(kept, p);
+    }
+    count_ = kept;
+  }
   // Puts `p` at `index` (and advances it), noting its register in the summary.
   void keep(int& index, const Pending& p) {
     entries_[static_cast<size_t>(index++)] = p;

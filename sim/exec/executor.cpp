@@ -237,8 +237,7 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
       r.memory_space = last_space_;
       r.addresses = addresses_;
       r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8) * (in.vec > 1 ? in.vec : 1);
-      r.half_progressions = half_progressions_;
-      r.lane_stride = lane_stride_;
+      r.half_stride = half_stride_;
       if (in.call_abi) r.memory_space = kernel::StateSpace::Param;  // registers on the GPU
       break;
     case Opcode::Atom:

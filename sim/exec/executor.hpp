@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -94,10 +95,9 @@ struct StepResult {
   kernel::StateSpace memory_space = kernel::StateSpace::Generic;  // ld/st/atom: the space it resolved to
   const uint64_t* addresses = nullptr;  // ld/st/atom: each executed lane's address in that space
   uint32_t access_bytes = 0;            // ld/st/atom: bytes each lane accesses
-  // ld/st: a full warp whose each half-warp's addresses step by `lane_stride` bytes, none
-  // wrapping (the bank model then looks at four lanes, not 32)
-  bool half_progressions = false;
-  uint64_t lane_stride = 0;
+  // ld/st: set when the access is a full warp each of whose half-warps' addresses step by
+  // this many bytes, none wrapping (the bank model then looks at four lanes, not 32)
+  std::optional<uint64_t> half_stride;
   uint32_t distinct_values = 1;         // match.sync: distinct values among the lanes (it serialises over them)
   uint32_t sleep_ns = 0;                // nanosleep: the delay asked for
 };
@@ -315,8 +315,7 @@ class Executor {
   kernel::StateSpace last_space_ = kernel::StateSpace::Generic;
   uint32_t distinct_values_ = 1;  // of the last match.sync
   uint64_t addresses_[kWarpSize] = {};
-  bool half_progressions_ = false;  // of the last ld/st: StepResult's
-  uint64_t lane_stride_ = 0;
+  std::optional<uint64_t> half_stride_;  // of the last ld/st: StepResult's
   alignas(16) uint8_t oob_scratch_[64] = {};  // what an out-of-bounds access reads or writes when the run goes on
 };
 

@@ -9,6 +9,8 @@
 
 namespace gpusim::exec {
 
+constexpr uint32_t kHalfWarp = kWarpSize / 2;
+
 // Where a warp's lanes access: their addresses (bases + offset, wrapped), the lowest and
 // highest, whether any is misaligned for `bytes`, and whether they step by one stride.
 struct LaneSpan {
@@ -39,11 +41,10 @@ static LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask,
     lane_addresses(addresses, bases, offset, wrap);
     const uint64_t first = addresses[0], last = addresses[kWarpSize - 1];
     const uint64_t stride = addresses[1] - first;
-    constexpr uint32_t kHalf = kWarpSize / 2;
     const auto step = static_cast<int64_t>(stride);
     // Each half-warp one progression of the same stride (the whole warp, or two rows of a
     // 16-wide block, as tiled kernels index shared memory), none wrapping past 2^64.
-    const uint64_t mid_end = addresses[kHalf - 1], mid = addresses[kHalf];
+    const uint64_t mid_end = addresses[kHalfWarp - 1], mid = addresses[kHalfWarp];
     if (each_half_steps_by(addresses, stride) && step >= -(int64_t{1} << 32) && step <= (int64_t{1} << 32) && (step >= 0) == (mid_end >= first) &&
         (step >= 0) == (last >= mid)) {
       s.strided = mid - mid_end == stride;

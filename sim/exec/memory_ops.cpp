@@ -168,8 +168,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
   }
   // Only with a span are the addresses left as computed (the lane by lane path may rebase them).
-  half_progressions_ = span && lanes.halves;
-  lane_stride_ = lanes.stride;
+  half_stride_ = span && lanes.halves ? std::optional(lanes.stride) : std::nullopt;
   // Device memory, with this cycle's logged stores on top (SMs side by side; see set_store_log).
   const auto is_device = [&](const uint8_t* p) {
     if (global) return true;
@@ -225,14 +224,14 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   if (span && lanes.halves && (lanes.stride == 4 || lanes.stride == 0) && is_load && size == 4 && count == 1 &&
       data.kind == Operand::Kind::Reg && data.reg != kernel::kNoReg && !program_.reg_wide[data.reg]) {
     uint32_t* reg = &w.narrow[size_t{slots_.slot[data.reg]} * kWarpSize];
-    for (uint32_t half = 0; half < kWarpSize; half += kWarpSize / 2) {
+    for (uint32_t half = 0; half < kWarpSize; half += kHalfWarp) {
       const uint8_t* from = span + (addresses_[half] - lo);
       if (lanes.stride == 4) {
-        read(reg + half, from, 4 * kWarpSize / 2);
+        read(reg + half, from, 4 * kHalfWarp);
       } else {
         uint32_t v = 0;
         read(&v, from, 4);
-        std::fill_n(reg + half, kWarpSize / 2, v);
+        std::fill_n(reg + half, kHalfWarp, v);
       }
     }
     w.defined[data.reg] = 0xFFFFFFFFu;
