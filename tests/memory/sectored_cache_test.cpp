@@ -1,6 +1,10 @@
 // The sectored cache alone: replacement, miss merging, a way freed by dropping its last
-// sector, and the tag search past a group of four ways.
+// sector, and the tag search past a group of four ways and over many lines alike.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
 
 #include "memory/cache/sectored_cache.hpp"
 
@@ -49,6 +53,50 @@ TEST(SectoredCache, AWayWhoseLastSectorWasDroppedIsFilledBeforeAnyLineIsEvicted)
   EXPECT_EQ(c.fill(7 * 128, 0, false), 1u);
   EXPECT_FALSE(c.contains(0));
   EXPECT_TRUE(c.contains(5 * 128));  // found in the ways past the first four
+}
+
+TEST(SectoredCache, AgreesWithAnLruListOverManyLinesOfOneSet) {
+  // One set of 20 ways (not a multiple of eight: the search's last group is partly past the
+  // set) and 60 lines competing for it, against a list kept in order of use: probes,
+  // fills of absent lines (dirty, so a fill says whether it evicted), and drops of a line's
+  // only sector. Of 60 lines, several share the one-byte hash the search compares first.
+  CacheConfig g;
+  g.size_bytes = 20 * 128;
+  g.line_bytes = 128;
+  g.sector_bytes = 32;
+  g.associativity = 20;
+  SectoredCache c(g);
+  std::vector<uint64_t> lru;  // least recently used first
+  std::mt19937_64 random(7);
+  std::vector<uint64_t> pool(60);  // lines spread over 40 bits: consecutive ones would hash apart
+  for (uint64_t& line : pool) line = random() % (uint64_t{1} << 40);
+  const auto held = [&](uint64_t line) { return std::find(lru.begin(), lru.end(), line) != lru.end(); };
+  const auto use = [&](uint64_t line) {
+    std::erase(lru, line);
+    lru.push_back(line);
+  };
+  for (int step = 0; step < 20000; ++step) {
+    const uint64_t line = pool[random() % pool.size()], address = line * 128;
+    const uint32_t what = random() % 10;
+    if (what < 5 || (what < 9 && held(line))) {
+      ASSERT_EQ(c.probe(address).present, held(line)) << "step " << step << " line " << line;
+      if (held(line)) use(line);
+    } else if (what < 9) {
+      const bool evicts = lru.size() == 20;
+      const uint64_t victim = evicts ? lru.front() : 0;
+      ASSERT_EQ(c.fill(address, 0, true), evicts ? 1u : 0u) << "step " << step;
+      if (evicts) {
+        lru.erase(lru.begin());
+        ASSERT_FALSE(c.contains(victim * 128)) << "step " << step;
+      }
+      use(line);
+    } else if (held(line)) {
+      c.invalidate(address);
+      std::erase(lru, line);
+      ASSERT_FALSE(c.contains(address)) << "step " << step;
+    }
+  }
+  for (uint64_t line : pool) EXPECT_EQ(c.contains(line * 128), held(line)) << line;
 }
 
 }  // namespace

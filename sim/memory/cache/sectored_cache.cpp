@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 namespace gpusim::memory {
 
@@ -18,6 +19,8 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       ways_storage_(sets_ * ways_),
       tags_(sets_ * ways_, kNoLine),
       ready_(sets_ * ways_ * sectors_per_line_, 0),
+      print_stride_((ways_ + 7) / 8 * 8),
+      prints_(sets_ * print_stride_, print_of(kNoLine)),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
       policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
 
@@ -30,15 +33,32 @@ uint64_t SectoredCache::set_of(uint64_t line) const {
   return set_mask_ ? x & set_mask_ : x % sets_;
 }
 
+template <class Holds>
+int SectoredCache::first_way(uint64_t set, uint8_t print, Holds holds) const {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  const uint8_t* prints = &prints_[set * print_stride_];
+  const uint64_t pattern = kOnes * print;
+  for (uint32_t base = 0; base < ways_; base += 8) {
+    uint64_t word;
+    std::memcpy(&word, prints + base, sizeof word);
+    const uint64_t x = word ^ pattern;
+    // A byte's high bit for each zero byte of x (and perhaps for a byte above one: checked).
+    for (uint64_t hits = (x - kOnes) & ~x & kHighs; hits; hits &= hits - 1) {
+      const uint32_t way = base + static_cast<uint32_t>(std::countr_zero(hits)) / 8;
+      if (way < ways_ && holds(way)) return static_cast<int>(way);
+    }
+  }
+  return -1;
+}
+
 int SectoredCache::find(uint64_t line, uint64_t set) const {
   const uint64_t* tags = &tags_[set * ways_];
-  uint32_t i = 0;
-  // Four ways to a test: a miss (most searches of a streaming kernel) compares every way.
-  for (; i + 4 <= ways_; i += 4)
-    if ((tags[i] == line) | (tags[i + 1] == line) | (tags[i + 2] == line) | (tags[i + 3] == line)) break;
-  for (; i < ways_; ++i)
-    if (tags[i] == line) return static_cast<int>(i);
-  return -1;
+  return first_way(set, print_of(line), [tags, line](uint32_t way) { return tags[way] == line; });
+}
+
+int SectoredCache::free_way(uint64_t set) const {
+  const uint64_t* tags = &tags_[set * ways_];
+  return first_way(set, print_of(kNoLine), [tags](uint32_t way) { return tags[way] == kNoLine; });
 }
 
 SectoredCache::Place SectoredCache::locate(uint64_t line) const {
@@ -90,12 +110,11 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
   uint32_t evicted_dirty = 0;
   Way* base = &ways_storage_[set * ways_];
   if (found < 0) {  // allocate: an invalid way, else the policy's victim
-    for (uint32_t i = 0; i < ways_ && found < 0; ++i)
-      if (!base[i].valid) found = static_cast<int>(i);
+    found = free_way(set);  // a way holds no line exactly when none of its sectors is valid
     if (found < 0) found = static_cast<int>(policy_->victim(set));
     Way& w = base[found];
     evicted_dirty = w.dirty & w.valid;
-    tags_[set * ways_ + static_cast<uint32_t>(found)] = line;
+    set_tag(set, static_cast<uint32_t>(found), line);
     w.valid = 0;
     w.dirty = 0;
     remember(line, set, found);
@@ -128,12 +147,13 @@ void SectoredCache::invalidate(uint64_t address) {
   const uint32_t bit = 1u << (sector_of(address));
   w.valid &= ~bit;
   w.dirty &= ~bit;
-  if (w.valid == 0) tags_[set * ways_ + static_cast<uint32_t>(way)] = kNoLine;  // the line is gone
+  if (w.valid == 0) set_tag(set, static_cast<uint32_t>(way), kNoLine);  // the line is gone
 }
 
 void SectoredCache::invalidate_all() {
   for (Way& w : ways_storage_) w = Way{};
   std::fill(tags_.begin(), tags_.end(), kNoLine);
+  std::fill(prints_.begin(), prints_.end(), print_of(kNoLine));
 }
 
 uint64_t SectoredCache::capacity_bytes() const { return uint64_t{ways_storage_.size()} * line_; }

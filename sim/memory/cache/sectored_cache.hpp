@@ -74,6 +74,18 @@ class SectoredCache {
   // No line: the tag of a way without a valid sector, so that a search compares tags alone.
   static constexpr uint64_t kNoLine = ~0ull;
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
+  int free_way(uint64_t set) const;             // the first way holding no line, or -1
+  // One byte per way, a hash of the line it holds (of kNoLine when none): a set's search
+  // compares the bytes, eight at a time, and reads the tags only where one matches. A
+  // set's bytes are half a host cache line where its tags are four (32 ways).
+  static uint8_t print_of(uint64_t line) { return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56); }
+  void set_tag(uint64_t set, uint32_t way, uint64_t line) {
+    tags_[set * ways_ + way] = line;
+    prints_[set * print_stride_ + way] = print_of(line);
+  }
+  // The first way of `set` whose print is `print` and that `holds`, or -1.
+  template <class Holds>
+  int first_way(uint64_t set, uint8_t print, Holds holds) const;
   uint64_t set_of(uint64_t line) const;
   // Line and sector sizes are powers of two (cache_config.hpp checks): shifts, not divisions.
   uint64_t line_of(uint64_t address) const { return address >> line_shift_; }
@@ -103,6 +115,8 @@ class SectoredCache {
   std::vector<uint64_t> tags_;      // sets x ways: the line each way holds, kNoLine when none (apart: a
                                     // set's search reads half the bytes)
   std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
+  uint32_t print_stride_;           // ways rounded up to 8: the bytes of a set's prints
+  std::vector<uint8_t> prints_;     // sets x print_stride_ (see print_of)
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
   std::unique_ptr<ReplacementPolicy> policy_;
   mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line looked up, and where
