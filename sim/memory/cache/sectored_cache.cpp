@@ -16,13 +16,14 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       sector_shift_(static_cast<uint32_t>(std::countr_zero(sector_))),
       sets_(static_cast<uint64_t>(c.size_bytes) / (static_cast<uint64_t>(c.line_bytes) * c.associativity)),
       set_mask_(std::has_single_bit(sets_) ? sets_ - 1 : 0),
-      ways_storage_(sets_ * ways_),
-      tags_(sets_ * ways_, kNoLine),
-      ready_(sets_ * ways_ * sectors_per_line_, 0),
+      stride_(kReady + sectors_per_line_),
+      records_(sets_ * ways_ * stride_, 0),
       print_stride_((ways_ + 7) / 8 * 8),
       prints_(sets_ * print_stride_, print_of(kNoLine)),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
-      policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
+      policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {
+  for (size_t i = 0; i < sets_ * ways_; ++i) records_[i * stride_ + kLine] = kNoLine;
+}
 
 uint64_t SectoredCache::set_of(uint64_t line) const {
   if (!hashed_) return set_mask_ ? line & set_mask_ : line % sets_;
@@ -52,20 +53,18 @@ int SectoredCache::first_way(uint64_t set, uint8_t print, Holds holds) const {
 }
 
 int SectoredCache::find(uint64_t line, uint64_t set) const {
-  const uint64_t* tags = &tags_[set * ways_];
-  return first_way(set, print_of(line), [tags, line](uint32_t way) { return tags[way] == line; });
+  return first_way(set, print_of(line), [this, set, line](uint32_t way) { return record(set, way)[kLine] == line; });
 }
 
 int SectoredCache::free_way(uint64_t set) const {
-  const uint64_t* tags = &tags_[set * ways_];
-  return first_way(set, print_of(kNoLine), [tags](uint32_t way) { return tags[way] == kNoLine; });
+  return first_way(set, print_of(kNoLine), [this, set](uint32_t way) { return record(set, way)[kLine] == kNoLine; });
 }
 
 SectoredCache::Place SectoredCache::locate(uint64_t line) const {
   if (line == memo_line_) {
     // Absent stays absent until fill() brings the line, and fill() remembers it then.
     if (memo_way_ < 0) return {memo_set_, -1};
-    if (tags_[memo_set_ * ways_ + static_cast<uint32_t>(memo_way_)] == line)
+    if (record(memo_set_, static_cast<uint32_t>(memo_way_))[kLine] == line)
       return {memo_set_, memo_way_};  // no other way can hold it
   }
   const uint64_t set = set_of(line);
@@ -78,8 +77,10 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
   const uint64_t line = line_of(address);
   const auto [set, way] = locate(line);
   const uint32_t sector = sector_of(address);
-  if (way < 0 || !(ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> sector & 1u)) return {};
-  const uint64_t ready = ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector];
+  if (way < 0) return {};
+  const uint64_t* r = record(set, static_cast<uint32_t>(way));
+  if (!(valid(r) >> sector & 1u)) return {};
+  const uint64_t ready = r[kReady + sector];
   if (ready > now)
     policy_->continued(set, static_cast<uint32_t>(way));
   else
@@ -89,34 +90,32 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
 
 bool SectoredCache::contains(uint64_t address) const {
   const auto [set, way] = locate(line_of(address));
-  return way >= 0 && (ways_storage_[set * ways_ + static_cast<uint32_t>(way)].valid >> (sector_of(address)) & 1u);
+  return way >= 0 && (valid(record(set, static_cast<uint32_t>(way))) >> sector_of(address) & 1u);
 }
 
 bool SectoredCache::write_hit(uint64_t address) {
   const auto [set, way] = locate(line_of(address));
   const uint32_t sector = sector_of(address);
   if (way < 0) return false;
-  Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
-  if (!(w.valid >> sector & 1u)) return false;
-  w.dirty |= 1u << sector;
+  uint64_t* r = record(set, static_cast<uint32_t>(way));
+  if (!(valid(r) >> sector & 1u)) return false;
+  set_bits(r, valid(r), dirty(r) | 1u << sector);
   policy_->touched(set, static_cast<uint32_t>(way));
   return true;
 }
 
-uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
+uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty_now, bool evict_first) {
   const uint64_t line = line_of(address);
   auto [set, found] = locate(line);
   const uint32_t sector = sector_of(address);
   uint32_t evicted_dirty = 0;
-  Way* base = &ways_storage_[set * ways_];
   if (found < 0) {  // allocate: an invalid way, else the policy's victim
     found = free_way(set);  // a way holds no line exactly when none of its sectors is valid
     if (found < 0) found = static_cast<int>(policy_->victim(set));
-    Way& w = base[found];
-    evicted_dirty = w.dirty & w.valid;
+    uint64_t* r = record(set, static_cast<uint32_t>(found));
+    evicted_dirty = dirty(r) & valid(r);
     set_tag(set, static_cast<uint32_t>(found), line);
-    w.valid = 0;
-    w.dirty = 0;
+    set_bits(r, 0, 0);
     remember(line, set, found);
     if (evict_first)
       policy_->filled_evict_first(set, static_cast<uint32_t>(found));
@@ -125,42 +124,46 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
   } else if (!evict_first) {  // another sector of an evict-first line leaves it where it was
     policy_->continued(set, static_cast<uint32_t>(found));
   }
-  Way& w = base[found];
-  filled_sectors_ += !(w.valid >> sector & 1u);
-  w.valid |= 1u << sector;
-  if (dirty) w.dirty |= 1u << sector;
-  ready_[(set * ways_ + static_cast<uint32_t>(found)) * sectors_per_line_ + sector] = ready_at;
+  uint64_t* r = record(set, static_cast<uint32_t>(found));
+  filled_sectors_ += !(valid(r) >> sector & 1u);
+  set_bits(r, valid(r) | 1u << sector, dirty(r) | (dirty_now ? 1u << sector : 0u));
+  r[kReady + sector] = ready_at;
   return evicted_dirty;
 }
 
 void SectoredCache::resolve(uint64_t address, uint64_t placeholder, uint64_t ready_at) {
   const auto [set, way] = locate(line_of(address));
   if (way < 0) return;
-  uint64_t& ready = ready_[(set * ways_ + static_cast<uint32_t>(way)) * sectors_per_line_ + sector_of(address)];
+  uint64_t& ready = record(set, static_cast<uint32_t>(way))[kReady + sector_of(address)];
   if (ready == placeholder) ready = ready_at;
 }
 
 void SectoredCache::invalidate(uint64_t address) {
   const auto [set, way] = locate(line_of(address));
   if (way < 0) return;
-  Way& w = ways_storage_[set * ways_ + static_cast<uint32_t>(way)];
+  uint64_t* r = record(set, static_cast<uint32_t>(way));
   const uint32_t bit = 1u << (sector_of(address));
-  w.valid &= ~bit;
-  w.dirty &= ~bit;
-  if (w.valid == 0) set_tag(set, static_cast<uint32_t>(way), kNoLine);  // the line is gone
+  set_bits(r, valid(r) & ~bit, dirty(r) & ~bit);
+  if (valid(r) == 0) set_tag(set, static_cast<uint32_t>(way), kNoLine);  // the line is gone
 }
 
 void SectoredCache::invalidate_all() {
-  for (Way& w : ways_storage_) w = Way{};
-  std::fill(tags_.begin(), tags_.end(), kNoLine);
-  std::fill(prints_.begin(), prints_.end(), print_of(kNoLine));
+  for (uint64_t set = 0; set < sets_; ++set)
+    for (uint32_t way = 0; way < ways_; ++way) {
+      set_bits(record(set, way), 0, 0);
+      set_tag(set, way, kNoLine);
+    }
 }
 
-uint64_t SectoredCache::capacity_bytes() const { return uint64_t{ways_storage_.size()} * line_; }
+uint64_t SectoredCache::capacity_bytes() const { return sets_ * ways_ * line_; }
 
 uint64_t SectoredCache::dirty_sectors() const {
   uint64_t n = 0;
-  for (const Way& w : ways_storage_) n += static_cast<uint64_t>(std::popcount(w.dirty & w.valid));
+  for (uint64_t set = 0; set < sets_; ++set)
+    for (uint32_t way = 0; way < ways_; ++way) {
+      const uint64_t* r = record(set, way);
+      n += static_cast<uint64_t>(std::popcount(dirty(r) & valid(r)));
+    }
   return n;
 }
 

@@ -59,8 +59,10 @@ class SectoredCache {
   template <class Counts>
   std::vector<uint32_t> lines_per_set(Counts counts) const {
     std::vector<uint32_t> lines(sets_, 0);
-    for (size_t i = 0; i < tags_.size(); ++i)
-      lines[i / ways_] += tags_[i] != kNoLine && counts(tags_[i] << line_shift_);
+    for (size_t i = 0; i < sets_ * ways_; ++i) {
+      const uint64_t line = records_[i * stride_];
+      lines[i / ways_] += line != kNoLine && counts(line << line_shift_);
+    }
     return lines;
   }
   std::vector<uint32_t> lines_per_set() const {
@@ -68,9 +70,6 @@ class SectoredCache {
   }
 
  private:
-  struct Way {
-    uint32_t valid = 0, dirty = 0;  // one bit per sector
-  };
   // No line: the tag of a way without a valid sector, so that a search compares tags alone.
   static constexpr uint64_t kNoLine = ~0ull;
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
@@ -80,9 +79,18 @@ class SectoredCache {
   // set's bytes are half a host cache line where its tags are four (32 ways).
   static uint8_t print_of(uint64_t line) { return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56); }
   void set_tag(uint64_t set, uint32_t way, uint64_t line) {
-    tags_[set * ways_ + way] = line;
+    record(set, way)[kLine] = line;
     prints_[set * print_stride_ + way] = print_of(line);
   }
+  // A way's record in records_ (stride_ words): the line it holds, its sectors' valid and
+  // dirty bits, and when each sector's data arrives. One place: a hit, found by the prints,
+  // reads one or two host cache lines of it where separate arrays were three.
+  static constexpr size_t kLine = 0, kBits = 1, kReady = 2;
+  uint64_t* record(uint64_t set, uint32_t way) { return &records_[(set * ways_ + way) * stride_]; }
+  const uint64_t* record(uint64_t set, uint32_t way) const { return &records_[(set * ways_ + way) * stride_]; }
+  static uint32_t valid(const uint64_t* r) { return static_cast<uint32_t>(r[kBits]); }
+  static uint32_t dirty(const uint64_t* r) { return static_cast<uint32_t>(r[kBits] >> 32); }
+  static void set_bits(uint64_t* r, uint32_t valid, uint32_t dirty) { r[kBits] = valid | uint64_t{dirty} << 32; }
   // The first way of `set` whose print is `print` and that `holds`, or -1.
   template <class Holds>
   int first_way(uint64_t set, uint8_t print, Holds holds) const;
@@ -111,10 +119,8 @@ class SectoredCache {
   uint32_t line_shift_, sector_shift_;
   uint64_t sets_;
   uint64_t set_mask_;  // sets_ - 1 where sets_ is a power of two, else 0 (then a division)
-  std::vector<Way> ways_storage_;   // sets x ways
-  std::vector<uint64_t> tags_;      // sets x ways: the line each way holds, kNoLine when none (apart: a
-                                    // set's search reads half the bytes)
-  std::vector<uint64_t> ready_;     // sets x ways x sectors: when each sector's data arrives
+  size_t stride_;                   // words of a way's record: kReady + sectors per line
+  std::vector<uint64_t> records_;   // sets x ways records (see record())
   uint32_t print_stride_;           // ways rounded up to 8: the bytes of a set's prints
   std::vector<uint8_t> prints_;     // sets x print_stride_ (see print_of)
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
