@@ -11,14 +11,18 @@
 namespace gpusim::memory {
 namespace {
 
-TEST(SectoredCache, LruReplacementAndMissMerging) {
-  // 2 sets x 2 ways of 128-byte lines with 32-byte sectors.
+// `sets` x `ways` of 128-byte lines with 32-byte sectors, LRU.
+CacheConfig geometry(int64_t sets, int ways) {
   CacheConfig g;
-  g.size_bytes = 512;
+  g.size_bytes = sets * ways * 128;
   g.line_bytes = 128;
   g.sector_bytes = 32;
-  g.associativity = 2;
-  SectoredCache c(g);
+  g.associativity = ways;
+  return g;
+}
+
+TEST(SectoredCache, LruReplacementAndMissMerging) {
+  SectoredCache c(geometry(2, 2));
   // Lines 0, 2 and 4 (x 128 bytes) all map to set 0.
   EXPECT_FALSE(c.probe(0).present);
   c.fill(0, 100, false);
@@ -39,12 +43,7 @@ TEST(SectoredCache, AWayWhoseLastSectorWasDroppedIsFilledBeforeAnyLineIsEvicted)
   // One set of 6 ways (more than a group of four compared at once). Lines 0-5 fill it, line 3
   // loses its only sector, and line 6 takes that way: nothing evicted, lines 0-2 and 4-5 stay
   // (least recently used: line 0). Line 7 then evicts line 0, dirty.
-  CacheConfig g;
-  g.size_bytes = 6 * 128;
-  g.line_bytes = 128;
-  g.sector_bytes = 32;
-  g.associativity = 6;
-  SectoredCache c(g);
+  SectoredCache c(geometry(1, 6));
   for (uint64_t line = 0; line < 6; ++line) EXPECT_EQ(c.fill(line * 128, 0, line == 0), 0u);
   c.invalidate(3 * 128);
   EXPECT_FALSE(c.probe(3 * 128).present);
@@ -60,12 +59,7 @@ TEST(SectoredCache, AgreesWithAnLruListOverManyLinesOfOneSet) {
   // set) and 60 lines competing for it, against a list kept in order of use: probes,
   // fills of absent lines (dirty, so a fill says whether it evicted), and drops of a line's
   // only sector. Of 60 lines, several share the one-byte hash the search compares first.
-  CacheConfig g;
-  g.size_bytes = 20 * 128;
-  g.line_bytes = 128;
-  g.sector_bytes = 32;
-  g.associativity = 20;
-  SectoredCache c(g);
+  SectoredCache c(geometry(1, 20));
   std::vector<uint64_t> lru;  // least recently used first
   std::mt19937_64 random(7);
   std::vector<uint64_t> pool(60);  // lines spread over 40 bits: consecutive ones would hash apart
