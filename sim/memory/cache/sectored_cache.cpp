@@ -79,7 +79,7 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
   const uint32_t sector = sector_of(address);
   if (way < 0) return {};
   const uint64_t* r = record(set, static_cast<uint32_t>(way));
-  if (!(valid(r) >> sector & 1u)) return {};
+  if (!(valid_bits(r) >> sector & 1u)) return {};
   const uint64_t ready = r[kReady + sector];
   if (ready > now)
     policy_->continued(set, static_cast<uint32_t>(way));
@@ -90,7 +90,7 @@ SectoredCache::Probe SectoredCache::probe(uint64_t address, uint64_t now) {
 
 bool SectoredCache::contains(uint64_t address) const {
   const auto [set, way] = locate(line_of(address));
-  return way >= 0 && (valid(record(set, static_cast<uint32_t>(way))) >> sector_of(address) & 1u);
+  return way >= 0 && (valid_bits(record(set, static_cast<uint32_t>(way))) >> sector_of(address) & 1u);
 }
 
 bool SectoredCache::write_hit(uint64_t address) {
@@ -98,13 +98,13 @@ bool SectoredCache::write_hit(uint64_t address) {
   const uint32_t sector = sector_of(address);
   if (way < 0) return false;
   uint64_t* r = record(set, static_cast<uint32_t>(way));
-  if (!(valid(r) >> sector & 1u)) return false;
-  set_bits(r, valid(r), dirty(r) | 1u << sector);
+  if (!(valid_bits(r) >> sector & 1u)) return false;
+  set_bits(r, valid_bits(r), dirty_bits(r) | 1u << sector);
   policy_->touched(set, static_cast<uint32_t>(way));
   return true;
 }
 
-uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty_now, bool evict_first) {
+uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
   const uint64_t line = line_of(address);
   auto [set, found] = locate(line);
   const uint32_t sector = sector_of(address);
@@ -113,7 +113,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty_now
     found = free_way(set);  // a way holds no line exactly when none of its sectors is valid
     if (found < 0) found = static_cast<int>(policy_->victim(set));
     uint64_t* r = record(set, static_cast<uint32_t>(found));
-    evicted_dirty = dirty(r) & valid(r);
+    evicted_dirty = dirty_bits(r) & valid_bits(r);
     set_tag(set, static_cast<uint32_t>(found), line);
     set_bits(r, 0, 0);
     remember(line, set, found);
@@ -125,8 +125,8 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty_now
     policy_->continued(set, static_cast<uint32_t>(found));
   }
   uint64_t* r = record(set, static_cast<uint32_t>(found));
-  filled_sectors_ += !(valid(r) >> sector & 1u);
-  set_bits(r, valid(r) | 1u << sector, dirty(r) | (dirty_now ? 1u << sector : 0u));
+  filled_sectors_ += !(valid_bits(r) >> sector & 1u);
+  set_bits(r, valid_bits(r) | 1u << sector, dirty_bits(r) | (dirty ? 1u << sector : 0u));
   r[kReady + sector] = ready_at;
   return evicted_dirty;
 }
@@ -143,8 +143,8 @@ void SectoredCache::invalidate(uint64_t address) {
   if (way < 0) return;
   uint64_t* r = record(set, static_cast<uint32_t>(way));
   const uint32_t bit = 1u << (sector_of(address));
-  set_bits(r, valid(r) & ~bit, dirty(r) & ~bit);
-  if (valid(r) == 0) set_tag(set, static_cast<uint32_t>(way), kNoLine);  // the line is gone
+  set_bits(r, valid_bits(r) & ~bit, dirty_bits(r) & ~bit);
+  if (valid_bits(r) == 0) set_tag(set, static_cast<uint32_t>(way), kNoLine);  // the line is gone
 }
 
 void SectoredCache::invalidate_all() {
@@ -162,7 +162,7 @@ uint64_t SectoredCache::dirty_sectors() const {
   for (uint64_t set = 0; set < sets_; ++set)
     for (uint32_t way = 0; way < ways_; ++way) {
       const uint64_t* r = record(set, way);
-      n += static_cast<uint64_t>(std::popcount(dirty(r) & valid(r)));
+      n += static_cast<uint64_t>(std::popcount(dirty_bits(r) & valid_bits(r)));
     }
   return n;
 }

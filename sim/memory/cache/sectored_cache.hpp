@@ -60,7 +60,7 @@ class SectoredCache {
   std::vector<uint32_t> lines_per_set(Counts counts) const {
     std::vector<uint32_t> lines(sets_, 0);
     for (size_t i = 0; i < sets_ * ways_; ++i) {
-      const uint64_t line = records_[i * stride_];
+      const uint64_t line = records_[i * stride_ + kLine];
       lines[i / ways_] += line != kNoLine && counts(line << line_shift_);
     }
     return lines;
@@ -70,7 +70,7 @@ class SectoredCache {
   }
 
  private:
-  // No line: the tag of a way without a valid sector, so that a search compares tags alone.
+  // No line: the tag of a way without a valid sector (a free way is one whose line is this).
   static constexpr uint64_t kNoLine = ~0ull;
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
   int free_way(uint64_t set) const;             // the first way holding no line, or -1
@@ -88,8 +88,8 @@ class SectoredCache {
   static constexpr size_t kLine = 0, kBits = 1, kReady = 2;
   uint64_t* record(uint64_t set, uint32_t way) { return &records_[(set * ways_ + way) * stride_]; }
   const uint64_t* record(uint64_t set, uint32_t way) const { return &records_[(set * ways_ + way) * stride_]; }
-  static uint32_t valid(const uint64_t* r) { return static_cast<uint32_t>(r[kBits]); }
-  static uint32_t dirty(const uint64_t* r) { return static_cast<uint32_t>(r[kBits] >> 32); }
+  static uint32_t valid_bits(const uint64_t* r) { return static_cast<uint32_t>(r[kBits]); }
+  static uint32_t dirty_bits(const uint64_t* r) { return static_cast<uint32_t>(r[kBits] >> 32); }
   static void set_bits(uint64_t* r, uint32_t valid, uint32_t dirty) { r[kBits] = valid | uint64_t{dirty} << 32; }
   // The first way of `set` whose print is `print` and that `holds`, or -1.
   template <class Holds>
