@@ -19,10 +19,10 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       stride_(kReady + sectors_per_line_),
       records_(sets_ * ways_ * stride_, 0),
       print_stride_((ways_ + 7) / 8 * 8),
-      prints_(sets_ * print_stride_, print_of(kNoLine)),
+      prints_(sets_ * print_stride_),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
       policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {
-  for (size_t i = 0; i < sets_ * ways_; ++i) records_[i * stride_ + kLine] = kNoLine;
+  invalidate_all();
 }
 
 uint64_t SectoredCache::set_of(uint64_t line) const {
@@ -148,22 +148,19 @@ void SectoredCache::invalidate(uint64_t address) {
 }
 
 void SectoredCache::invalidate_all() {
-  for (uint64_t set = 0; set < sets_; ++set)
-    for (uint32_t way = 0; way < ways_; ++way) {
-      set_bits(record(set, way), 0, 0);
-      set_tag(set, way, kNoLine);
-    }
+  for (size_t i = 0; i < records_.size(); i += stride_) {
+    records_[i + kLine] = kNoLine;
+    set_bits(&records_[i], 0, 0);
+  }
+  std::fill(prints_.begin(), prints_.end(), print_of(kNoLine));
 }
 
 uint64_t SectoredCache::capacity_bytes() const { return sets_ * ways_ * line_; }
 
 uint64_t SectoredCache::dirty_sectors() const {
   uint64_t n = 0;
-  for (uint64_t set = 0; set < sets_; ++set)
-    for (uint32_t way = 0; way < ways_; ++way) {
-      const uint64_t* r = record(set, way);
-      n += static_cast<uint64_t>(std::popcount(dirty_bits(r) & valid_bits(r)));
-    }
+  for (size_t i = 0; i < records_.size(); i += stride_)
+    n += static_cast<uint64_t>(std::popcount(dirty_bits(&records_[i]) & valid_bits(&records_[i])));
   return n;
 }
 
