@@ -1,9 +1,11 @@
 // The sectored cache alone: replacement, miss merging, a way freed by dropping its last
-// sector, and the tag search past a group of four ways and over many lines alike.
+// sector, the tag search past a group of four ways and over many lines alike, and a cache
+// empty when made (its arrays are zeros it does not write).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "memory/cache/sectored_cache.hpp"
@@ -91,6 +93,39 @@ TEST(SectoredCache, AgreesWithAnLruListOverManyLinesOfOneSet) {
     }
   }
   for (uint64_t line : pool) EXPECT_EQ(c.contains(line * 128), held(line)) << line;
+}
+
+// Whether every way of `c` (sets x ways) is free: `ways` lines of one set fit without an
+// eviction, and none of them was there before.
+void expect_empty(SectoredCache& c, uint64_t sets, uint32_t ways) {
+  for (uint64_t set : {uint64_t{0}, sets / 2, sets - 1})
+    for (uint64_t k = 0; k < ways; ++k) {
+      const uint64_t address = (k * sets + set) * 128;
+      EXPECT_FALSE(c.contains(address)) << "set " << set << " line " << k;
+      EXPECT_EQ(c.fill(address, 0, true), 0u) << "set " << set << " line " << k;
+    }
+}
+
+TEST(SectoredCache, MadeEmptyEvenInMemoryJustFreedDirty) {
+  // Small arrays come from calloc, large ones (from 64 KB of records) are mapped: both start
+  // with every way free, and line 0, whose stored tag is all ones, and the highest line are
+  // told apart from a free way.
+  for (const auto& [sets, ways] : {std::pair<uint64_t, uint32_t>{4, 6}, {1024, 16}}) {
+    const uint64_t highest = ~uint64_t{0} - 127;
+    {
+      SectoredCache dirty(geometry(static_cast<int64_t>(sets), static_cast<int>(ways)));
+      for (uint64_t line = 0; line < sets * ways; ++line) dirty.fill(line * 128, 7, true);
+      dirty.fill(highest, 7, true);
+    }
+    SectoredCache c(geometry(static_cast<int64_t>(sets), static_cast<int>(ways)));
+    EXPECT_FALSE(c.contains(0)) << sets;
+    EXPECT_FALSE(c.contains(highest)) << sets;
+    EXPECT_EQ(c.dirty_sectors(), 0u) << sets;
+    expect_empty(c, sets, ways);
+    EXPECT_TRUE(c.contains(0)) << sets;
+    c.invalidate_all();
+    expect_empty(c, sets, ways);
+  }
 }
 
 }  // namespace

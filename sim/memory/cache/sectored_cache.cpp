@@ -17,13 +17,11 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       sets_(static_cast<uint64_t>(c.size_bytes) / (static_cast<uint64_t>(c.line_bytes) * c.associativity)),
       set_mask_(std::has_single_bit(sets_) ? sets_ - 1 : 0),
       stride_(kReady + sectors_per_line_),
-      records_(sets_ * ways_ * stride_, 0),
+      records_(sets_ * ways_ * stride_),  // zeros: every way empty (kNoLine)
       print_stride_((ways_ + 7) / 8 * 8),
       prints_(sets_ * print_stride_),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
-      policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {
-  invalidate_all();
-}
+      policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
 
 uint64_t SectoredCache::set_of(uint64_t line) const {
   if (!hashed_) return set_mask_ ? line & set_mask_ : line % sets_;
@@ -53,18 +51,18 @@ int SectoredCache::first_way(uint64_t set, uint8_t print, Holds holds) const {
 }
 
 int SectoredCache::find(uint64_t line, uint64_t set) const {
-  return first_way(set, print_of(line), [this, set, line](uint32_t way) { return record(set, way)[kLine] == line; });
+  return first_way(set, print_of(line), [this, set, line](uint32_t way) { return line_in(record(set, way)) == line; });
 }
 
 int SectoredCache::free_way(uint64_t set) const {
-  return first_way(set, print_of(kNoLine), [this, set](uint32_t way) { return record(set, way)[kLine] == kNoLine; });
+  return first_way(set, print_of(kNoLine), [this, set](uint32_t way) { return line_in(record(set, way)) == kNoLine; });
 }
 
 SectoredCache::Place SectoredCache::locate(uint64_t line) const {
   if (line == memo_line_) {
     // Absent stays absent until fill() brings the line, and fill() remembers it then.
     if (memo_way_ < 0) return {memo_set_, -1};
-    if (record(memo_set_, static_cast<uint32_t>(memo_way_))[kLine] == line)
+    if (line_in(record(memo_set_, static_cast<uint32_t>(memo_way_))) == line)
       return {memo_set_, memo_way_};  // no other way can hold it
   }
   const uint64_t set = set_of(line);
@@ -149,7 +147,7 @@ void SectoredCache::invalidate(uint64_t address) {
 
 void SectoredCache::invalidate_all() {
   for (size_t i = 0; i < records_.size(); i += stride_) {
-    records_[i + kLine] = kNoLine;
+    records_[i + kLine] = ~kNoLine;
     set_bits(&records_[i], 0, 0);
   }
   std::fill(prints_.begin(), prints_.end(), print_of(kNoLine));

@@ -10,6 +10,7 @@
 
 #include "memory/cache/cache_config.hpp"
 #include "memory/cache/replacement.hpp"
+#include "util/bytes.hpp"
 
 namespace gpusim::memory {
 
@@ -60,7 +61,7 @@ class SectoredCache {
   std::vector<uint32_t> lines_per_set(Counts counts) const {
     std::vector<uint32_t> lines(sets_, 0);
     for (size_t i = 0; i < sets_ * ways_; ++i) {
-      const uint64_t line = records_[i * stride_ + kLine];
+      const uint64_t line = line_in(&records_[i * stride_]);
       lines[i / ways_] += line != kNoLine && counts(line << line_shift_);
     }
     return lines;
@@ -70,16 +71,21 @@ class SectoredCache {
   }
 
  private:
-  // No line: the tag of a way without a valid sector (a free way is one whose line is this).
+  // No line: what a way without a valid sector holds (a free way is one that holds this).
+  // A way keeps its line inverted and its print relative to this one's, so that an empty
+  // way is all zeros: a cache is made, or its arrays mapped, without writing them (an H100's
+  // L2 and L1s are about 40 MB, which a fill cost a short run a fifth of its time).
   static constexpr uint64_t kNoLine = ~0ull;
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
   int free_way(uint64_t set) const;             // the first way holding no line, or -1
   // One byte per way, a hash of the line it holds (of kNoLine when none): a set's search
   // compares the bytes, eight at a time, and reads the tags only where one matches. A
   // set's bytes are half a host cache line where its tags are four (32 ways).
-  static uint8_t print_of(uint64_t line) { return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56); }
+  static constexpr uint8_t hash_of(uint64_t line) { return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56); }
+  static uint8_t print_of(uint64_t line) { return hash_of(line) ^ hash_of(kNoLine); }  // kNoLine: 0
+  static uint64_t line_in(const uint64_t* r) { return ~r[kLine]; }
   void set_tag(uint64_t set, uint32_t way, uint64_t line) {
-    record(set, way)[kLine] = line;
+    record(set, way)[kLine] = ~line;
     prints_[set * print_stride_ + way] = print_of(line);
   }
   // A way's record in records_ (stride_ words): the line it holds, its sectors' valid and
@@ -120,9 +126,10 @@ class SectoredCache {
   uint64_t sets_;
   uint64_t set_mask_;  // sets_ - 1 where sets_ is a power of two, else 0 (then a division)
   size_t stride_;                   // words of a way's record: kReady + sectors per line
-  std::vector<uint64_t> records_;   // sets x ways records (see record())
-  uint32_t print_stride_;           // ways rounded up to 8: the bytes of a set's prints
-  std::vector<uint8_t> prints_;     // sets x print_stride_ (see print_of)
+  // Zeros (every way empty) from 16 pages on mapped with their pages present: an SM's L1 too.
+  std::vector<uint64_t, util::ZeroedAllocator<uint64_t, 64 << 10>> records_;  // sets x ways records (see record())
+  uint32_t print_stride_;  // ways rounded up to 8: the bytes of a set's prints
+  util::Bytes prints_;     // sets x print_stride_ (see print_of)
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
   std::unique_ptr<ReplacementPolicy> policy_;
   mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line looked up, and where
