@@ -18,12 +18,13 @@ using util::InputError;
 
 std::string where(const workload::Workload& w, int line) { return w.source_file + ":" + std::to_string(line) + ": "; }
 
-// A buffer's copy between host and GPU, on `threads` threads: the first write to each of
-// the destination's pages (util/bytes.hpp) is a page fault, which they take side by side.
+// A buffer's copy between host and GPU, on `threads` threads: each makes its part of the
+// destination's fresh pages present (util/bytes.hpp), side by side.
 void copy_bytes(const util::Bytes& from, util::Bytes& to, int threads) {
   to.resize(from.size());  // a no-op (a buffer has one size on both sides), kept so that memcpy stays inside `to`
   util::parallel_for(static_cast<int64_t>(from.size()), threads, util::kMinBytesPerThread,
                      [&](int64_t, int64_t begin, int64_t end) {
+                       util::prefault(to.data() + begin, static_cast<size_t>(end - begin));
                        std::memcpy(to.data() + begin, from.data() + begin, static_cast<size_t>(end - begin));
                      });
 }

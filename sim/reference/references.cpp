@@ -68,6 +68,7 @@ util::Bytes elementwise(const Workload& w, int64_t count, int threads, At at) {
   if (count < 0) throw util::InputError(w.source_file + ": the reference's output has " + std::to_string(count) + " elements");
   util::Bytes out(static_cast<size_t>(count) * sizeof(T));
   util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t first, int64_t last) {
+    util::prefault(out.data() + first * static_cast<int64_t>(sizeof(T)), static_cast<size_t>(last - first) * sizeof(T));
     for (int64_t i = first; i < last; ++i) {
       const T v = at(i);
       std::memcpy(out.data() + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));

@@ -6,6 +6,7 @@
 
 #include "exec/small_float.hpp"
 #include "workload/npy.hpp"
+#include "util/bytes.hpp"
 #include "util/parallel_for.hpp"
 #include "util/yaml_reader.hpp"
 
@@ -53,6 +54,8 @@ template <typename G>
 void fill(uint8_t* out, ElementType t, int64_t count, G&& value, int threads = 1) {
   with_conversion(t, [&](auto convert) {
     util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t begin, int64_t end) {
+      const int64_t size = element_size(t);
+      util::prefault(out + begin * size, static_cast<size_t>((end - begin) * size));
       for (int64_t i = begin; i < end; ++i) put(out, i, convert(value(i)));
     });
   });

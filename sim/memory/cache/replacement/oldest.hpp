@@ -11,7 +11,7 @@ namespace gpusim::memory {
 
 class OldestStampEvicted : public ReplacementPolicy {
  public:
-  OldestStampEvicted(uint64_t sets, uint32_t ways) : ways_(ways), stamp_(sets * ways) {}  // zeros, mapped untouched where large
+  OldestStampEvicted(uint64_t sets, uint32_t ways) : ways_(ways), stamp_(sets * ways) {}  // zeros, mapped with its pages where large
   uint32_t victim(uint64_t set) const final {
     const uint64_t* s = &stamp_[set * ways_];
     uint32_t oldest = 0;
@@ -26,7 +26,7 @@ class OldestStampEvicted : public ReplacementPolicy {
 
  private:
   uint32_t ways_;
-  std::vector<uint64_t, util::ZeroedAllocator<uint64_t>> stamp_;
+  std::vector<uint64_t, util::ZeroedAllocator<uint64_t, 64 << 10, true>> stamp_;
   uint64_t clock_ = 0;
 };
 
