@@ -57,6 +57,9 @@ struct ZeroedAllocator {
 };
 
 using Bytes = std::vector<uint8_t, ZeroedAllocator<uint8_t>>;
+// Zeros whose pages, from 1 MB on, are present from the start (a cache's ways).
+template <class T>
+using PresentZeros = std::vector<T, ZeroedAllocator<T, std::size_t{1} << 20, true>>;
 
 // Makes the whole pages of [begin, begin + bytes) present and writable in one system call
 // (MADV_POPULATE_WRITE), before a writer fills them: a first write takes a page fault per page,

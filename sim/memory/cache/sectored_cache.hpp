@@ -126,8 +126,7 @@ class SectoredCache {
   uint64_t sets_;
   uint64_t set_mask_;  // sets_ - 1 where sets_ is a power of two, else 0 (then a division)
   size_t stride_;                   // words of a way's record: kReady + sectors per line
-  // Zeros (every way empty); from 16 pages on (an SM's L1 too) mapped with their pages present.
-  std::vector<uint64_t, util::ZeroedAllocator<uint64_t, 64 << 10, true>> records_;  // sets x ways records (see record())
+  util::PresentZeros<uint64_t> records_;  // sets x ways records (see record()); zeros: every way empty
   uint32_t print_stride_;  // ways rounded up to 8: the bytes of a set's prints
   util::Bytes prints_;     // sets x print_stride_ (see print_of)
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)

@@ -26,7 +26,7 @@ class OldestStampEvicted : public ReplacementPolicy {
 
  private:
   uint32_t ways_;
-  std::vector<uint64_t, util::ZeroedAllocator<uint64_t, 64 << 10, true>> stamp_;
+  util::PresentZeros<uint64_t> stamp_;
   uint64_t clock_ = 0;
 };
 
