@@ -151,6 +151,41 @@ TEST(WarpFastPaths, WideMultiplyAndSixtyFourBitAddition) {
   });
 }
 
+// Integer conversions register to register (across widths, and in place) and cvta's round
+// trip; a source some lanes never wrote (lanes 8 and up here) reads 0 there.
+// out[t] = hi + 3 byte + 5 trip + 7 partial.
+TEST(WarpFastPaths, IntegerConversionsAcrossWidthsAndInPlace) {
+  const std::string body = R"(
+  sub.s32 %r5, %r1, 16;
+  cvt.s64.s32 %rd4, %r5;
+  shr.u64 %rd4, %rd4, 32;
+  cvt.u32.u64 %r6, %rd4;
+  mul.lo.u32 %r9, %r1, 20;
+  cvt.s32.s8 %r9, %r9;
+  mov.u32 %r10, sm;
+  cvt.u64.u32 %rd5, %r10;
+  cvta.shared.u64 %rd5, %rd5;
+  cvta.to.shared.u64 %rd6, %rd5;
+  cvt.u32.u64 %r11, %rd6;
+  sub.u32 %r11, %r11, %r10;
+  add.u32 %r11, %r11, %r1;
+  setp.lt.u32 %p1, %r1, 8;
+  @%p1 mov.u32 %r12, 77;
+  cvt.u64.u32 %rd7, %r12;
+  cvt.u32.u64 %r13, %rd7;
+  mad.lo.u32 %r6, %r9, 3, %r6;
+  mad.lo.u32 %r6, %r11, 5, %r6;
+  mad.lo.u32 %r6, %r13, 7, %r6;
+  st.global.u32 [%rd3], %r6;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const uint32_t hi = t < 16 ? 0xFFFFFFFFu : 0u;  // the high word of t - 16, sign-extended
+    const auto byte = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(static_cast<uint8_t>(20 * t))));
+    const uint32_t partial = t < 8 ? 77u : 0u;
+    return hi + 3u * byte + 5u * t + 7u * partial;
+  });
+}
+
 // Packed comparisons: signed against unsigned order of the same bits, a combined predicate
 // with its complement (p|q), and equality of floats; out[t] packs the five results as bits.
 TEST(WarpFastPaths, ComparisonsOfAWholeWarp) {
