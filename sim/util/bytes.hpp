@@ -11,6 +11,7 @@
 #pragma once
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -67,9 +68,9 @@ using PresentZeros = std::vector<T, ZeroedAllocator<T, std::size_t{1} << 20, tru
 // kernel cannot (before Linux 5.14, or memory not mapped privately), the writes fault as before.
 inline void prefault(void* begin, std::size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
-  constexpr std::uintptr_t kPage = 4096;
-  const auto from = (reinterpret_cast<std::uintptr_t>(begin) + kPage - 1) & ~(kPage - 1);
-  const auto to = (reinterpret_cast<std::uintptr_t>(begin) + bytes) & ~(kPage - 1);
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto from = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) & ~(page - 1);
+  const auto to = (reinterpret_cast<std::uintptr_t>(begin) + bytes) & ~(page - 1);
   if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
 #else
   (void)begin;
