@@ -24,7 +24,8 @@ namespace gpusim::util {
 // From kMappedBytes on (by default 256 pages), memory is mapped for the buffer alone; with
 // kPopulate its pages are made present by the mapping call (MAP_POPULATE), for arrays whose
 // first writes come one page at a time from one thread (a cache's ways).
-template <class T, std::size_t kMappedBytes = std::size_t{1} << 20, bool kPopulate = false>
+inline constexpr std::size_t kMappedFrom = std::size_t{1} << 20;
+template <class T, std::size_t kMappedBytes = kMappedFrom, bool kPopulate = false>
 struct ZeroedAllocator {
   using value_type = T;
   template <class U>
@@ -58,9 +59,9 @@ struct ZeroedAllocator {
 };
 
 using Bytes = std::vector<uint8_t, ZeroedAllocator<uint8_t>>;
-// Zeros whose pages, from 1 MB on, are present from the start (a cache's ways).
+// Zeros whose pages, from kMappedFrom on, are present from the start (a cache's ways).
 template <class T>
-using PresentZeros = std::vector<T, ZeroedAllocator<T, std::size_t{1} << 20, true>>;
+using PresentZeros = std::vector<T, ZeroedAllocator<T, kMappedFrom, true>>;
 
 // Makes the whole pages of [begin, begin + bytes) present and writable in one system call
 // (MADV_POPULATE_WRITE), before a writer fills them: a first write takes a page fault per page,

@@ -54,7 +54,7 @@ template <typename G>
 void fill(uint8_t* out, ElementType t, int64_t count, G&& value, int threads = 1) {
   with_conversion(t, [&](auto convert) {
     util::parallel_for(count, threads, util::kMinElementsPerThread, [&](int64_t, int64_t begin, int64_t end) {
-      const int64_t size = element_size(t);
+      constexpr auto size = static_cast<int64_t>(sizeof(decltype(convert(0.0))));  // what put() writes
       util::prefault(out + begin * size, static_cast<size_t>((end - begin) * size));
       for (int64_t i = begin; i < end; ++i) put(out, i, convert(value(i)));
     });

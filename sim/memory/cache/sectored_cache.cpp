@@ -147,7 +147,7 @@ void SectoredCache::invalidate(uint64_t address) {
 
 void SectoredCache::invalidate_all() {
   for (size_t i = 0; i < records_.size(); i += stride_) {
-    records_[i + kLine] = ~kNoLine;
+    records_[i + kLine] = tag_of(kNoLine);
     set_bits(&records_[i], 0, 0);
   }
   std::fill(prints_.begin(), prints_.end(), print_of(kNoLine));

@@ -82,10 +82,12 @@ class SectoredCache {
   // compares the bytes, eight at a time, and reads the tags only where one matches. A
   // set's bytes are half a host cache line where its tags are four (32 ways).
   static constexpr uint8_t hash_of(uint64_t line) { return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56); }
-  static uint8_t print_of(uint64_t line) { return hash_of(line) ^ hash_of(kNoLine); }  // kNoLine: 0
+  static constexpr uint8_t print_of(uint64_t line) { return hash_of(line) ^ hash_of(kNoLine); }  // kNoLine: 0
+  // A record's line word and the line it holds (kNoLine: 0), each the other's inverse.
+  static constexpr uint64_t tag_of(uint64_t line) { return ~line; }
   static uint64_t line_in(const uint64_t* r) { return ~r[kLine]; }
   void set_tag(uint64_t set, uint32_t way, uint64_t line) {
-    record(set, way)[kLine] = ~line;
+    record(set, way)[kLine] = tag_of(line);
     prints_[set * print_stride_ + way] = print_of(line);
   }
   // A way's record in records_ (stride_ words): the line it holds, its sectors' valid and
