@@ -81,7 +81,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
       more.back()->set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
       executors.push_back(more.back().get());
     }
-    batch.emplace(events_, sms, std::move(executors));
+    batch.emplace(events_, sms, std::move(executors), instructions, options.limits);
   }
   std::optional<WaveSampler> waves;
   const uint64_t wave_blocks = static_cast<uint64_t>(arch_.gpu.sm_count) * static_cast<uint64_t>(occ.active_blocks);

@@ -338,6 +338,16 @@ void Sm::end_cycle(engine::Cycle now) {
   after_cycle(now, instructions_before_, next_tick_);
 }
 
+std::optional<engine::Cycle> Sm::end_cycle_alone() {
+  if (fault_ || !stores_.empty() || retired_ > 0 || every_cycle_) return std::nullopt;
+  if (!releasing_.empty() && !release_event_.scheduled()) return std::nullopt;
+  if (((ticks_ + 1) & 0xFFF) == 0) return std::nullopt;  // the deadline's check, in SM order
+  ++ticks_;
+  return next_tick_;
+}
+
+void Sm::report_over_budget() const { report_runaway(kernel_.limits->budget_message()); }
+
 void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
   *kernel_.instructions += stats_.warp_instructions - before;
   if (kernel_.limits->over_budget(*kernel_.instructions)) report_runaway(kernel_.limits->budget_message());

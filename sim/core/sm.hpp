@@ -12,6 +12,7 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,10 +105,24 @@ class Sm final : private Issuer, public memory::ResponseSink {
   void settle_memory() {
     if (!fault_) memory_.settle(id_);
   }
+  // settle_memory for a cycle that ended alone (end_cycle_alone: without a fault), reading
+  // none of the SM's own state, which its thread may be writing in its next cycle's place.
+  void settle_memory_ended_alone() { memory_.settle(id_); }
   // What else the cycle leaves to the rest, after every SM's run_cycle and settle_memory: the
   // stores, the instruction budget, the blocks retired, the next tick. Rethrows the cycle's
   // fault.
   void end_cycle(engine::Cycle now);
+  // end_cycle's part for a cycle that leaves nothing to the rest of the GPU (no fault, store,
+  // retired block or release to schedule), done on the SM's own thread right after
+  // run_cycle, so that the batch's thread need not read this SM's state: returns the next
+  // tick (kNever: none), for the batch to wake it then. The cycle's instructions count
+  // towards the budget through the batch. Returns nullopt, having done nothing, when the
+  // cycle needs end_cycle in SM order.
+  std::optional<engine::Cycle> end_cycle_alone();
+  // The warp instructions the SM issued in its current (batch) cycle.
+  uint64_t cycle_instructions() const { return stats_.warp_instructions - instructions_before_; }
+  // Throws the budget's runaway error with this SM's last issued warp.
+  [[noreturn]] void report_over_budget() const;
 
   // Simulates cycle `now` (charging stalls for the cycles since the last tick) and
   // returns the next cycle at which something can happen, or kNever.

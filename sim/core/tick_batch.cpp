@@ -44,11 +44,13 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
 }
 
 TickBatch::TickBatch(engine::EventQueue& events, const std::vector<std::unique_ptr<Sm>>& sms,
-                     std::vector<exec::Executor*> executors)
+                     std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits)
     : events_(events),
       event_(this, engine::priority::kSmTick + static_cast<int32_t>(sms.size())),  // after every SM's tick event
       next_(sms.size(), engine::kNever),
-      executors_(std::move(executors)) {
+      executors_(std::move(executors)),
+      instructions_(instructions),
+      limits_(limits) {
   for (const auto& sm : sms) {
     sms_.push_back(sm.get());
     sm->set_batch(this);
@@ -73,7 +75,54 @@ void TickBatch::wake(Sm& sm, engine::Cycle at) {
 void TickBatch::share(size_t thread) {
   for (size_t i = first_[thread]; i < first_[thread + 1]; ++i) {
     running_[i]->run_cycle(now_, *executors_[thread]);
+    end_alone(i, thread);
     progress_[thread].done.store(i + 1, std::memory_order_release);
+  }
+}
+
+void TickBatch::end_alone(size_t i, size_t thread) {
+  Sm& sm = *running_[i];
+  const std::optional<engine::Cycle> next = sm.end_cycle_alone();
+  alone_[i] = next.has_value();
+  if (!next) return;
+  Progress& p = progress_[thread];
+  p.instructions += sm.cycle_instructions();
+  if (*next == engine::kNever) return;
+  // The SM is not due again in this batch, and its slot is this thread's until the batch ends.
+  engine::Cycle& at = next_[sm.id()];
+  at = std::min(at, *next);
+  p.wake = std::min(p.wake, *next);
+}
+
+void TickBatch::settle(size_t i) {
+  if (alone_[i]) running_[i]->settle_memory_ended_alone();
+  else running_[i]->settle_memory();
+}
+
+void TickBatch::end_shared() {
+  uint64_t instructions = 0;  // of the whole batch
+  engine::Cycle wake = engine::kNever;
+  for (size_t t = 0; t < executors_.size(); ++t) {
+    instructions += progress_[t].instructions;
+    wake = std::min(wake, progress_[t].wake);
+  }
+  if (wake != engine::kNever) events_.schedule_by(event_, wake);
+  for (size_t i = 0; i < running_.size(); ++i)
+    if (!alone_[i]) instructions += running_[i]->cycle_instructions();
+  if (!limits_.over_budget(instructions_ + instructions)) {  // nothing crosses it in this batch
+    for (size_t t = 0; t < executors_.size(); ++t) instructions_ += progress_[t].instructions;
+    for (size_t i = 0; i < running_.size(); ++i)
+      if (!alone_[i]) running_[i]->end_cycle(now_);
+    return;
+  }
+  // The budget runs out in this batch: the SM where it does, in SM order, as end_cycle finds it.
+  for (size_t i = 0; i < running_.size(); ++i) {
+    if (!alone_[i]) {
+      running_[i]->end_cycle(now_);
+      continue;
+    }
+    instructions_ += running_[i]->cycle_instructions();
+    if (limits_.over_budget(instructions_)) running_[i]->report_over_budget();
   }
 }
 
@@ -106,10 +155,11 @@ void TickBatch::run() {
   if (workers_.empty() || n < kMinShared) {
     for (Sm* sm : running_) sm->run_cycle(now_, *executors_[0]);
     for (Sm* sm : running_) sm->settle_memory();
+    for (Sm* sm : running_) sm->end_cycle(now_);
   } else {
     run_shared();
+    end_shared();
   }
-  for (Sm* sm : running_) sm->end_cycle(now_);
 }
 
 void TickBatch::run_shared() {
@@ -130,12 +180,20 @@ void TickBatch::run_shared() {
   for (size_t t = 1; t < threads; ++t) first_[t] = due_before(own_end + (sm_count - own_end) * (t - 1) / (threads - 1));
   const size_t own = first_[1];
   if (progress_.size() < threads) progress_ = std::vector<Progress>(threads);
-  for (size_t t = 0; t < threads; ++t) progress_[t].done.store(first_[t], std::memory_order_relaxed);
+  for (size_t t = 0; t < threads; ++t) {
+    progress_[t].done.store(first_[t], std::memory_order_relaxed);
+    progress_[t].instructions = 0;
+    progress_[t].wake = engine::kNever;
+  }
+  alone_.resize(n);
   finished_.store(0, std::memory_order_relaxed);
   round_.fetch_add(1, std::memory_order_acq_rel);
   round_.notify_all();
-  for (size_t i = 0; i < own; ++i) running_[i]->run_cycle(now_, *executors_[0]);
-  for (size_t i = 0; i < own; ++i) running_[i]->settle_memory();
+  for (size_t i = 0; i < own; ++i) {
+    running_[i]->run_cycle(now_, *executors_[0]);
+    end_alone(i, 0);
+  }
+  for (size_t i = 0; i < own; ++i) settle(i);
   // Then the workers' SMs, in order, each as soon as it has run.
   bool waited_for_last = false;  // for the batch's last SM: the workers were the later
   for (size_t t = 1; t < threads; ++t)
@@ -149,7 +207,7 @@ void TickBatch::run_shared() {
           else std::this_thread::yield();
         }
       }
-      running_[i]->settle_memory();
+      settle(i);
     }
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
   // The batch ends when this thread has settled the last SM: balanced when the last worker

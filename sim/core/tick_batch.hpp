@@ -22,6 +22,7 @@
 
 #include "engine/event_queue.hpp"
 #include "exec/executor.hpp"
+#include "exec/run_limits.hpp"
 #include "kernel/ir.hpp"
 #include "memory/memory_system.hpp"
 
@@ -36,9 +37,10 @@ class TickBatch {
                                       const memory::MemorySystem& memory);
 
   // `sms`: the GPU's, by index; each now ticks through the batch. `executors`: one per thread
-  // (the first the caller's), each the launch's.
+  // (the first the caller's), each the launch's. `instructions`: the launch's count so far,
+  // which `limits` bound (the SMs' KernelContext's).
   TickBatch(engine::EventQueue& events, const std::vector<std::unique_ptr<Sm>>& sms,
-            std::vector<exec::Executor*> executors);
+            std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits);
   ~TickBatch();
   TickBatch(const TickBatch&) = delete;
   TickBatch& operator=(const TickBatch&) = delete;
@@ -54,6 +56,13 @@ class TickBatch {
   void share(size_t thread);    // a worker's part of the SMs' own cycles
   void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
+  // After running_[i]'s run_cycle, on the thread that ran it: its cycle's end if that
+  // touches the SM alone (Sm::end_cycle_alone), counted in `progress_[thread]`.
+  void end_alone(size_t i, size_t thread);
+  void settle(size_t i);  // running_[i]'s settle_memory, reading its state only if it did not end alone
+  // The rest, in SM order on this thread: end_cycle for the SMs that need it, the
+  // instructions towards the budget, the batch's next tick.
+  void end_shared();
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
@@ -61,15 +70,22 @@ class TickBatch {
   std::vector<engine::Cycle> next_;  // by SM index: its next tick (kNever: none)
   std::vector<Sm*> running_;
   std::vector<exec::Executor*> executors_;
+  uint64_t& instructions_;
+  const exec::RunLimits& limits_;
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
   // Thread t runs running_[first_[t], first_[t + 1]) and counts those done in progress_[t],
   // each on a cache line of its own (polled by this thread while the worker writes it).
   std::vector<size_t> first_;
+  // Also what the thread's SMs that ended alone leave to the batch: their instructions and
+  // the earliest of their next ticks.
   struct alignas(128) Progress {
     std::atomic<size_t> done{0};
+    uint64_t instructions = 0;
+    engine::Cycle wake = engine::kNever;
   };
   std::vector<Progress> progress_;
+  std::vector<uint8_t> alone_;  // by position in running_: its cycle ended on its thread
   // This thread's range of SM indices, in parts of an even share: it also settles every SM,
   // so it takes fewer, as many as lets it come to the batch's last SM as that SM's cycle
   // ends. Whatever it is, the result is the same; it moves by whether this thread waited

@@ -7,16 +7,25 @@ namespace gpusim::memory {
 
 MemorySystem::MemorySystem(const MemorySystemContext& context) : events_(context.events) {
   for (int i = 0; i < context.sm_count; ++i) queues_.push_back(std::make_unique<ResponseQueue>(events_));
+  pulled_.assign(queues_.size(), 0);
 }
 
 MemorySystem::~MemorySystem() = default;
 
 void MemorySystem::connect(uint32_t sm, ResponseSink* sink) {
-  queues_.at(sm)->sink = sink;
-  queues_[sm]->pulled = false;
+  ResponseQueue& queue = *queues_.at(sm);
+  rerouting(sm);
+  queue.sink = sink;
+  queue.pulled = false;
+  pulled_[sm] = 0;
 }
 
-void MemorySystem::pull_responses(uint32_t sm) { queues_.at(sm)->pull(); }
+void MemorySystem::pull_responses(uint32_t sm) {
+  ResponseQueue& queue = *queues_.at(sm);
+  rerouting(sm);
+  queue.pull();
+  pulled_[sm] = 1;
+}
 
 engine::Cycle MemorySystem::drained_at() const {
   engine::Cycle last = 0;

@@ -107,7 +107,8 @@ class MemorySystem {
   // The cycle by which every transfer started so far has finished.
   virtual engine::Cycle drained_at() const;
 
-  const MemoryStats& stats() const { return stats_; }
+  // Every counter so far.
+  virtual MemoryStats stats() const { return stats_; }
 
  protected:
   // Delivers `tag` to SM `sm`'s sink at cycle `at` (not before now).
@@ -115,7 +116,10 @@ class MemorySystem {
   engine::EventQueue& events() const { return events_; }
   void set_may_refuse(bool v) { may_refuse_ = v; }
   // Whether SM `sm` takes its responses itself (pull_responses).
-  bool pulled(uint32_t sm) const { return queues_[sm]->pulled; }
+  bool pulled(uint32_t sm) const { return pulled_[sm] != 0; }
+  // SM `sm`'s responses are about to go another way (connect, pull_responses): what a model
+  // keeps for the way they went so far must be done with.
+  virtual void rerouting(uint32_t /*sm*/) {}
 
   MemoryStats stats_;
 
@@ -157,6 +161,9 @@ class MemorySystem {
 
   engine::EventQueue& events_;
   std::vector<std::unique_ptr<ResponseQueue>> queues_;  // per SM
+  // Per SM, its queue's `pulled`, kept apart: read at every settle, while the queue's line is
+  // written by its SM's thread.
+  std::vector<uint8_t> pulled_;
   bool may_refuse_ = false;
 };
 

@@ -108,5 +108,52 @@ TEST(TickBatch, OneLaunchOnOneThreeAndEightThreadsAlike) {
   expect_as_on_one(1, true);
 }
 
+// The instruction budget, counted for a whole batch where the SMs' cycles end on their own
+// threads: run out within a batch, it stops the launch at the same SM's warp, in the same
+// words, on one thread, on three, on eight and without a batch; a budget of exactly the
+// launch's instructions lets it finish.
+TEST(TickBatch, ABudgetRunOutWithinABatchStopsAtTheSameWarpOnAnyThreads) {
+  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
+  // The launch's instructions, or the error that stopped it.
+  const auto run = [&](int threads, uint64_t budget, bool profile = false) -> std::pair<uint64_t, std::string> {
+    const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
+    const kernel::Module m = frontend::parse_ptx(ptx, "budget.ptx");
+    exec::DeviceMemory memory;
+    const uint64_t base = memory.allocate("out", 256u * 264 * 4, kernel::kGlobalHeapBase);
+    exec::LaunchConfig launch;
+    launch.grid = {264, 1, 1};
+    launch.block = {256, 1, 1};
+    launch.params.resize(8);
+    std::memcpy(launch.params.data(), &base, 8);
+    TimingOptions options;
+    options.threads = threads;
+    options.profile = profile;
+    options.limits.max_warp_instructions = budget;
+    try {
+      const LaunchStats s = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
+      uint64_t instructions = 0;
+      for (const SmStats& sm : s.per_sm) instructions += sm.warp_instructions;
+      return {instructions, ""};
+    } catch (const exec::ExecError& e) {
+      return {0, e.what()};
+    }
+  };
+  const uint64_t total = run(1, 0).first;
+  // 8 warps a block, each: kernel()'s 8 of setup and 61 moves, the load, 24 in chains, the add, the store and ret.
+  ASSERT_EQ(total, 264u * 8 * (8 + 61 + 1 + 24 + 1 + 2));
+  for (uint64_t budget : {total, total - 1, total / 2 + 7, uint64_t{1000}}) {
+    SCOPED_TRACE("budget " + std::to_string(budget));
+    const auto [finished, stopped] = run(1, budget);
+    if (budget == total) {
+      EXPECT_EQ(finished, total);
+      EXPECT_EQ(stopped, "");
+    } else {
+      EXPECT_NE(stopped.find("more than " + std::to_string(budget) + " warp instructions"), std::string::npos) << stopped;
+    }
+    for (int threads : {3, 8}) EXPECT_EQ(run(threads, budget).second, stopped) << threads << " threads";
+    EXPECT_EQ(run(1, budget, true).second, stopped) << "--source";
+  }
+}
+
 }  // namespace
 }  // namespace gpusim::core

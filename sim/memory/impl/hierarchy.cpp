@@ -23,20 +23,23 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
+  settled_.assign(sms_.size(), engine::kNever);
 }
 
 void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
   // The L1s are not coherent: the driver invalidates them before each kernel. The L2 is
   // the point of coherence and keeps its contents. A unified array gives the L1 what the
   // kernel's shared carve-out leaves.
+  for (Sm& sm : sms_) sm.below.clear();  // a pulled SM's last settled cycle's
+  settled_.assign(sms_.size(), engine::kNever);
   if (!config_.l1) return;
   for (Sm& sm : sms_) {
     sm.combining.clear();
-    if (sm.fills_settled) resolve_fills(sm);  // a pulled SM's last settle's, before the L1 is dropped
+    if (!sm.fills.empty()) resolve_fills(sm);  // a pulled SM's last settle's, before the L1 is dropped
   }
   const int64_t bytes = config_.l1->unified_bytes > 0 ? config_.l1->unified_bytes - shared_carveout : config_.l1->size_bytes;
   if (bytes == l1_bytes_) {
@@ -84,14 +87,46 @@ void MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent, u
   sm.below.push_back({Below::Op::Read, new_line, fill, address, 0, sent});
 }
 
+MemoryStats MemoryHierarchy::stats() const {
+  MemoryStats all = stats_;
+  if (fronts_kept_)
+    for (const Sm& s : sms_)
+      for (const auto& c : MemoryStats::counters()) all.*c.member += s.front.*c.member;
+  return all;
+}
+
 void MemoryHierarchy::settle(uint32_t sm) {
-  Sm& s = sms_[sm];
-  if (s.counted) {  // the SM's side's counts
-    for (const auto& c : MemoryStats::counters()) stats_.*c.member += s.front.*c.member;
-    s.front = MemoryStats{};
-    s.counted = false;
+  const Sm& s = sms_[sm];
+  if (pulled(sm)) {  // read only (see Sm)
+    fronts_kept_ = true;
+    if (!s.below.empty() && s.below_cycle != settled_[sm]) {
+      settled_[sm] = s.below_cycle;
+      do_below(sm);
+    }
+    return;
   }
-  if (!s.below.empty()) do_below(sm);
+  Sm& own = sms_[sm];
+  if (own.counted) {  // the SM's side's counts
+    for (const auto& c : MemoryStats::counters()) stats_.*c.member += own.front.*c.member;
+    own.front = MemoryStats{};
+    own.counted = false;
+  }
+  if (!own.below.empty()) settle_below(sm);
+}
+
+void MemoryHierarchy::rerouting(uint32_t sm) {
+  // A pulled SM's last cycle, which its next send would clear: settled (if it is not yet) and
+  // cleared now, as a settle that does not pull does.
+  if (!pulled(sm) || sms_[sm].below.empty()) return;
+  if (sms_[sm].below_cycle != settled_[sm]) do_below(sm);
+  sms_[sm].below.clear();
+  resolve_fills(sms_[sm]);
+}
+
+void MemoryHierarchy::settle_below(uint32_t index) {
+  do_below(index);
+  sms_[index].below.clear();
+  resolve_fills(sms_[index]);
 }
 
 void MemoryHierarchy::do_below(uint32_t index) {
@@ -124,16 +159,12 @@ void MemoryHierarchy::do_below(uint32_t index) {
       case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n); break;
       case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
     }
-  sm.below.clear();
-  if (pulled(index)) sm.fills_settled = !sm.fills.empty();
-  else resolve_fills(sm);
 }
 
 void MemoryHierarchy::resolve_fills(Sm& sm) {
   for (size_t i = 0; i < sm.fills.size(); ++i)
     sm.l1->resolve(sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
   sm.fills.clear();
-  sm.fills_settled = false;
 }
 
 engine::Cycle MemoryHierarchy::from_l2(uint32_t sm, engine::Cycle at) const {
@@ -308,7 +339,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   }
   sm.below.push_back({Below::Op::Respond, false, extra, 0, r.tag, ready});
   if (sm.mshrs.limited()) {  // the registers' release times: the reads' answers, now
-    do_below(r.sm);
+    settle_below(r.sm);
     for (const Departed& d : sm.departed) sm.mshrs.release(d.mshr, d.arrives);
   }
   return cached && config_.l1->lookup_banks > 0 ? banked_lookup(sm, r) : per_line(sm);
@@ -354,7 +385,11 @@ Accepted MemoryHierarchy::per_line(const Sm& sm) {
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   const engine::Cycle now = std::max(events().now(), r.not_before);
   Sm& sm = sms_[r.sm];
-  if (sm.fills_settled) resolve_fills(sm);  // before the L1 is looked at (see do_below)
+  if (pulled(r.sm) && sm.below_cycle != events().now()) {  // the first send of a cycle: the last one's are settled
+    sm.below.clear();
+    if (!sm.fills.empty()) resolve_fills(sm);  // before the L1 is looked at
+    sm.below_cycle = events().now();
+  }
   sm.departed.clear();  // each line of this request leaves the SM once
   coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
   count_lines(sm);

@@ -31,7 +31,9 @@ class MemoryHierarchy final : public MemorySystem {
   L2Occupancy l2_occupancy() const override { return l2_ ? l2_->occupancy() : L2Occupancy{}; }
   bool l2_keeps_all(std::span<const AddressRange> ranges) const override { return l2_ && l2_->keeps_all(ranges); }
   engine::Cycle drained_at() const override;
+  MemoryStats stats() const override;
   void settle(uint32_t sm) override;
+  void rerouting(uint32_t sm) override;
   // Limited miss-status registers need the L2's answers at once (send settles).
   bool sends_locally() const override { return !may_refuse(); }
 
@@ -63,16 +65,21 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle arrives;  // when the last of its sectors is back
   };
   // What the memory system keeps per SM. Between settles, a request touches its own SM's
-  // part alone, so that SMs may send on several threads.
+  // part alone, so that SMs may send on several threads. An SM that pulls its responses (in
+  // a batch) keeps it so across settles too: settle() only reads it (a write there would
+  // move the SM's cache lines to the settling thread and back every cycle), and the SM's
+  // first send of a later cycle clears what was settled and gives its L1 the fills' times;
+  // its counts stay in `front`, which stats() adds.
   struct Sm {
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
     WriteCombiner combining;
-    std::vector<Below> below;  // since the last settle()
+    std::vector<Below> below;  // since the last settle() (pulled: of cycle `below_cycle`)
     std::vector<Fill> fills;
-    MemoryStats front;         // what the SM's side counted since the last settle()
+    MemoryStats front;         // what the SM's side counted since the last settle() (pulled: ever)
     bool counted = false;
+    engine::Cycle below_cycle = 0;  // pulled: the cycle whose requests `below` and `fills` hold
     // Scratch, reused by every request.
     std::vector<Departed> departed;
     std::vector<Transaction> tx;
@@ -80,12 +87,13 @@ class MemoryHierarchy final : public MemorySystem {
     std::vector<uint32_t> bank_load;   // banked_lookup's scratch
     std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
-    bool fills_settled = false;        // `fills` has its times, for the next send to give the L1
   };
-  // Does one SM's steps below, then gives its L1's sectors on their way their times. An SM
-  // that pulls its responses (in a batch) gets them at its next send instead, on its own
-  // thread: the L1 is the SM's alone (not coherent) and only its sends read it.
+  // Does one SM's steps below. An SM that does not pull its responses then clears them and
+  // gives its L1's sectors on their way their times (settle_below); one that does gets them
+  // at its next send instead, on its own thread: the L1 is the SM's alone (not coherent)
+  // and only its sends read it.
   void do_below(uint32_t sm_index);
+  void settle_below(uint32_t sm_index);
   void resolve_fills(Sm& sm);
   void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
@@ -127,6 +135,10 @@ class MemoryHierarchy final : public MemorySystem {
   uint64_t line_of(uint64_t address) const { return address >> line_shift_; }
   int64_t l1_bytes_ = 0;  // the L1s' capacity for the running kernel
   engine::Cycle writes_acked_ = 0;  // when the last write (store, reduction) so far is acknowledged
+  // Per SM, kept by settle() apart from sms_: the last cycle of a pulled SM's requests it
+  // settled (kNever: none yet), so that it does them once.
+  std::vector<engine::Cycle> settled_;
+  bool fronts_kept_ = false;  // some pulled SM keeps its counts in its `front`
 
 };
 
