@@ -4,8 +4,12 @@
 // (Sm::settle_memory), in SM order on one thread as soon as that SM's cycle is done, while
 // later SMs' cycles still run (it touches nothing they do); then, in SM order, the rest of
 // what each cycle leaves to the GPU (Sm::end_cycle: its global stores, the blocks it
-// retired, its next tick). An SM's own cycle sees nothing another SM did in the same cycle,
-// so the result is the same whatever the number of threads, byte for byte.
+// retired, its next tick). A cycle that leaves the GPU nothing but its next tick and its
+// instructions ends on its own thread instead (Sm::end_cycle_alone), so that this thread,
+// which every cycle waits for, reads no SM's own state but what the settle needs: moving
+// those cache lines to its core and back, every SM every cycle, was most of its time on 16
+// threads. An SM's own cycle sees nothing another SM did in the same cycle, so the result
+// is the same whatever the number of threads, byte for byte.
 //
 // A kernel whose SMs meet within a cycle runs its SMs one after another, as without a batch:
 // atomics (their values depend on the order of the SMs), printf (its lines come in the order
