@@ -88,7 +88,7 @@ void TickBatch::end_alone(size_t i, size_t thread) {
   Progress& p = progress_[thread];
   p.instructions += sm.cycle_instructions();
   if (*next == engine::kNever) return;
-  // The SM is not due again in this batch, and its slot is this thread's until the batch ends.
+  // Its slot of next_ is this thread's until the SM is settled (its wakes then come from the settle).
   engine::Cycle& at = next_[sm.id()];
   at = std::min(at, *next);
   p.wake = std::min(p.wake, *next);

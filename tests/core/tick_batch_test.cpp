@@ -9,6 +9,7 @@
 #include "core/tick_batch.hpp"
 #include "core/timed_kernel.hpp"
 #include "exec/store_log.hpp"
+#include "util/bytes.hpp"
 
 namespace gpusim::core {
 namespace {
@@ -65,27 +66,32 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
             "the memory system's SM side waits on its shared part");
 }
 
-// 264 blocks of loads, arithmetic and stores through the modelled hierarchy on Hopper's 132
-// SMs, timed on one thread, on three and on eight: every counter the same. Eight threads on
+// 264 blocks of 256 threads, each a load, 24 instructions in four chains and a store,
+// through the modelled hierarchy on Hopper's 132 SMs: the launch's report and its output.
+std::pair<LaunchStats, util::Bytes> launch_on_hopper(const TimingOptions& options) {
+  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
+  const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
+  const kernel::Module m = frontend::parse_ptx(ptx, "batch.ptx");
+  exec::DeviceMemory memory;
+  const uint64_t base = memory.allocate("out", 256u * 264 * 4, kernel::kGlobalHeapBase);
+  exec::LaunchConfig launch;
+  launch.grid = {264, 1, 1};
+  launch.block = {256, 1, 1};
+  launch.params.resize(8);
+  std::memcpy(launch.params.data(), &base, 8);
+  const LaunchStats s = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
+  return {s, memory.find("out")->bytes};
+}
+
+// The launch above timed on one thread, on three and on eight: every counter the same. Eight threads on
 // fewer free cores are preempted within batches, so their SMs' cycles end in orders one or
 // three threads do not give.
 TEST(TickBatch, OneLaunchOnOneThreeAndEightThreadsAlike) {
-  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
-  const auto run = [&](int threads, bool profile = false) {
-    const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
-    const kernel::Module m = frontend::parse_ptx(ptx, "batch.ptx");
-    exec::DeviceMemory memory;
-    const uint64_t base = memory.allocate("out", 256u * 264 * 4, kernel::kGlobalHeapBase);
-    exec::LaunchConfig launch;
-    launch.grid = {264, 1, 1};
-    launch.block = {256, 1, 1};
-    launch.params.resize(8);
-    std::memcpy(launch.params.data(), &base, 8);
+  const auto run = [](int threads, bool profile = false) {
     TimingOptions options;
     options.threads = threads;
     options.profile = profile;  // --source: each SM ticks on its own event, in order
-    const LaunchStats s = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
-    return std::pair(s, memory.find("out")->bytes);
+    return launch_on_hopper(options);
   };
   const auto [one, out_one] = run(1);
   EXPECT_GT(one.memory.l2_misses, 0u);
@@ -113,24 +119,14 @@ TEST(TickBatch, OneLaunchOnOneThreeAndEightThreadsAlike) {
 // words, on one thread, on three, on eight and without a batch; a budget of exactly the
 // launch's instructions lets it finish.
 TEST(TickBatch, ABudgetRunOutWithinABatchStopsAtTheSameWarpOnAnyThreads) {
-  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
   // The launch's instructions, or the error that stopped it.
-  const auto run = [&](int threads, uint64_t budget, bool profile = false) -> std::pair<uint64_t, std::string> {
-    const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
-    const kernel::Module m = frontend::parse_ptx(ptx, "budget.ptx");
-    exec::DeviceMemory memory;
-    const uint64_t base = memory.allocate("out", 256u * 264 * 4, kernel::kGlobalHeapBase);
-    exec::LaunchConfig launch;
-    launch.grid = {264, 1, 1};
-    launch.block = {256, 1, 1};
-    launch.params.resize(8);
-    std::memcpy(launch.params.data(), &base, 8);
+  const auto run = [](int threads, uint64_t budget, bool profile = false) -> std::pair<uint64_t, std::string> {
     TimingOptions options;
     options.threads = threads;
     options.profile = profile;
     options.limits.max_warp_instructions = budget;
     try {
-      const LaunchStats s = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
+      const LaunchStats s = launch_on_hopper(options).first;
       uint64_t instructions = 0;
       for (const SmStats& sm : s.per_sm) instructions += sm.warp_instructions;
       return {instructions, ""};

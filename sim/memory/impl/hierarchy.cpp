@@ -96,8 +96,8 @@ MemoryStats MemoryHierarchy::stats() const {
 }
 
 void MemoryHierarchy::settle(uint32_t sm) {
-  const Sm& s = sms_[sm];
-  if (pulled(sm)) {  // read only (see Sm)
+  Sm& s = sms_[sm];
+  if (pulled(sm)) {  // writes nothing of `s` (see Sm)
     fronts_kept_ = true;
     if (!s.below.empty() && s.below_cycle != settled_[sm]) {
       settled_[sm] = s.below_cycle;
@@ -105,13 +105,12 @@ void MemoryHierarchy::settle(uint32_t sm) {
     }
     return;
   }
-  Sm& own = sms_[sm];
-  if (own.counted) {  // the SM's side's counts
-    for (const auto& c : MemoryStats::counters()) stats_.*c.member += own.front.*c.member;
-    own.front = MemoryStats{};
-    own.counted = false;
+  if (s.counted) {  // the SM's side's counts
+    for (const auto& c : MemoryStats::counters()) stats_.*c.member += s.front.*c.member;
+    s.front = MemoryStats{};
+    s.counted = false;
   }
-  if (!own.below.empty()) settle_below(sm);
+  if (!s.below.empty()) settle_below(sm);
 }
 
 void MemoryHierarchy::rerouting(uint32_t sm) {
@@ -383,12 +382,12 @@ Accepted MemoryHierarchy::per_line(const Sm& sm) {
 }
 
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
-  const engine::Cycle now = std::max(events().now(), r.not_before);
+  const engine::Cycle cycle = events().now(), now = std::max(cycle, r.not_before);
   Sm& sm = sms_[r.sm];
-  if (pulled(r.sm) && sm.below_cycle != events().now()) {  // the first send of a cycle: the last one's are settled
+  if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle: the last one's are settled
     sm.below.clear();
     if (!sm.fills.empty()) resolve_fills(sm);  // before the L1 is looked at
-    sm.below_cycle = events().now();
+    sm.below_cycle = cycle;
   }
   sm.departed.clear();  // each line of this request leaves the SM once
   coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
