@@ -350,7 +350,7 @@ void Sm::report_over_budget() const { report_runaway(kernel_.limits->budget_mess
 
 void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
   *kernel_.instructions += stats_.warp_instructions - before;
-  if (kernel_.limits->over_budget(*kernel_.instructions)) report_runaway(kernel_.limits->budget_message());
+  if (kernel_.limits->over_budget(*kernel_.instructions)) report_over_budget();
   if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
   if (retired_ > 0) {
     free_block_slots_ += retired_;

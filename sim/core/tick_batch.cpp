@@ -100,17 +100,17 @@ void TickBatch::settle(size_t i) {
 }
 
 void TickBatch::end_shared() {
-  uint64_t instructions = 0;  // of the whole batch
+  uint64_t alone = 0, rest = 0;  // the batch's instructions: of the SMs that ended alone, of the others
   engine::Cycle wake = engine::kNever;
   for (size_t t = 0; t < executors_.size(); ++t) {
-    instructions += progress_[t].instructions;
+    alone += progress_[t].instructions;
     wake = std::min(wake, progress_[t].wake);
   }
   if (wake != engine::kNever) events_.schedule_by(event_, wake);
   for (size_t i = 0; i < running_.size(); ++i)
-    if (!alone_[i]) instructions += running_[i]->cycle_instructions();
-  if (!limits_.over_budget(instructions_ + instructions)) {  // nothing crosses it in this batch
-    for (size_t t = 0; t < executors_.size(); ++t) instructions_ += progress_[t].instructions;
+    if (!alone_[i]) rest += running_[i]->cycle_instructions();
+  if (!limits_.over_budget(instructions_ + alone + rest)) {  // nothing crosses it in this batch
+    instructions_ += alone;  // end_cycle counts the rest
     for (size_t i = 0; i < running_.size(); ++i)
       if (!alone_[i]) running_[i]->end_cycle(now_);
     return;

@@ -16,7 +16,6 @@ void MemorySystem::connect(uint32_t sm, ResponseSink* sink) {
   ResponseQueue& queue = *queues_.at(sm);
   rerouting(sm);
   queue.sink = sink;
-  queue.pulled = false;
   pulled_[sm] = 0;
 }
 
@@ -35,10 +34,10 @@ engine::Cycle MemorySystem::drained_at() const {
 
 void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at) {
   if (at < events_.now()) throw std::logic_error("a response due in the past");
-  queues_[sm]->push(at, tag);
+  queues_[sm]->push(at, tag, pulled(sm));
 }
 
-void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag) {
+void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag, bool pulled) {
   pending_.push({at, order_++, tag});
   last = std::max(last, at);
   if (!pulled) events_.schedule_by(event_, at);
@@ -47,7 +46,6 @@ void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag) {
 
 void MemorySystem::ResponseQueue::pull() {
   if (!pending_.empty()) throw std::logic_error("an SM pulls its responses with some already due by event");
-  pulled = true;
 }
 
 void MemorySystem::ResponseQueue::deliver() {

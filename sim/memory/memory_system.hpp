@@ -129,7 +129,8 @@ class MemorySystem {
   class ResponseQueue {
    public:
     explicit ResponseQueue(engine::EventQueue& events) : events_(events), event_(this, engine::priority::kResponse) {}
-    void push(engine::Cycle at, uint64_t tag);
+    // `pulled`: the sink takes them (take_due), told when each is due; no event.
+    void push(engine::Cycle at, uint64_t tag, bool pulled);
     void deliver();
     template <class Take>
     engine::Cycle take_due(engine::Cycle now, Take& take) {
@@ -143,7 +144,6 @@ class MemorySystem {
     void pull();
 
     ResponseSink* sink = nullptr;
-    bool pulled = false;     // the sink takes them (take_due): no event
     engine::Cycle last = 0;  // the latest cycle any response was due
 
    private:
@@ -161,8 +161,8 @@ class MemorySystem {
 
   engine::EventQueue& events_;
   std::vector<std::unique_ptr<ResponseQueue>> queues_;  // per SM
-  // Per SM, its queue's `pulled`, kept apart: read at every settle, while the queue's line is
-  // written by its SM's thread.
+  // Per SM, whether it pulls its responses: kept apart from its queue, whose line its SM's
+  // thread writes, since every settle reads it.
   std::vector<uint8_t> pulled_;
   bool may_refuse_ = false;
 };
