@@ -78,7 +78,7 @@ class BlockSink {
 
 class TickBatch;
 
-class Sm final : private Issuer, public memory::ResponseSink {
+class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // alone on its lines: each SM's thread writes its own
  public:
   Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::MemorySystem& memory,
      const KernelContext& kernel, BlockSink& dispatcher);

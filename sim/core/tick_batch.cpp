@@ -72,25 +72,40 @@ void TickBatch::wake(Sm& sm, engine::Cycle at) {
   events_.schedule_by(event_, at);
 }
 
-void TickBatch::share(size_t thread) {
-  for (size_t i = first_[thread]; i < first_[thread + 1]; ++i) {
+void TickBatch::run_part(size_t part, size_t thread) {
+  Part& p = parts_[part];
+  const size_t count = p.positions.size();
+  if (p.taken.load(std::memory_order_relaxed) >= count) return;  // no write to a line others poll
+  const uint64_t round = round_.load(std::memory_order_relaxed);
+  // Another thread leaves the owner the SM it is about to take: an SM's state moved to
+  // another core costs that core a cycle's worth of cache misses, and the owner as many when it
+  // comes back.
+  const size_t keep = part == thread ? 0 : 1;
+  for (size_t rank; p.taken.load(std::memory_order_relaxed) + keep < count &&
+                    (rank = p.taken.fetch_add(1, std::memory_order_relaxed)) < count;) {
+    const size_t i = p.positions[rank];
     running_[i]->run_cycle(now_, *executors_[thread]);
     end_alone(i, thread);
-    progress_[thread].done.store(i + 1, std::memory_order_release);
+    tickets_[i].done.store(round, std::memory_order_release);
   }
+}
+
+void TickBatch::share(size_t thread) {
+  run_part(thread, thread);
+  const size_t lists = workers_.size();
+  for (size_t k = 1; k < lists; ++k) run_part(1 + (thread - 1 + k) % lists, thread);
 }
 
 void TickBatch::end_alone(size_t i, size_t thread) {
   Sm& sm = *running_[i];
   const std::optional<engine::Cycle> next = sm.end_cycle_alone();
-  alone_[i] = next.has_value();
+  Ticket& ticket = tickets_[i];
+  ticket.alone = next.has_value();
   if (!next) return;
-  Progress& p = progress_[thread];
+  Part& p = parts_[thread];
   p.instructions += sm.cycle_instructions();
-  if (*next == engine::kNever) return;
-  // Its slot of next_ is this thread's until the SM is settled (its wakes then come from the settle).
-  engine::Cycle& at = next_[sm.id()];
-  at = std::min(at, *next);
+  // On the ticket's line: next_ by SM index would be written by every thread at once.
+  ticket.next = *next;
   p.wake = std::min(p.wake, *next);
 }
 
@@ -103,8 +118,8 @@ void TickBatch::end_shared() {
   uint64_t alone = 0, rest = 0;  // the batch's instructions: of the SMs that ended alone, of the others
   engine::Cycle wake = engine::kNever;
   for (size_t t = 0; t < executors_.size(); ++t) {
-    alone += progress_[t].instructions;
-    wake = std::min(wake, progress_[t].wake);
+    alone += parts_[t].instructions;
+    wake = std::min(wake, parts_[t].wake);
   }
   if (wake != engine::kNever) events_.schedule_by(event_, wake);
   for (size_t i = 0; i < running_.size(); ++i)
@@ -162,53 +177,56 @@ void TickBatch::run() {
   }
 }
 
+size_t TickBatch::part_of(size_t sm, size_t own_end) const {
+  return sm < own_end ? 0 : 1 + sm % workers_.size();
+}
+
 void TickBatch::run_shared() {
   const size_t n = running_.size(), threads = executors_.size();
-  // Each thread runs the due SMs of a fixed range of SM indices, so that an SM's state stays
-  // in one core's cache from cycle to cycle whichever SMs are due; only this thread's range
-  // moves, and slowly.
+  // Each list holds the due SMs of fixed SM indices; only this thread's range moves, and
+  // slowly (a worker's SMs above it do not change with it).
   const size_t sm_count = sms_.size();
   const double even = static_cast<double>(sm_count) / static_cast<double>(threads);
   const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count);
-  const auto due_before = [&](size_t sm) {
-    return static_cast<size_t>(std::lower_bound(running_.begin(), running_.end(), sm,
-                                                [](const Sm* a, size_t id) { return a->id() < id; }) -
-                               running_.begin());
-  };
-  first_.assign(threads + 1, n);
-  first_[0] = 0;
-  for (size_t t = 1; t < threads; ++t) first_[t] = due_before(own_end + (sm_count - own_end) * (t - 1) / (threads - 1));
-  const size_t own = first_[1];
-  if (progress_.size() < threads) progress_ = std::vector<Progress>(threads);
-  for (size_t t = 0; t < threads; ++t) {
-    progress_[t].done.store(first_[t], std::memory_order_relaxed);
-    progress_[t].instructions = 0;
-    progress_[t].wake = engine::kNever;
+  if (parts_.size() < threads) parts_ = std::vector<Part>(threads);
+  for (Part& part : parts_) {
+    part.positions.clear();
+    part.taken.store(0, std::memory_order_relaxed);
+    part.instructions = 0;
+    part.wake = engine::kNever;
   }
+  for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
+  if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
+  const size_t own = parts_[0].positions.size();  // running_[0, own): SM indices below own_end
   alone_.resize(n);
   finished_.store(0, std::memory_order_relaxed);
-  round_.fetch_add(1, std::memory_order_acq_rel);
+  const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
   round_.notify_all();
   for (size_t i = 0; i < own; ++i) {
     running_[i]->run_cycle(now_, *executors_[0]);
     end_alone(i, 0);
   }
-  for (size_t i = 0; i < own; ++i) settle(i);
-  // Then the workers' SMs, in order, each as soon as it has run.
+  // Then every SM in order, each as soon as it has run (this thread's own at once).
   bool waited_for_last = false;  // for the batch's last SM: the workers were the later
-  for (size_t t = 1; t < threads; ++t)
-    for (size_t i = first_[t]; i < first_[t + 1]; ++i) {
-      std::atomic<size_t>& done = progress_[t].done;
-      if (done.load(std::memory_order_acquire) <= i) {
-        waited_for_last = i + 1 == n;
-        // A short spin, then the core to others (the worker, when threads outnumber cores).
-        for (int spin = 0; done.load(std::memory_order_acquire) <= i; ++spin) {
-          if (spin < kSpins) pause();
-          else std::this_thread::yield();
-        }
+  for (size_t i = 0; i < n; ++i) {
+    Ticket& ticket = tickets_[i];
+    if (i >= own && ticket.done.load(std::memory_order_acquire) != round) {
+      waited_for_last = i + 1 == n;
+      // A short spin, then the core to others (the worker, when threads outnumber cores).
+      for (int spin = 0; ticket.done.load(std::memory_order_acquire) != round; ++spin) {
+        if (spin < kSpins) pause();
+        else std::this_thread::yield();
       }
-      settle(i);
     }
+    alone_[i] = ticket.alone;
+    // Its next tick before its settle's wakes and any end_cycle (whose retired blocks may
+    // launch others and wake their SMs), as if its own thread had woken it.
+    if (ticket.alone && ticket.next != engine::kNever) {
+      engine::Cycle& at = next_[running_[i]->id()];
+      at = std::min(at, ticket.next);
+    }
+    settle(i);
+  }
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
   // The batch ends when this thread has settled the last SM: balanced when the last worker
   // finishes just as this thread comes to that SM. Waiting earlier in the chain is no loss.

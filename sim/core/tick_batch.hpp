@@ -1,6 +1,7 @@
 // The SMs that tick in one cycle, run as a batch (--threads): every SM's own cycle
 // (Sm::run_cycle), side by side on the threads when enough SMs tick, each thread the due
-// SMs of its own range of SM indices; its requests' L2 and DRAM part and the responses' times
+// SMs of its own list of SM indices, then what is left of the others' (whichever thread runs
+// an SM, its cycle is the same); its requests' L2 and DRAM part and the responses' times
 // (Sm::settle_memory), in SM order on one thread as soon as that SM's cycle is done, while
 // later SMs' cycles still run (it touches nothing they do); then, in SM order, the rest of
 // what each cycle leaves to the GPU (Sm::end_cycle: its global stores, the blocks it
@@ -57,11 +58,15 @@ class TickBatch {
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
   static constexpr size_t kMinShared = 8;
   void run();                   // the batch's event, after every SM's tick event of the cycle
-  void share(size_t thread);    // a worker's part of the SMs' own cycles
+  void share(size_t thread);    // a worker's part of the SMs' own cycles, then what is left of the others'
+  // Runs, on `thread`, the SMs of `part`'s list that no thread has taken yet.
+  void run_part(size_t part, size_t thread);
   void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
-  // After running_[i]'s run_cycle, on the thread that ran it: its cycle's end if that
-  // touches the SM alone (Sm::end_cycle_alone), counted in `progress_[thread]`.
+  // Which worker's list has SM `sm` when this thread's range ends at `own_end` (0: this thread's).
+  size_t part_of(size_t sm, size_t own_end) const;
+  // After running_[i] has run its cycle, on the thread that ran it: its cycle's end if that
+  // touches the SM alone (Sm::end_cycle_alone), kept in its ticket and that thread's Part.
   void end_alone(size_t i, size_t thread);
   void settle(size_t i);  // running_[i]'s settle_memory, reading its state only if it did not end alone
   // The rest, in SM order on this thread: end_cycle for the SMs that need it, the
@@ -78,18 +83,33 @@ class TickBatch {
   const exec::RunLimits& limits_;
   engine::Cycle now_ = 0;
   std::vector<std::thread> workers_;
-  // Thread t runs running_[first_[t], first_[t + 1]) and counts those done in progress_[t],
-  // each on a cache line of its own (polled by this thread while the worker writes it).
-  std::vector<size_t> first_;
-  // Also what the thread's SMs that ended alone leave to the batch: their instructions and
-  // the earliest of their next ticks.
-  struct alignas(128) Progress {
-    std::atomic<size_t> done{0};
+  // The due SMs are shared out in lists: this thread's, a range of the lowest SM indices, and
+  // each worker w's (1, 2, ...), every (threads - 1)th SM index above it, from w - 1. Fixed
+  // by SM index, so that an SM's state stays in one core's cache from cycle to cycle. A worker
+  // runs its own list, then takes what is left of the others': an SM's cycle costs from a few
+  // hundred to several thousand host cycles, and with fixed shares the last worker ended 1.7x
+  // after the mean. Interleaved so that the SMs the settle takes next, in SM order, are among
+  // the first each list runs: with a range each, the settle came to the second worker's SMs
+  // only once the first had run all of its own, and settled the rest after they were done.
+  struct alignas(128) Part {
+    std::vector<size_t> positions;        // in running_, ascending (set by this thread before the round)
+    std::atomic<size_t> taken{0};         // how many of them some thread has taken
+    // What the SMs a thread ran that ended alone leave to the batch: their instructions and
+    // the earliest of their next ticks (the running thread's own Part).
     uint64_t instructions = 0;
     engine::Cycle wake = engine::kNever;
   };
-  std::vector<Progress> progress_;
-  std::vector<uint8_t> alone_;  // by position in running_: its cycle ended on its thread
+  std::vector<Part> parts_;  // by thread
+  // One per position in running_: written by the thread that ran the SM, polled by this one.
+  // `done` on a line of its own: while this thread polls it, a write to a line it shares
+  // would move that line back and forth between the two cores.
+  struct Ticket {
+    alignas(64) std::atomic<uint64_t> done{0};  // the round in which the SM's cycle was run
+    alignas(64) bool alone = false;             // its cycle ended on its thread
+    engine::Cycle next = engine::kNever;        // then: its next tick
+  };
+  std::vector<Ticket> tickets_;
+  std::vector<uint8_t> alone_;  // by position in running_: its cycle ended on its thread (from its ticket)
   // This thread's range of SM indices, in parts of an even share: it also settles every SM,
   // so it takes fewer, as many as lets it come to the batch's last SM as that SM's cycle
   // ends. Whatever it is, the result is the same; it moves by whether this thread waited

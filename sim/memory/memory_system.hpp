@@ -126,7 +126,7 @@ class MemorySystem {
  private:
   // One SM's responses in flight, delivered by one event in cycle order (then in the order
   // sent), before any SM looks at its warps in that cycle.
-  class ResponseQueue {
+  class alignas(64) ResponseQueue {  // alone on its lines: its SM's thread pushes
    public:
     explicit ResponseQueue(engine::EventQueue& events) : events_(events), event_(this, engine::priority::kResponse) {}
     // `pulled`: the sink takes them (take_due), told when each is due; no event.

@@ -70,7 +70,7 @@ class MemoryHierarchy final : public MemorySystem {
   // move the SM's cache lines to the settling thread and back every cycle), and the SM's
   // first send of a later cycle clears what was settled and gives its L1 the fills' times;
   // its counts stay in `front`, which stats() adds.
-  struct Sm {
+  struct alignas(64) Sm {  // on lines of its own: each is written by its SM's thread
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
