@@ -77,9 +77,9 @@ void TickBatch::run_part(size_t part, size_t thread) {
   const size_t count = p.positions.size();
   if (p.taken.load(std::memory_order_relaxed) >= count) return;  // no write to a line others poll
   const uint64_t round = round_.load(std::memory_order_relaxed);
-  // Another thread leaves the owner the SM it is about to take: an SM's state moved to
-  // another core costs that core a cycle's worth of cache misses, and the owner as many when it
-  // comes back.
+  // Another thread takes one only while two or more are left, so that the owner, busy with
+  // one, runs the last itself: an SM's state moved to another core costs that core a cycle's
+  // worth of cache misses, and the owner as many when it comes back.
   const size_t keep = part == thread ? 0 : 1;
   for (size_t rank; p.taken.load(std::memory_order_relaxed) + keep < count &&
                     (rank = p.taken.fetch_add(1, std::memory_order_relaxed)) < count;) {
