@@ -72,11 +72,9 @@ void TickBatch::wake(Sm& sm, engine::Cycle at) {
   events_.schedule_by(event_, at);
 }
 
-void TickBatch::run_part(size_t part, size_t thread) {
+void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
   Part& p = parts_[part];
   const size_t count = p.positions.size();
-  if (p.taken.load(std::memory_order_relaxed) >= count) return;  // no write to a line others poll
-  const uint64_t round = round_.load(std::memory_order_relaxed);
   // Another thread takes one only while two or more are left, so that the owner, busy with
   // one, runs the last itself: an SM's state moved to another core costs that core a cycle's
   // worth of cache misses, and the owner as many when it comes back.
@@ -90,10 +88,10 @@ void TickBatch::run_part(size_t part, size_t thread) {
   }
 }
 
-void TickBatch::share(size_t thread) {
-  run_part(thread, thread);
+void TickBatch::share(size_t thread, uint64_t round) {
+  run_part(thread, thread, round);
   const size_t lists = workers_.size();
-  for (size_t k = 1; k < lists; ++k) run_part(1 + (thread - 1 + k) % lists, thread);
+  for (size_t k = 1; k < lists; ++k) run_part(1 + (thread - 1 + k) % lists, thread, round);
 }
 
 void TickBatch::end_alone(size_t i, size_t thread) {
@@ -110,7 +108,7 @@ void TickBatch::end_alone(size_t i, size_t thread) {
 }
 
 void TickBatch::settle(size_t i) {
-  if (alone_[i]) running_[i]->settle_memory_ended_alone();
+  if (tickets_[i].alone) running_[i]->settle_memory_ended_alone();
   else running_[i]->settle_memory();
 }
 
@@ -123,16 +121,16 @@ void TickBatch::end_shared() {
   }
   if (wake != engine::kNever) events_.schedule_by(event_, wake);
   for (size_t i = 0; i < running_.size(); ++i)
-    if (!alone_[i]) rest += running_[i]->cycle_instructions();
+    if (!tickets_[i].alone) rest += running_[i]->cycle_instructions();
   if (!limits_.over_budget(instructions_ + alone + rest)) {  // nothing crosses it in this batch
     instructions_ += alone;  // end_cycle counts the rest
     for (size_t i = 0; i < running_.size(); ++i)
-      if (!alone_[i]) running_[i]->end_cycle(now_);
+      if (!tickets_[i].alone) running_[i]->end_cycle(now_);
     return;
   }
   // The budget runs out in this batch: the SM where it does, in SM order, as end_cycle finds it.
   for (size_t i = 0; i < running_.size(); ++i) {
-    if (!alone_[i]) {
+    if (!tickets_[i].alone) {
       running_[i]->end_cycle(now_);
       continue;
     }
@@ -147,7 +145,7 @@ void TickBatch::serve(size_t thread) {
     wait_for(round_, [&] { return round_.load(std::memory_order_acquire) != seen; });
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
-    share(thread);
+    share(thread, seen);
     finished_.fetch_add(1, std::memory_order_acq_rel);
     finished_.notify_all();
   }
@@ -198,7 +196,6 @@ void TickBatch::run_shared() {
   for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
   if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
   const size_t own = parts_[0].positions.size();  // running_[0, own): SM indices below own_end
-  alone_.resize(n);
   finished_.store(0, std::memory_order_relaxed);
   const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
   round_.notify_all();
@@ -218,10 +215,9 @@ void TickBatch::run_shared() {
         else std::this_thread::yield();
       }
     }
-    alone_[i] = ticket.alone;
     // Its next tick before its settle's wakes and any end_cycle (whose retired blocks may
     // launch others and wake their SMs), as if its own thread had woken it.
-    if (ticket.alone && ticket.next != engine::kNever) {
+    if (ticket.alone) {
       engine::Cycle& at = next_[running_[i]->id()];
       at = std::min(at, ticket.next);
     }

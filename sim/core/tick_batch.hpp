@@ -58,9 +58,10 @@ class TickBatch {
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
   static constexpr size_t kMinShared = 8;
   void run();                   // the batch's event, after every SM's tick event of the cycle
-  void share(size_t thread);    // a worker's part of the SMs' own cycles, then what is left of the others'
+  // A worker's part of round `round`'s SMs' own cycles, then what is left of the others'.
+  void share(size_t thread, uint64_t round);
   // Runs, on `thread`, the SMs of `part`'s list that no thread has taken yet.
-  void run_part(size_t part, size_t thread);
+  void run_part(size_t part, size_t thread, uint64_t round);
   void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
   // Which worker's list has SM `sm` when this thread's range ends at `own_end` (0: this thread's).
@@ -109,7 +110,6 @@ class TickBatch {
     engine::Cycle next = engine::kNever;        // then: its next tick
   };
   std::vector<Ticket> tickets_;
-  std::vector<uint8_t> alone_;  // by position in running_: its cycle ended on its thread (from its ticket)
   // This thread's range of SM indices, in parts of an even share: it also settles every SM,
   // so it takes fewer, as many as lets it come to the batch's last SM as that SM's cycle
   // ends. Whatever it is, the result is the same; it moves by whether this thread waited
