@@ -12,6 +12,7 @@
 #include "core/tick_batch.hpp"
 #include "exec/block_runner.hpp"
 #include "exec/exec_error.hpp"
+#include "util/host_memory.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::core {
@@ -108,11 +109,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   if (!stuck.empty() || !dispatcher.all_assigned())
     throw exec::ExecError("kernel " + program.name + ": barrier deadlock: " + (stuck.empty() ? "blocks left unscheduled" : stuck));
 
-  // Sampled: the blocks never timed run functionally, so the results are complete.
-  exec::FunctionalStats skipped;
   const bool sampled = waves && waves->complete();
-  if (sampled) skipped = exec::run_functional(program, memory, launch, options.limits, dispatcher.dispatched(), options.threads);
-
   // The kernel ends when its last block retires and its last transfers land.
   engine::Cycle end = std::max(events_.now(), memory_->drained_at());
   for (const auto& s : sms) end = std::max(end, s->stats().busy_until);
@@ -150,7 +147,17 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   stats.tail_cycles = std::max(last_idle, first_idle) - first_idle;
   stats.shared_carveout_bytes = carveout;
   stats.l1_bytes = memory_->l1_bytes();
-  if (sampled) waves->extrapolate(stats, dispatcher.dispatched(), skipped);
+  if (sampled) {
+    // The blocks never timed run functionally, so the results are complete. The SMs' state
+    // is given back first: the untimed blocks' threads would add theirs to it at the peak.
+    batch.reset();
+    more.clear();
+    sms.clear();
+    util::give_back_free_memory();
+    const exec::FunctionalStats skipped =
+        exec::run_functional(program, memory, launch, options.limits, dispatcher.dispatched(), options.threads);
+    waves->extrapolate(stats, dispatcher.dispatched(), skipped);
+  }
   else if (options.sample.mode != SampleMode::Exact)
     stats.sample.declined = waves ? waves->declined() : options.sample.too_small(launch.block_count(), wave_blocks);
   return stats;

@@ -1,10 +1,10 @@
 #include "driver/timing_run.hpp"
 
 #include <chrono>
-#include <malloc.h>
 
 #include "driver/workload_session.hpp"
 #include "host/copy_timeline.hpp"
+#include "util/host_memory.hpp"
 
 namespace gpusim::driver {
 
@@ -50,12 +50,10 @@ TimingRun run_timed(const arch::ArchConfig& arch, const workload::Workload& w, c
         });
   }
   run.makespan = timeline.makespan();
-#ifdef __GLIBC__
-  // The launches' warp and SM state (tens of MB in small blocks) is freed by now, but glibc
-  // keeps it; the check may make every buffer's initial contents again. Return it first, so
-  // the peak is the simulation's, not both (docs/performance.md: peak memory).
-  malloc_trim(0);
-#endif
+  // The launches' warp and SM state (tens of MB in small blocks) is freed by now; the check
+  // may make every buffer's initial contents again. Return it first, so the peak is the
+  // simulation's, not both (docs/performance.md: peak memory).
+  util::give_back_free_memory();
   run.check = session.check();
   return run;
 }

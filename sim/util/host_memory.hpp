@@ -1,6 +1,11 @@
 // What this host can give: MemAvailable from /proc/meminfo (Linux), for checking a
-// workload's memory before taking it. nullopt where it cannot be read.
+// workload's memory before taking it. nullopt where it cannot be read. And giving back
+// what the process freed.
 #pragma once
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <cstdint>
 #include <fstream>
@@ -20,6 +25,15 @@ inline std::optional<uint64_t> available_host_memory() {
     if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
   }
   return std::nullopt;
+}
+
+// Returns the free pages of every malloc arena to the system (glibc's malloc_trim). glibc
+// otherwise keeps freed heap memory resident, and what other threads then allocate in their
+// own arenas adds to it rather than reusing it.
+inline void give_back_free_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace gpusim::util
