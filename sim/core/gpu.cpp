@@ -157,9 +157,9 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     const exec::FunctionalStats skipped =
         exec::run_functional(program, memory, launch, options.limits, dispatcher.dispatched(), options.threads);
     waves->extrapolate(stats, dispatcher.dispatched(), skipped);
-  }
-  else if (options.sample.mode != SampleMode::Exact)
+  } else if (options.sample.mode != SampleMode::Exact) {
     stats.sample.declined = waves ? waves->declined() : options.sample.too_small(launch.block_count(), wave_blocks);
+  }
   return stats;
 }
 

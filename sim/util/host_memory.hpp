@@ -3,15 +3,15 @@
 // what the process freed.
 #pragma once
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 #include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
+
+#ifdef __GLIBC__  // defined by the headers above
+#include <malloc.h>
+#endif
 
 namespace gpusim::util {
 
