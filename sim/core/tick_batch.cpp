@@ -1,6 +1,10 @@
 #include "core/tick_batch.hpp"
 
 #include <algorithm>
+#include <chrono>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "core/sm.hpp"
 
@@ -16,6 +20,15 @@ constexpr int kSpins = 4000;
 inline void pause() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
+#endif
+}
+// A cheap clock for sharing the work out (never for the results): the time-stamp counter
+// where there is one.
+inline uint64_t ticks() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
 #endif
 }
 template <class T, class Done>
@@ -79,13 +92,21 @@ void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
   // one, runs the last itself: an SM's state moved to another core costs that core a cycle's
   // worth of cache misses, and the owner as many when it comes back.
   const size_t keep = part == thread ? 0 : 1;
-  for (size_t rank; p.taken.load(std::memory_order_relaxed) + keep < count &&
-                    (rank = p.taken.fetch_add(1, std::memory_order_relaxed)) < count;) {
-    const size_t i = p.positions[rank];
-    running_[i]->run_cycle(now_, *executors_[thread]);
-    end_alone(i, thread);
-    tickets_[i].done.store(round, std::memory_order_release);
+  if (part == thread && workers_.size() == 1) {
+    // No other worker takes from this list: no locked add per SM, which waits for the
+    // SM's cycle's stores to drain (7% of a two-thread run's samples on an AMD host).
+    for (size_t rank = 0; rank < count; ++rank) run_one(p.positions[rank], thread, round);
+    return;
   }
+  for (size_t rank; p.taken.load(std::memory_order_relaxed) + keep < count &&
+                    (rank = p.taken.fetch_add(1, std::memory_order_relaxed)) < count;)
+    run_one(p.positions[rank], thread, round);
+}
+
+void TickBatch::run_one(size_t i, size_t thread, uint64_t round) {
+  running_[i]->run_cycle(now_, *executors_[thread]);
+  end_alone(i, thread);
+  tickets_[i].done.store(round, std::memory_order_release);
 }
 
 void TickBatch::share(size_t thread, uint64_t round) {
@@ -145,7 +166,9 @@ void TickBatch::serve(size_t thread) {
     wait_for(round_, [&] { return round_.load(std::memory_order_acquire) != seen; });
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
+    const uint64_t start = ticks();
     share(thread, seen);
+    parts_[thread].busy = ticks() - start;
     finished_.fetch_add(1, std::memory_order_acq_rel);
     finished_.notify_all();
   }
@@ -199,21 +222,23 @@ void TickBatch::run_shared() {
   finished_.store(0, std::memory_order_relaxed);
   const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
   round_.notify_all();
+  const uint64_t start = ticks();
   for (size_t i = 0; i < own; ++i) {
     running_[i]->run_cycle(now_, *executors_[0]);
     end_alone(i, 0);
   }
   // Then every SM in order, each as soon as it has run (this thread's own at once).
-  bool waited_for_last = false;  // for the batch's last SM: the workers were the later
+  uint64_t waited = 0;  // for the workers' SMs
   for (size_t i = 0; i < n; ++i) {
     Ticket& ticket = tickets_[i];
     if (i >= own && ticket.done.load(std::memory_order_acquire) != round) {
-      waited_for_last = i + 1 == n;
+      const uint64_t from = ticks();
       // A short spin, then the core to others (the worker, when threads outnumber cores).
       for (int spin = 0; ticket.done.load(std::memory_order_acquire) != round; ++spin) {
         if (spin < kSpins) pause();
         else std::this_thread::yield();
       }
+      waited += ticks() - from;
     }
     // Its next tick before its settle's wakes and any end_cycle (whose retired blocks may
     // launch others and wake their SMs), as if its own thread had woken it.
@@ -223,12 +248,16 @@ void TickBatch::run_shared() {
     }
     settle(i);
   }
+  const uint64_t busy = ticks() - start - waited;  // its SMs and the settle
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
-  // The batch ends when this thread has settled the last SM: balanced when the last worker
-  // finishes just as this thread comes to that SM. Waiting earlier in the chain is no loss.
-  constexpr double kStep = 0.01;
+  // Balanced when this thread's SMs and the settle take as long as the busiest worker's
+  // SMs: then neither waits for the other but for the chain's last links. Measured, not
+  // counted: an SM costs a worker more than this thread where their caches differ.
   if (own == n) return;  // no worker had an SM due: nothing learnt
-  if (waited_for_last) own_share_ = std::min(1.0, own_share_ + kStep);
+  uint64_t workers_busy = 0;
+  for (size_t t = 1; t < threads; ++t) workers_busy = std::max(workers_busy, parts_[t].busy);
+  constexpr double kStep = 0.01;
+  if (busy < workers_busy) own_share_ = std::min(static_cast<double>(threads), own_share_ + kStep);
   else own_share_ = std::max(0.05, own_share_ - kStep);
 }
 

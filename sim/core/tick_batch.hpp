@@ -62,6 +62,7 @@ class TickBatch {
   void share(size_t thread, uint64_t round);
   // Runs, on `thread`, the SMs of `part`'s list that no thread has taken yet.
   void run_part(size_t part, size_t thread, uint64_t round);
+  void run_one(size_t i, size_t thread, uint64_t round);  // running_[i]'s cycle, on `thread`
   void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
   // Which worker's list has SM `sm` when this thread's range ends at `own_end` (0: this thread's).
@@ -99,6 +100,7 @@ class TickBatch {
     // the earliest of their next ticks (the running thread's own Part).
     uint64_t instructions = 0;
     engine::Cycle wake = engine::kNever;
+    uint64_t busy = 0;  // a worker's: how long its share of the round took (ticks)
   };
   std::vector<Part> parts_;  // by thread
   // One per position in running_: written by the thread that ran the SM, polled by this one.
@@ -111,9 +113,8 @@ class TickBatch {
   };
   std::vector<Ticket> tickets_;
   // This thread's range of SM indices, in parts of an even share: it also settles every SM,
-  // so it takes fewer, as many as lets it come to the batch's last SM as that SM's cycle
-  // ends. Whatever it is, the result is the same; it moves by whether this thread waited
-  // for that last SM.
+  // so it takes as many as keep its SMs and the settle as long as the busiest worker's SMs
+  // (timed each batch; it moves a step towards that). Whatever it is, the result is the same.
   double own_share_ = 1.0;
   std::atomic<uint64_t> round_{0};    // bumped to start the workers on running_
   std::atomic<size_t> finished_{0};   // workers done with this round
