@@ -88,16 +88,16 @@ void TickBatch::wake(Sm& sm, engine::Cycle at) {
 void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
   Part& p = parts_[part];
   const size_t count = p.positions.size();
-  // Another thread takes one only while two or more are left, so that the owner, busy with
-  // one, runs the last itself: an SM's state moved to another core costs that core a cycle's
-  // worth of cache misses, and the owner as many when it comes back.
-  const size_t keep = part == thread ? 0 : 1;
   if (part == thread && workers_.size() == 1) {
     // No other worker takes from this list: no locked add per SM, which waits for the
     // SM's cycle's stores to drain (7% of a two-thread run's samples on an AMD host).
     for (size_t rank = 0; rank < count; ++rank) run_one(p.positions[rank], thread, round);
     return;
   }
+  // Another thread takes one only while two or more are left, so that the owner, busy with
+  // one, runs the last itself: an SM's state moved to another core costs that core a cycle's
+  // worth of cache misses, and the owner as many when it comes back.
+  const size_t keep = part == thread ? 0 : 1;
   for (size_t rank; p.taken.load(std::memory_order_relaxed) + keep < count &&
                     (rank = p.taken.fetch_add(1, std::memory_order_relaxed)) < count;)
     run_one(p.positions[rank], thread, round);

@@ -95,7 +95,7 @@ class TickBatch {
   // only once the first had run all of its own, and settled the rest after they were done.
   struct alignas(128) Part {
     std::vector<size_t> positions;        // in running_, ascending (set by this thread before the round)
-    std::atomic<size_t> taken{0};         // how many of them some thread has taken
+    std::atomic<size_t> taken{0};         // how many of them some thread has taken (unused with one worker)
     // What the SMs a thread ran that ended alone leave to the batch: their instructions and
     // the earliest of their next ticks (the running thread's own Part).
     uint64_t instructions = 0;
