@@ -83,9 +83,9 @@ std::pair<LaunchStats, util::Bytes> launch_on_hopper(const TimingOptions& option
   return {s, memory.find("out")->bytes};
 }
 
-// The launch above timed on one thread, on three and on eight: every counter the same. Eight threads on
-// fewer free cores are preempted within batches, so their SMs' cycles end in orders one or
-// three threads do not give.
+// The launch above timed on one thread, on two (one worker, which runs its own list without
+// atomics), on three and on eight: every counter the same. Eight threads on fewer free cores
+// are preempted within batches, so their SMs' cycles end in orders fewer threads do not give.
 TEST(TickBatch, OneLaunchOnOneTwoThreeAndEightThreadsAlike) {
   const auto run = [](int threads, bool profile = false) {
     TimingOptions options;
@@ -107,7 +107,7 @@ TEST(TickBatch, OneLaunchOnOneTwoThreeAndEightThreadsAlike) {
         EXPECT_EQ(s.per_sm[i].*c.member, one.per_sm[i].*c.member) << "SM " << i << " " << c.name;
     EXPECT_EQ(out, out_one);
   };
-  expect_as_on_one(2);  // one worker: its list is its own, taken without atomics
+  expect_as_on_one(2);
   expect_as_on_one(3);
   expect_as_on_one(8);
   // The batch keeps the SMs' next ticks in place of their events: the same ticks as the SMs'
