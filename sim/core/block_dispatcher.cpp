@@ -15,12 +15,14 @@ void BlockDispatcher::assign(engine::Cycle now) {
   const double relative = static_cast<double>(now - start_);
   while (next_block_ < total_blocks_) {
     size_t tried = 0;
-    while (tried < order_.size() && !sms[static_cast<size_t>(order_[cursor_])]->can_accept()) {
+    while (tried < order_.size() && room_[static_cast<size_t>(order_[cursor_])] == 0) {
       cursor_ = (cursor_ + 1) % order_.size();
       ++tried;
     }
     if (tried == order_.size()) return;
-    Sm& sm = *sms[static_cast<size_t>(order_[cursor_])];
+    const auto index = static_cast<size_t>(order_[cursor_]);
+    Sm& sm = *sms[index];
+    --room_[index];
     const double dispatched = std::max(relative, next_dispatch_);
     next_dispatch_ = dispatched + config_.block_dispatch_interval;
     const engine::Cycle eligible = start_ + static_cast<engine::Cycle>(std::ceil(dispatched)) +

@@ -20,13 +20,18 @@ namespace gpusim::core {
 class BlockDispatcher final : public BlockSink {
  public:
   BlockDispatcher(const BlockDispatchConfig& config, engine::Cycle launch_start, uint64_t total_blocks);
-  void attach(std::vector<std::unique_ptr<Sm>>* sms) { sms_ = sms; }
+  // `blocks_per_sm`: how many of the launch's blocks fit on an SM at once (occupancy).
+  void attach(std::vector<std::unique_ptr<Sm>>* sms, int blocks_per_sm) {
+    sms_ = sms;
+    room_.assign(sms->size(), blocks_per_sm);
+  }
 
   // The launch begins: the first blocks go out after the kernel launch cost.
   void start() { assign(start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles)); }
   // With a sampler (--sample), dispatch stops once it has its sample.
   void set_sampler(WaveSampler* sampler) { sampler_ = sampler; }
-  void blocks_retired(uint32_t, uint64_t count, engine::Cycle now) override {
+  void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) override {
+    room_[sm] += static_cast<int>(count);
     if (sampler_ && sampler_->retired(count, now)) return;
     assign(now + 1);
   }
@@ -43,6 +48,9 @@ class BlockDispatcher final : public BlockSink {
   std::vector<std::unique_ptr<Sm>>* sms_ = nullptr;
   WaveSampler* sampler_ = nullptr;
   std::vector<int> order_;
+  // By SM index: how many more blocks it takes now. Kept here, not read from the SMs: a
+  // dispatch looks at every SM in turn, and their state lies in other cores' caches.
+  std::vector<int> room_;
   uint64_t next_block_ = 0;
   size_t cursor_ = 0;
   double next_dispatch_ = 0;  // relative to the launch's start

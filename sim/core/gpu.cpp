@@ -13,6 +13,7 @@
 #include "exec/block_runner.hpp"
 #include "exec/exec_error.hpp"
 #include "util/host_memory.hpp"
+#include "util/parallel_for.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::core {
@@ -58,20 +59,23 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
   // The driver's shared carve-out: enough for the resident blocks, or the kernel's preference.
   const int64_t carveout =
       arch_.shared_memory.carveout_for(int64_t{occ.active_blocks} * occ.shared_bytes_per_block, launch.preferred_carveout);
-  memory_->start_kernel(carveout);
+  memory_->start_kernel(carveout, options.threads);
   exec::Executor executor(program, memory, launch);
   executor.set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
   uint64_t instructions = 0;
   const KernelContext kernel{program, timing, executor, options.trace_warps, options.profile, &instructions, &options.limits};
   BlockDispatcher dispatcher(arch_.block_scheduler, start, launch.block_count());
   const SmConfig sm_config = SmConfig::from(arch_);
-  std::vector<std::unique_ptr<Sm>> sms;
-  for (int i = 0; i < arch_.gpu.sm_count; ++i) {
-    sms.push_back(std::make_unique<Sm>(static_cast<uint32_t>(i), sm_config, events_, *memory_, kernel, dispatcher));
-    sms.back()->set_block_capacity(occ.active_blocks);
-    sms.back()->set_tick_every_cycle(!options.allow_jumps);
-  }
-  dispatcher.attach(&sms);
+  std::vector<std::unique_ptr<Sm>> sms(static_cast<size_t>(arch_.gpu.sm_count));
+  // Side by side: an SM's warp slots are fresh memory, first touched here (about 0.2 ms each).
+  util::parallel_for(arch_.gpu.sm_count, options.threads, 1, [&](int64_t, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      auto sm = std::make_unique<Sm>(static_cast<uint32_t>(i), sm_config, events_, *memory_, kernel, dispatcher);
+      sm->set_tick_every_cycle(!options.allow_jumps);
+      sms[static_cast<size_t>(i)] = std::move(sm);
+    }
+  });
+  dispatcher.attach(&sms, occ.active_blocks);
   // SMs tick in batches, on options.threads threads, unless they meet within a cycle.
   std::vector<std::unique_ptr<exec::Executor>> more;  // one per thread past the first
   std::optional<TickBatch> batch;

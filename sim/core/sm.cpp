@@ -92,6 +92,7 @@ Sm::~Sm() { memory_.connect(id_, nullptr); }
 
 void Sm::account(engine::Cycle until) {
   if (until <= last_tick_) return;
+  if (!unready_warps_.empty()) make_ready();  // the source view reads the warps' PCs
   const uint64_t span = until - last_tick_;
   if (!profile_.empty()) profile_states(last_tick_, span);
   for (const Scheduler& s : schedulers_) stats_.stalls[static_cast<int>(s.reason)] += span;
@@ -259,6 +260,7 @@ bool Sm::take_response(uint64_t tag, engine::Cycle now) {
 }
 
 engine::Cycle Sm::tick(engine::Cycle now) {
+  if (!unready_warps_.empty()) make_ready();
   account(now);
   // Each scheduler's last issuer is the likeliest to issue again (greedy policies): fetch its
   // state from host memory while the schedulers before it scan.
@@ -353,7 +355,6 @@ void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
   if (kernel_.limits->over_budget(*kernel_.instructions)) report_over_budget();
   if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
   if (retired_ > 0) {
-    free_block_slots_ += retired_;
     dispatcher_.blocks_retired(id_, static_cast<uint64_t>(retired_), now);
     retired_ = 0;
   }

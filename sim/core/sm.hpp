@@ -67,7 +67,8 @@ struct KernelContext {
   const exec::RunLimits* limits = nullptr;
 };
 
-// Told when an SM has room for more blocks again (the block dispatcher).
+// Told when an SM has room for more blocks again (the block dispatcher): `count` of its blocks
+// have given their room back.
 class BlockSink {
  public:
   virtual ~BlockSink() = default;
@@ -85,8 +86,6 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   ~Sm() override;
 
   uint32_t id() const { return id_; }
-  bool can_accept() const { return free_block_slots_ > 0; }
-  void set_block_capacity(int blocks) { free_block_slots_ = blocks; }
   // Makes block `linear` resident at `now`; its warps may issue from `eligible_at`.
   void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
   // Ticks every cycle, never jumping over idle ones (for tests of the jump logic).
@@ -242,6 +241,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   void retire_warp(TimedWarp& w, engine::Cycle now);
   void wake_all();
   void account(engine::Cycle until);
+  // A launched block's executor state (its shared memory, its warps' registers) is made at
+  // the SM's next tick, not at the launch: the dispatcher launches on the batch's thread,
+  // which every thread waits for, and the tick runs on the SM's own thread.
+  void make_ready();
   // The source view's accounting (core/sm_profile.cpp): which instruction each live warp
   // waits to issue and in which state, charged per cycle without changing what the timing reads.
   struct WarpState {
@@ -288,6 +291,11 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   uint64_t instructions_before_ = 0;
   std::exception_ptr fault_;
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
+  std::vector<uint32_t> unready_blocks_;  // block slots launched since the last tick (make_ready)
+  struct UnreadyWarp {
+    uint32_t slot, warp_in_block;
+  };
+  std::vector<UnreadyWarp> unready_warps_;  // and their warps
 
   std::vector<TimedWarp> warps_;
   std::vector<WarpGate> gates_;  // by slot: what the scan reads (core/warp.hpp)
@@ -319,7 +327,6 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
     if (index < 64) s.parked &= ~(uint64_t{1} << index);
     s.live.forget_wait(index);
   }
-  int free_block_slots_ = 0;
   int retired_ = 0;
   uint64_t next_age_ = 0;
   uint32_t ticks_ = 0;  // for checking the wall-clock deadline now and then

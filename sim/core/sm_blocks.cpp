@@ -12,7 +12,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
   ResidentBlock& block = blocks_[b];
-  block.state = executor().make_block(linear);
+  unready_blocks_.push_back(b);  // its state: make_ready()
   block.barriers.reset();
   block.linear = linear;
   block.start = eligible_at;
@@ -23,7 +23,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   for (uint32_t i = 0; i < per_block; ++i) {
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
-    executor().reset_warp(w.state, block.state, i);
+    unready_warps_.push_back({slot, i});
     LiveList& live = schedulers_[scheduler_of_[slot]].live;
     live_index_[slot] = static_cast<uint32_t>(live.size());
     live.push_back(slot);  // launch order is age order
@@ -49,9 +49,18 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   block.live_warps = per_block;
   live_warps_ += per_block;
   wake_all();
-  --free_block_slots_;
   ++stats_.blocks;
   wake_at(now);
+}
+
+void Sm::make_ready() {
+  for (const uint32_t b : unready_blocks_) executor().reset_block(blocks_[b].state, blocks_[b].linear);
+  for (const UnreadyWarp& u : unready_warps_) {
+    TimedWarp& w = warps_[u.slot];
+    executor().reset_warp(w.state, blocks_[w.block_slot].state, u.warp_in_block);
+  }
+  unready_blocks_.clear();
+  unready_warps_.clear();
 }
 
 void Sm::release_barriers(uint32_t block_slot, uint32_t barriers, engine::Cycle at) {
@@ -127,7 +136,6 @@ void Sm::on_release() {
   uint64_t released = 0;
   while (!releasing_.empty() && releasing_.front() <= now) {
     releasing_.pop_front();
-    ++free_block_slots_;
     ++released;
   }
   if (!releasing_.empty()) events_.schedule(release_event_, releasing_.front());

@@ -29,6 +29,16 @@ void copy_bytes(const util::Bytes& from, util::Bytes& to, int threads) {
                      });
 }
 
+// A device buffer's pages made present and writable on `threads` threads, side by side. Else
+// a buffer no copy fills (an output) takes a page fault at each page's first store, when the
+// cycle's stores are applied: in SM order on one thread, while the other threads wait.
+void make_present(util::Bytes& bytes, int threads) {
+  util::parallel_for(static_cast<int64_t>(bytes.size()), threads, util::kMinBytesPerThread,
+                     [&](int64_t, int64_t begin, int64_t end) {
+                       util::prefault(bytes.data() + begin, static_cast<size_t>(end - begin));
+                     });
+}
+
 void put(std::vector<uint8_t>& out, uint32_t offset, const void* src, uint32_t size) {
   std::memcpy(out.data() + offset, src, size);
 }
@@ -92,6 +102,7 @@ WorkloadSession::WorkloadSession(const workload::Workload& w, const Modules& mod
     try {
       host_[b.name] = workload::initial_bytes(b, threads_);
       memory_.allocate(b.name, host_[b.name].size(), kernel::kGlobalHeapBase);  // device memory starts zeroed
+      make_present(memory_.find(b.name)->bytes, threads_);
     } catch (const std::bad_alloc&) {
       throw InputError(w.source_file + ": buffer '" + b.name + "' (" + std::to_string(buffer_bytes(b)) +
                        " bytes): this host cannot give the memory to simulate it");

@@ -20,12 +20,18 @@ Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const L
 
 BlockState Executor::make_block(uint64_t linear) const {
   BlockState b;
+  reset_block(b, linear);
+  return b;
+}
+
+void Executor::reset_block(BlockState& b, uint64_t linear) const {
   b.linear_index = static_cast<uint32_t>(linear);
   b.index = {static_cast<uint32_t>(linear % launch_.grid[0]),
              static_cast<uint32_t>(linear / launch_.grid[0] % launch_.grid[1]),
              static_cast<uint32_t>(linear / (uint64_t{launch_.grid[0]} * launch_.grid[1]))};
   b.shared.assign(reserved_shared_base() + program_.reserved_shared_bytes, 0);
-  return b;
+  b.reducing.fill({});
+  b.reduced.fill({});
 }
 
 void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_block) const {

@@ -107,6 +107,8 @@ class Executor {
   Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch);
 
   BlockState make_block(uint64_t linear_index) const;
+  // Makes `b` block `linear_index`, fresh, reusing its storage.
+  void reset_block(BlockState& b, uint64_t linear_index) const;
   // Makes `w` a fresh warp, reusing its storage. Registers are not cleared: the
   // written-lanes masks already stop reads of anything this warp has not written.
   void reset_warp(WarpState& w, const BlockState& block, uint32_t warp_in_block) const;

@@ -95,8 +95,8 @@ class MemorySystem {
   virtual void settle(uint32_t /*sm*/) {}
   // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
   // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
-  // the L2 keeps its data.
-  virtual void start_kernel(int64_t /*shared_carveout*/) {}
+  // the L2 keeps its data. `threads`: the host threads it may set the SMs' side up on.
+  virtual void start_kernel(int64_t /*shared_carveout*/, int /*threads*/) {}
   // Each SM's L1 data capacity for the running kernel (0: none).
   virtual int64_t l1_bytes() const { return 0; }
   // What the L2 holds now (capacity 0: no L2).

@@ -245,6 +245,23 @@ TEST(Timing, AnSmTakesItsNextBlockReleaseCyclesAfterOneEnds) {
   EXPECT_EQ(run(3 * 132, 700).cycles - run(3 * 132, 0).cycles, 2u * 700);
 }
 
+TEST(Timing, ABlockFindsSharedMemoryZeroedWhereTheBlockBeforeItWroteIt) {
+  // 200 KB of shared memory per block: one block at a time on the one SM, each in the slot
+  // the last one left. Each reads a shared word, then writes 1 to it: every block reads 0.
+  const std::string body = ".shared .align 4 .f32 word[1];\nld.shared.f32 %f44, [word];\n"
+                           "add.f32 %f1, %f44, 0f3F800000;\nst.shared.f32 [word], %f1;\nbar.sync 0;\n";
+  for (const int threads : {1, 2}) {
+    const SimRun r = simulate(kernel(body), "hopper",
+                              {"gpu.sm_count=1", "memory.l2.sm_partitions=halves", "memory.l2.sm_path_cycles=none",
+                               "block_scheduler.sm_order=ascending"},
+                              32, 4, 200 * 1024, true, false,
+                              SampleMode::Exact, threads);
+    EXPECT_EQ(r.stats.blocks_per_sm, 1);
+    EXPECT_EQ(r.total.blocks, 4u);
+    EXPECT_EQ(r.out, std::vector<uint32_t>(4 * 32, 0u)) << threads << " threads";
+  }
+}
+
 TEST(Timing, DivergentIfElseCostsBothPaths) {
   const std::string split = "and.b32 %r5, %r1, %r6;\nsetp.eq.s32 %p1, %r5, 0;\n@%p1 bra B;\n" + chains(100, 1) +
                             "bra.uni J;\nB:\n" + chains(100, 1, "fma.rn.f32 %fX, %fX, %f42, %f41;") + "J:\n";

@@ -1,5 +1,6 @@
 #include "memory/impl/hierarchy.hpp"
 #include "util/bits.hpp"
+#include "util/parallel_for.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -30,7 +31,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
   settled_.assign(sms_.size(), engine::kNever);
 }
 
-void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
+void MemoryHierarchy::start_kernel(int64_t shared_carveout, int threads) {
   // The L1s are not coherent: the driver invalidates them before each kernel. The L2 is
   // the point of coherence and keeps its contents. A unified array gives the L1 what the
   // kernel's shared carve-out leaves.
@@ -48,7 +49,10 @@ void MemoryHierarchy::start_kernel(int64_t shared_carveout) {
   }
   L1Config sized = *config_.l1;
   sized.size_bytes = bytes;
-  for (Sm& sm : sms_) sm.l1.emplace(sized);
+  // Side by side: each L1's ways are about 100 KB of fresh zeros, first touched here.
+  util::parallel_for(static_cast<int64_t>(sms_.size()), threads, 1, [&](int64_t, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) sms_[static_cast<size_t>(i)].l1.emplace(sized);
+  });
   l1_bytes_ = bytes;
 }
 

@@ -26,7 +26,7 @@ class MemoryHierarchy final : public MemorySystem {
   MemoryHierarchy(const MemoryConfig& config, const MemorySystemContext& context);
   engine::Cycle accepts_at(uint32_t sm, engine::Cycle now) const override;
   Accepted send(const MemoryRequest& request) override;
-  void start_kernel(int64_t shared_carveout) override;
+  void start_kernel(int64_t shared_carveout, int threads) override;
   int64_t l1_bytes() const override { return l1_bytes_; }
   L2Occupancy l2_occupancy() const override { return l2_ ? l2_->occupancy() : L2Occupancy{}; }
   bool l2_keeps_all(std::span<const AddressRange> ranges) const override { return l2_ && l2_->keeps_all(ranges); }
