@@ -16,7 +16,7 @@ uint64_t DeviceMemory::allocate(const std::string& name, uint64_t size, uint64_t
   uint64_t base = floor;
   for (const Region& r : regions_) base = std::max(base, r.base + r.bytes.size() + kGuard);
   base = (base + kAlign - 1) / kAlign * kAlign;
-  map(name, base, util::Bytes(size));  // zeros, first touched where written (util/bytes.hpp)
+  map(name, base, util::Bytes(size));  // zeros, their pages made present by whoever fills them (util/bytes.hpp)
   return base;
 }
 
