@@ -291,11 +291,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   uint64_t instructions_before_ = 0;
   std::exception_ptr fault_;
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
-  std::vector<uint32_t> unready_blocks_;  // block slots launched since the last tick (make_ready)
   struct UnreadyWarp {
     uint32_t slot, warp_in_block;
   };
-  std::vector<UnreadyWarp> unready_warps_;  // and their warps
+  std::vector<UnreadyWarp> unready_warps_;  // the warps launched since the last tick (make_ready)
 
   std::vector<TimedWarp> warps_;
   std::vector<WarpGate> gates_;  // by slot: what the scan reads (core/warp.hpp)

@@ -12,7 +12,6 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
   ResidentBlock& block = blocks_[b];
-  unready_blocks_.push_back(b);  // its state: make_ready()
   block.barriers.reset();
   block.linear = linear;
   block.start = eligible_at;
@@ -23,7 +22,7 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   for (uint32_t i = 0; i < per_block; ++i) {
     while (slot < count && !warps_[slot].done) ++slot;
     TimedWarp& w = warps_[slot];
-    unready_warps_.push_back({slot, i});
+    unready_warps_.push_back({slot, i});  // its state, and with warp 0 the block's: make_ready()
     LiveList& live = schedulers_[scheduler_of_[slot]].live;
     live_index_[slot] = static_cast<uint32_t>(live.size());
     live.push_back(slot);  // launch order is age order
@@ -54,12 +53,12 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
 }
 
 void Sm::make_ready() {
-  for (const uint32_t b : unready_blocks_) executor().reset_block(blocks_[b].state, blocks_[b].linear);
   for (const UnreadyWarp& u : unready_warps_) {
     TimedWarp& w = warps_[u.slot];
-    executor().reset_warp(w.state, blocks_[w.block_slot].state, u.warp_in_block);
+    ResidentBlock& block = blocks_[w.block_slot];
+    if (u.warp_in_block == 0) executor().reset_block(block.state, block.linear);  // a block's first warp comes first
+    executor().reset_warp(w.state, block.state, u.warp_in_block);
   }
-  unready_blocks_.clear();
   unready_warps_.clear();
 }
 

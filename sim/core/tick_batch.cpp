@@ -223,10 +223,7 @@ void TickBatch::run_shared() {
   const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
   round_.notify_all();
   const uint64_t start = ticks();
-  for (size_t i = 0; i < own; ++i) {
-    running_[i]->run_cycle(now_, *executors_[0]);
-    end_alone(i, 0);
-  }
+  for (size_t i = 0; i < own; ++i) run_one(i, 0, round);
   // Then every SM in order, each as soon as it has run (this thread's own at once).
   uint64_t waited = 0;  // for the workers' SMs
   for (size_t i = 0; i < n; ++i) {
