@@ -44,7 +44,7 @@ void Executor::reset_warp(WarpState& w, const BlockState&, uint32_t warp_in_bloc
   w.carry_flag = 0;
   w.waiting = false;
   w.stack.clear();
-  w.stack.push_back({0, -1, w.valid_mask});
+  w.stack.push_back({0, -1, w.valid_mask});  // live: no lane has exited, and -1 is never reached
   w.narrow.resize(size_t{slots_.narrow} * kWarpSize);
   w.wide.resize(size_t{slots_.wide} * kWarpSize);
   w.defined.assign(program_.reg_names.size(), 0);
@@ -187,8 +187,7 @@ void Executor::exit_lanes(WarpState& w, uint32_t lanes) {
   for (SimtEntry& e : w.stack) e.mask &= ~lanes;
 }
 
-StepResult Executor::step(WarpState& w, BlockState& b) {
-  peek(w);
+StepResult Executor::execute(WarpState& w, BlockState& b) {
   StepResult r;
   if (w.stack.empty()) {
     r.status = StepStatus::Exited;
@@ -197,7 +196,8 @@ StepResult Executor::step(WarpState& w, BlockState& b) {
   SimtEntry& top = w.stack.back();
   if (top.pc >= static_cast<int32_t>(program_.code.size())) {  // fell off the end: implicit exit
     exit_lanes(w, top.mask);
-    r = step(w, b);
+    reconverge(w);
+    r = execute(w, b);
     return r;  // one named result on every path: returned in place, not copied
   }
   const Instruction& in = program_.code[top.pc];

@@ -113,14 +113,17 @@ class Executor {
   // written-lanes masks already stop reads of anything this warp has not written.
   void reset_warp(WarpState& w, const BlockState& block, uint32_t warp_in_block) const;
 
-  // Executes the instruction at the warp's PC (after reconverging) and advances it.
-  StepResult step(WarpState& w, BlockState& b);
+  // Executes the instruction at the warp's PC and advances it, reconverging after it.
+  StepResult step(WarpState& w, BlockState& b) {
+    StepResult r = execute(w, b);
+    reconverge(w);
+    return r;
+  }
 
-  // Reconverges (pops finished SIMT entries) and returns the PC of the warp's next
-  // instruction, or -1 when every lane has exited. Changes no program-visible state.
-  int32_t peek(WarpState& w) const {
-    while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().reconverge_pc || w.active_mask() == 0))
-      w.stack.pop_back();
+  // The PC of the warp's next instruction, or -1 when every lane has exited. The stack's
+  // top is always a live entry (step and reset_warp reconverge), so this only reads it: the
+  // timing model asks it three or four times per instruction.
+  int32_t peek(const WarpState& w) const {
     if (w.stack.empty()) return -1;
     const int32_t pc = w.stack.back().pc;
     const int32_t last = static_cast<int32_t>(program_.code.size()) - 1;
@@ -272,6 +275,13 @@ class Executor {
   std::string format_printf(WarpState& w, BlockState& b, uint32_t lane, uint64_t format, uint64_t args);
   std::string device_string(WarpState& w, BlockState& b, uint32_t lane, uint64_t addr);
   void exit_lanes(WarpState& w, uint32_t lanes);
+  StepResult execute(WarpState& w, BlockState& b);
+  // Pops the SIMT entries that are done: those at their reconvergence point, and those with
+  // no live lane.
+  static void reconverge(WarpState& w) {
+    while (!w.stack.empty() && (w.stack.back().pc == w.stack.back().reconverge_pc || w.active_mask() == 0))
+      w.stack.pop_back();
+  }
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
