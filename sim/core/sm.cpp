@@ -168,8 +168,8 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
     return true;
   }
   exec::Executor& ex = executor();
-  const int32_t pc = ex.peek(w.state);
-  const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
+  const InstructionTiming& t = *gate(w).next;  // readiness() found it: the instruction at the warp's PC
+  const auto pc = static_cast<int32_t>(&t - kernel_.timing.data());
   if (dual && (t.is_control || t.is_barrier)) return false;
   last_free_ = t.issue_slots == 0;
   ResidentBlock& block = blocks_[w.block_slot];

@@ -14,6 +14,7 @@ using kernel::SpecialReg;
 Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch)
     : program_(program),
       slots_(kernel::assign_register_slots(program)),
+      last_pc_(static_cast<int32_t>(program.code.size()) - 1),
       memory_(memory),
       launch_(launch),
       printf_(launch.printf_sink) {}

@@ -126,8 +126,7 @@ class Executor {
   int32_t peek(const WarpState& w) const {
     if (w.stack.empty()) return -1;
     const int32_t pc = w.stack.back().pc;
-    const int32_t last = static_cast<int32_t>(program_.code.size()) - 1;
-    return pc < last ? pc : last;
+    return pc < last_pc_ ? pc : last_pc_;
   }
 
   // Clock readings for %clock/%clock64 and %smid, set by whoever drives execution.
@@ -315,6 +314,7 @@ class Executor {
 
   const kernel::Program& program_;
   const kernel::RegisterSlots slots_;  // where each register lives in a warp's state
+  const int32_t last_pc_;              // the program's last instruction (a PC past it: an implicit exit)
   DeviceMemory& memory_;
   const LaunchConfig& launch_;
   uint64_t clock_ = 0;
