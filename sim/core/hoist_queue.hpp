@@ -44,24 +44,26 @@ class HoistQueue {
   static constexpr uint32_t kFirstTicket = 0x80000000u;  // above every load ticket of an SM
   static constexpr size_t kCapacity = 128;                // set-aside instructions, at most
 
-  bool empty() const { return head_ == ops_.size(); }
-  bool full() const { return ops_.size() - head_ >= kCapacity; }
+  bool empty() const { return head_ == end_; }
+  bool full() const { return end_ - head_ >= kCapacity; }
   const DeferredOp& front() const { return ops_[head_]; }
   uint32_t next_ticket() { return next_ticket_++; }
 
   void clear() {
     ops_.clear();
     head_ = 0;
+    end_ = 0;
     trips_ = 0;
     closed_ = false;
   }
   DeferredOp& push() {
     if (empty()) trips_ = 0;
     ops_.emplace_back();
+    ++end_;
     return ops_.back();
   }
   void pop() {
-    if (++head_ == ops_.size()) clear();
+    if (++head_ == end_) clear();
   }
   // A loop trip has passed (a taken backward branch); after `unroll` with something set
   // aside the unrolled body is over and the warp issues what waits.
@@ -97,7 +99,7 @@ class HoistQueue {
   // `then` arrives (a set-aside load that issued: its response). True when one waited for it.
   bool resolve(uint32_t ticket, engine::Cycle at, uint32_t then) {
     bool any = false;
-    for (size_t i = head_; i < ops_.size(); ++i)
+    for (size_t i = head_; i < end_; ++i)
       for (uint32_t& w : ops_[i].waits)
         if (w == ticket) {
           any = true;
@@ -115,7 +117,7 @@ class HoistQueue {
   // store it cannot tell apart (same space, or generic, and not provably another base).
   bool holds_store_before(const InstructionTiming& t) const {
     if (t.passes_stores) return false;
-    for (size_t i = head_; i < ops_.size(); ++i) {
+    for (size_t i = head_; i < end_; ++i) {
       const InstructionTiming& s = *ops_[i].timing;
       if (!s.is_store) continue;
       const bool spaces_differ = s.space != t.space && s.space != kernel::StateSpace::Generic &&
@@ -129,6 +131,7 @@ class HoistQueue {
  private:
   std::vector<DeferredOp> ops_;
   size_t head_ = 0;
+  size_t end_ = 0;  // ops_.size(), kept: a DeferredOp's size is no power of two, so size() divides
   int trips_ = 0;
   int loads_since_use_ = 0;  // loads issued since an instruction that used a loaded value
   bool closed_ = false;

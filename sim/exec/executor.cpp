@@ -195,7 +195,7 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
     return r;
   }
   SimtEntry& top = w.stack.back();
-  if (top.pc >= static_cast<int32_t>(program_.code.size())) {  // fell off the end: implicit exit
+  if (top.pc > last_pc_) {  // fell off the end: implicit exit
     exit_lanes(w, top.mask);
     reconverge(w);
     r = execute(w, b);
