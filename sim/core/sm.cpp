@@ -182,7 +182,8 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
     retire_warp(w, now);
     return true;
   }
-  auto [ready, ticket, busy] = begin(w, t, r, now);
+  // Unprofiled, start() inline: begin()'s call cost 1.7% of the Hopper stencil's host instructions.
+  auto [ready, ticket, busy] = profile_.empty() ? start(w, t, r, now) : begin(w, t, r, now);
   if (t.rare) ready += after_rare_issue(w, t, r, ticket, now);
   occupy(s, t, busy, now);
   w.scoreboard.issue(t, now, ready, ticket);
