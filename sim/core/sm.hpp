@@ -206,7 +206,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Decides what the warp issues next - the instruction at its PC, or the oldest one it set
   // aside - setting aside (executing) the instructions ptxas would have moved below later
   // ones; fills w.next and w.operands_at.
-  void choose_next(TimedWarp& w, engine::Cycle now);
+  [[gnu::always_inline]] void choose_next(TimedWarp& w, engine::Cycle now);
   void set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now);
   void issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now);
   // What an instruction issued at `now` starts: when its result is ready, what the scoreboard

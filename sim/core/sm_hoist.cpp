@@ -1,51 +1,12 @@
-// The SM's side of ptxas's loop unrolling (core/hoist_queue.hpp): which instruction a warp
-// issues next, setting aside what waits for memory, and issuing what was set aside.
+// The SM's side of ptxas's loop unrolling (core/hoist_queue.hpp): setting aside what waits
+// for memory, and issuing what was set aside. Which instruction a warp issues next
+// (Sm::choose_next) is in sm.cpp, compiled into readiness(), its only caller.
 #include <algorithm>
 #include <bit>
 
 #include "core/sm.hpp"
 
 namespace gpusim::core {
-
-void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
-  // `loaded`: it waits for a value a load brought (not a parameter or constant: operands in
-  // SASS), so issuing it opens a new load window.
-  WarpGate& g = gate(w);
-  const auto know = [&w, &g](const InstructionTiming* t, engine::Cycle at, Stall waits, bool set_aside, bool loaded) {
-    g.next = t;
-    g.operands_at = at;
-    g.operands_wait = waits;
-    w.next_set_aside = set_aside;
-    g.next_known = true;
-    if (loaded) w.next_waited_memory = true;
-  };
-  HoistQueue& q = w.hoist;
-  for (;;) {
-    const int32_t pc = executor().peek(w.state);
-    const bool queued = !q.empty();
-    if (pc >= 0) {
-      const InstructionTiming& t = kernel_.timing[static_cast<size_t>(pc)];
-      if (!q.holds_back(t, config_.taken_branch > 0)) {
-        Scoreboard::Wait wait = w.scoreboard.operands(t, queued);
-        if (t.rare && (t.async == AsyncRole::Wait || t.async == AsyncRole::WaitAll)) {
-          // Until the copies it waits for are in shared memory (kNever: a response is still due).
-          const engine::Cycle copied = w.async.ready_at(t.async_allowed, t.async == AsyncRole::WaitAll);
-          if (copied > wait.at) wait = {copied, Scoreboard::kFirstLoad};  // as for a load: loaded data
-        }
-        const bool waits_for_memory = wait.at == kNever && wait.from_memory();
-        if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
-            !q.window_full(config_.hoist_loads) && w.scoreboard.has_room(t)) {
-          set_aside(w, t, now);
-          continue;
-        }
-        const engine::Cycle head = queued ? q.front().ready_at() : kNever;
-        if (!queued || wait.at <= head) return know(&t, wait.at, operand_stall(wait), false, wait.loaded());
-      }
-    }
-    if (!queued) return know(&kernel_.timing.back(), 0, Stall::Wait, false, false);  // every lane has exited: try_issue retires it
-    return know(q.front().timing, q.front().ready_at(), Stall::LongScoreboard, true, true);
-  }
-}
 
 void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
   ResidentBlock& block = blocks_[w.block_slot];
