@@ -203,7 +203,7 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
   }
   const Instruction& in = program_.code[top.pc];
   const uint32_t active = w.active_mask();
-  const uint32_t mask = guard_mask(w, b, in, active);
+  const uint32_t mask = in.guard == kernel::kNoReg ? active : guard_mask(w, b, in, active);  // most are unguarded: no call
   r.instruction = &in;
   r.active_mask = active;
   r.executed_mask = mask;
