@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -234,7 +235,7 @@ class Executor {
   // Writes the lanes of `mask` of a 32-bit register from `values`.
   void scatter32(WarpState& w, uint32_t reg, uint32_t mask, const uint32_t* values) const {
     uint32_t* dst = &w.narrow[size_t{slots_.slot[reg]} * kWarpSize];
-    if (mask == 0xFFFFFFFFu) std::copy(values, values + kWarpSize, dst);
+    if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(*dst) * kWarpSize);  // fixed size: inline moves, no call
     else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
     w.defined[reg] |= mask;
   }
@@ -242,7 +243,7 @@ class Executor {
     const size_t base = size_t{slots_.slot[reg]} * kWarpSize;
     if (program_.reg_wide[reg]) {
       uint64_t* dst = &w.wide[base];
-      if (mask == 0xFFFFFFFFu) std::copy(values, values + kWarpSize, dst);
+      if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(*dst) * kWarpSize);  // fixed size: inline moves, no call
       else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
     } else {
       uint32_t* dst = &w.narrow[base];
