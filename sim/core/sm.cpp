@@ -286,7 +286,10 @@ void Sm::on_response(uint64_t tag) {
 // then and takes it in run_cycle. Were it for a warp that has gone, or one that no
 // instruction waits for, the tick is one more with nothing to issue: it charges the cycle's
 // stalls as the next tick would, and the next is due when it was.
-void Sm::on_response_due(engine::Cycle at) { batch_->wake(*this, at); }
+void Sm::on_response_due(engine::Cycle at) {
+  response_due_ = std::min(response_due_, at);
+  batch_->wake(*this, at);
+}
 
 bool Sm::take_response(uint64_t tag, engine::Cycle now) {
   TimedWarp& w = warps_[LoadStoreUnit::slot_of(tag)];
@@ -365,9 +368,11 @@ void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
     // Responses due now, as events would have delivered them before any SM's cycle: a warp
     // not live then is not live now (warps retire in their SM's cycle), and one launched
     // since (this cycle) has nothing in flight, so take_response passes over its tag.
-    const engine::Cycle due = memory_.take_due(id_, now, [this, now](uint64_t tag) {
-      if (live_index_[LoadStoreUnit::slot_of(tag)] != kNotLive) take_response(tag, now);
-    });
+    if (response_due_ <= now)
+      response_due_ = memory_.take_due(id_, now, [this, now](uint64_t tag) {
+        if (live_index_[LoadStoreUnit::slot_of(tag)] != kNotLive) take_response(tag, now);
+      });
+    const engine::Cycle due = response_due_;
     next_tick_ = std::min(tick(now), due);  // a later response's wake was folded into this tick
   } catch (...) {  // thrown in SM order, at end_cycle
     fault_ = std::current_exception();

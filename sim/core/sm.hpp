@@ -288,6 +288,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   TickBatch* batch_ = nullptr;
   exec::StoreLog stores_;     // in a batch: this cycle's global stores
   engine::Cycle next_tick_ = engine::kNever;  // in a batch: what run_cycle found
+  // Pulled responses: the earliest due in the memory system's queue for this SM, kept from
+  // take_due and on_response_due, so a cycle with none due does not read that queue.
+  engine::Cycle response_due_ = engine::kNever;
   uint64_t instructions_before_ = 0;
   std::exception_ptr fault_;
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
