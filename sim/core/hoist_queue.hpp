@@ -19,14 +19,17 @@
 
 namespace gpusim::core {
 
-// An executed instruction whose issue waits: what deciding when it issues reads. What it
-// issues with (DeferredStep) is kept apart: responses and scans walk the queue's waits, and
-// with the steps beside them each entry was a host cache line or more of its own.
+// An executed instruction whose issue waits.
 struct DeferredOp {
+  // Leaves `addresses` as they are: only a memory access's are written (and read), and
+  // zeroing them would write four cold host cache lines at every instruction set aside.
+  DeferredOp() {}  // NOLINT(modernize-use-equals-default): `= default` would zero them
   const InstructionTiming* timing = nullptr;
   uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
   engine::Cycle known = 0;      // its operands written by issued instructions are ready then
   std::array<uint32_t, 6> waits{};  // loads and set-aside instructions it still waits for (0: none)
+  exec::StepResult step;        // what executing it gave; its addresses are in `addresses`
+  std::array<uint64_t, 32> addresses;  // step.addresses set: each lane's
 
   // When it can issue, as far as is known now (kNever: a response or another one first).
   engine::Cycle ready_at() const {
@@ -34,15 +37,6 @@ struct DeferredOp {
       if (w != 0) return engine::kNever;
     return known;
   }
-};
-
-// What executing a set-aside instruction gave, for its issue.
-struct DeferredStep {
-  // Leaves `addresses` as they are: only a memory access's are written (and read), and
-  // zeroing them would write four cold host cache lines at every instruction set aside.
-  DeferredStep() {}  // NOLINT(modernize-use-equals-default): `= default` would zero them
-  exec::StepResult step;               // its addresses are in `addresses`
-  std::array<uint64_t, 32> addresses;  // step.addresses set: each lane's
 };
 
 class HoistQueue {
@@ -53,28 +47,20 @@ class HoistQueue {
   bool empty() const { return head_ == end_; }
   bool full() const { return end_ - head_ >= kCapacity; }
   const DeferredOp& front() const { return ops_[head_]; }
-  const DeferredStep& front_step() const { return steps_[head_]; }
   uint32_t next_ticket() { return next_ticket_++; }
 
   void clear() {
     ops_.clear();
-    steps_.clear();
     head_ = 0;
     end_ = 0;
     trips_ = 0;
     closed_ = false;
   }
-  // A new entry, last: fill in both parts.
-  struct Pushed {
-    DeferredOp& op;
-    DeferredStep& step;
-  };
-  Pushed push() {
+  DeferredOp& push() {
     if (empty()) trips_ = 0;
     ops_.emplace_back();
-    steps_.emplace_back();
     ++end_;
-    return {ops_.back(), steps_.back()};
+    return ops_.back();
   }
   void pop() {
     if (++head_ == end_) clear();
@@ -144,7 +130,6 @@ class HoistQueue {
 
  private:
   std::vector<DeferredOp> ops_;
-  std::vector<DeferredStep> steps_;  // ops_[i]'s at i
   size_t head_ = 0;
   size_t end_ = 0;  // ops_.size(), kept: a DeferredOp's size is no power of two, so size() divides
   int trips_ = 0;

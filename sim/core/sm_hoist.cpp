@@ -12,14 +12,14 @@ void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) 
   ResidentBlock& block = blocks_[w.block_slot];
   executor().set_clock(now);
   executor().set_sm_id(id_);
-  const auto [op, deferred] = w.hoist.push();
+  DeferredOp& op = w.hoist.push();
   op.timing = &t;
   op.ticket = w.hoist.next_ticket();
   w.scoreboard.dependencies(t, op.known, op.waits);
-  deferred.step = executor().step(w.state, block.state);
-  // The executor reuses its buffer: keep this instruction's addresses (step.addresses then
-  // only says there are some: the queue may move the entry before it issues).
-  if (deferred.step.addresses) std::copy_n(deferred.step.addresses, deferred.addresses.size(), deferred.addresses.begin());
+  op.step = executor().step(w.state, block.state);
+  // The executor reuses its buffer: keep this instruction's addresses (op.step.addresses
+  // then only says there are some: the queue may move `op` before it issues).
+  if (op.step.addresses) std::copy_n(op.step.addresses, op.addresses.size(), op.addresses.begin());
   w.scoreboard.defer(t, op.ticket);
 }
 
@@ -27,9 +27,8 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const DeferredOp& op = w.hoist.front();
   const InstructionTiming& t = *op.timing;
   last_free_ = t.issue_slots == 0;
-  const DeferredStep& deferred = w.hoist.front_step();
-  exec::StepResult step = deferred.step;
-  if (step.addresses) step.addresses = deferred.addresses.data();
+  exec::StepResult step = op.step;
+  if (step.addresses) step.addresses = op.addresses.data();
   const auto [ready, ticket, busy] = begin(w, t, step, now);
   occupy(s, t, busy, now);
   w.scoreboard.resolve(op.ticket, ready, ticket);
