@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "util/rounding.hpp"
+
 namespace gpusim::memory {
 
 namespace {
@@ -74,7 +76,7 @@ engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
   double& free = slice_free_[spread(address >> sector_shift_, slice_free_.size())];
   const double start = std::max(static_cast<double>(arrival), free);
   free = start + cycles;
-  return static_cast<engine::Cycle>(std::ceil(start));
+  return util::ceil_nonnegative(start);
 }
 
 engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, bool new_line) {
@@ -153,13 +155,19 @@ L2::Fetched L2::fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent,
   const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, sent);
   const uint32_t at_home = home(address);
   int filled = 0;
-  for (uint64_t a = first; a < first + chunk_bytes(); a += sector_bytes()) {
-    if (a == address || !parts_[at_home].contains(a)) {
-      install(at_home, a, ready, false, now);
-      ++filled;
+  // Line by line (a chunk may be longer than a line): at home, then the copy near.
+  const uint64_t end = first + chunk_bytes();
+  for (uint64_t from = first; from < end;) {
+    const uint64_t to = std::min(end, (from / line_bytes() + 1) * line_bytes());
+    const auto span = static_cast<uint32_t>(to - from);
+    const SectoredCache::SpanFill home_fill = parts_[at_home].fill_span(from, span, address, ready);
+    write_back(home_fill.evicted_at, home_fill.evicted_dirty, now);
+    filled += home_fill.filled;
+    if (near != at_home) {
+      const SectoredCache::SpanFill copy = parts_[near].fill_span(from, span, address, ready, config_.copies_evicted_first);
+      write_back(copy.evicted_at, copy.evicted_dirty, now);
     }
-    if (near != at_home && (a == address || !parts_[near].contains(a)))
-      install(near, a, ready, false, now, config_.copies_evicted_first);
+    from = to;
   }
   return {ready, filled};
 }

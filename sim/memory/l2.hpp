@@ -43,6 +43,7 @@ class L2 {
   engine::Cycle atomic(uint64_t address, uint64_t word, uint32_t serial, bool floating, uint32_t sm,
                        engine::Cycle arrival);
   uint32_t sector_bytes() const { return parts_.front().sector_bytes(); }
+  uint32_t line_bytes() const { return parts_.front().line_bytes(); }
   uint64_t capacity_bytes() const;
   L2Occupancy occupancy() const;
   // Whether every line of `ranges` fits in its home partition's set beside the lines that

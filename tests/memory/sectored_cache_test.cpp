@@ -128,5 +128,61 @@ TEST(SectoredCache, MadeEmptyEvenInMemoryJustFreedDirty) {
   }
 }
 
+TEST(SectoredCache, FillingASpanIsFillingItsAbsentSectorsOneByOne) {
+  // The oracle: a second cache given, sector by sector, what fill_span promises (fill()
+  // every sector absent, and the one always filled). Random spans of 1-4 sectors over 64
+  // lines of a 4 x 4 cache, evict-first or not, among random probes, dirty fills and drops:
+  // the same evictions at the same sector, then the same contents.
+  std::mt19937_64 rng(7);
+  for (const bool evict_first : {false, true}) {
+    SectoredCache span(geometry(4, 4));
+    SectoredCache one(geometry(4, 4));
+    for (int step = 0; step < 20000; ++step) {
+      const uint64_t line = rng() % 64;
+      const uint64_t sector = rng() % 4;
+      const uint64_t address = line * 128 + sector * 32;
+      const uint64_t ready = rng() % 1000;
+      switch (rng() % 5) {
+        case 0:
+          EXPECT_EQ(span.probe(address, ready).present, one.probe(address, ready).present) << step;
+          break;
+        case 1:
+          EXPECT_EQ(span.fill(address, ready, true), one.fill(address, ready, true)) << step;
+          break;
+        case 2:
+          span.invalidate(address);
+          one.invalidate(address);
+          break;
+        default: {
+          const uint64_t first = line * 128 + (rng() % 4) * 32;
+          const auto bytes = static_cast<uint32_t>(32 * (1 + rng() % ((line * 128 + 128 - first) / 32)));
+          const uint64_t always = first + (rng() % (bytes / 32)) * 32;
+          const SectoredCache::SpanFill got = span.fill_span(first, bytes, always, ready, evict_first);
+          SectoredCache::SpanFill want;
+          for (uint64_t a = first; a < first + bytes; a += 32) {
+            if (a != always && one.contains(a)) continue;
+            if (const uint32_t dirty = one.fill(a, ready, false, evict_first)) want = {dirty, a, want.filled};
+            ++want.filled;
+          }
+          EXPECT_EQ(got.evicted_dirty, want.evicted_dirty) << step;
+          if (want.evicted_dirty) {
+            EXPECT_EQ(got.evicted_at, want.evicted_at) << step;
+          }
+          EXPECT_EQ(got.filled, want.filled) << step;
+        }
+      }
+    }
+    EXPECT_EQ(span.filled_sectors(), one.filled_sectors());
+    EXPECT_EQ(span.dirty_sectors(), one.dirty_sectors());
+    for (uint64_t a = 0; a < 64 * 128; a += 32) {
+      const SectoredCache::Probe p = span.probe(a), q = one.probe(a);
+      EXPECT_EQ(p.present, q.present) << a;
+      if (p.present && q.present) {
+        EXPECT_EQ(p.ready_at, q.ready_at) << a;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpusim::memory

@@ -30,6 +30,15 @@ class SectoredCache {
   // Installs a sector arriving at `ready_at`; returns the evicted line's dirty sectors (a bit each).
   // A new line installed `evict_first` is the set's next victim unless it is hit before.
   uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first = false);
+  // fill(), clean, of each sector of [first, first + bytes) (within one line) that is absent,
+  // and of `always`'s present or not, in address order: one lookup for them all (a DRAM
+  // chunk's sectors arrive together). The line evicted, if any, was evicted at `evicted_at`.
+  struct SpanFill {
+    uint32_t evicted_dirty = 0;  // as fill() returns
+    uint64_t evicted_at = 0;     // the sector address whose fill evicted it
+    int filled = 0;              // sectors filled
+  };
+  SpanFill fill_span(uint64_t first, uint32_t bytes, uint64_t always, uint64_t ready_at, bool evict_first = false);
   // A sector installed before its data's time is known (the reads that bring it are done
   // later, in order) holds placeholder(i) until resolve() sets the time; a probe returns
   // the placeholder meanwhile, and nothing here compares it.
@@ -78,6 +87,15 @@ class SectoredCache {
   static constexpr uint64_t kNoLine = ~0ull;
   int find(uint64_t line, uint64_t set) const;  // way index, or -1
   int free_way(uint64_t set) const;             // the first way holding no line, or -1
+  // Gives `line` a way of `set` (an empty one, else the policy's victim); returns the way and
+  // sets `evicted_dirty` to the dirty sectors of the line it held.
+  int allocate(uint64_t line, uint64_t set, bool evict_first, uint32_t& evicted_dirty);
+  // Marks `sector` of the record `r` valid (dirty too if `dirty`), its data there at `ready_at`.
+  void install_sector(uint64_t* r, uint32_t sector, uint64_t ready_at, bool dirty) {
+    filled_sectors_ += !(valid_bits(r) >> sector & 1u);
+    set_bits(r, valid_bits(r) | 1u << sector, dirty_bits(r) | (dirty ? 1u << sector : 0u));
+    r[kReady + sector] = ready_at;
+  }
   // One byte per way, a hash of the line it holds (of kNoLine when none): a set's search
   // compares the bytes, eight at a time, and reads the tags only where one matches. A
   // set's bytes are half a host cache line where its tags are four (32 ways).

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/rounding.hpp"
+
 namespace gpusim::memory {
 
 Dram::Dram(const DramConfig& config, double core_clock_mhz, MemoryStats& stats)
@@ -48,7 +50,7 @@ engine::Cycle Dram::access(uint64_t address, uint32_t bytes, bool write, engine:
 
 engine::Cycle Dram::ceil_cycles(uint64_t ticks) { return (ticks + (uint64_t{1} << kFraction) - 1) >> kFraction; }
 
-uint64_t Dram::bus_ticks(uint64_t bytes) const { return static_cast<uint64_t>(std::llround(bytes * ticks_per_byte_)); }
+uint64_t Dram::bus_ticks(uint64_t bytes) const { return util::round_nonnegative(static_cast<double>(bytes) * ticks_per_byte_); }
 
 uint64_t Dram::turnaround_ticks() const { return static_cast<uint64_t>(config_.turnaround_cycles) << kFraction; }
 
