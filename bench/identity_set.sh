@@ -35,6 +35,7 @@ jobs=${3:-2}
 [ -x "$gpusim" ] || { echo "$0: $gpusim: not an executable" >&2; exit 2; }
 mkdir -p "$out"
 out=$(realpath "$out")
+# shellcheck disable=SC2016  # the inner script (single-quoted) expands its own arguments
 {
   for arch in configs/*.yaml; do
     for workload in workloads/*.yaml; do
