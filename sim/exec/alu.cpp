@@ -324,7 +324,9 @@ void Executor::move(WarpState& w, const BlockState& b, const Instruction& in, ui
   uint64_t v[kWarpSize];
   gather(w, b, in.src[0], mask, v);
   const uint64_t keep = in.type == DataType::Pred ? 1u : bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-  for_each_lane(mask, [&](uint32_t lane) { v[lane] &= keep; });
+  // A 32-bit register keeps a value's low 32 bits anyway: no pass to clear the rest.
+  const uint64_t kept = program_.reg_wide[in.dst.reg] ? ~uint64_t{0} : 0xFFFFFFFFu;
+  if ((keep & kept) != kept) for_each_lane(mask, [&](uint32_t lane) { v[lane] &= keep; });
   scatter(w, in.dst.reg, mask, v);
 }
 

@@ -1,6 +1,7 @@
 // setp: comparisons, one warp at a time. The comparison and the type are chosen once per
 // warp instruction, not per lane (it is among the most frequent instructions), and the
 // result is built as a lane mask.
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -57,50 +58,56 @@ bool compare_integer(I a, I b) {
   }
 }
 
-// The lanes of `mask` for which the comparison holds, as a mask.
-template <CmpOp Op, typename T>
-uint32_t lanes_where(uint32_t mask, const T* a, const T* b) {
+// The lanes of `mask` for which the comparison holds, as a mask. The operands are read as
+// `Raw` and compared as T, of the same size: a 32-bit register's lanes compared in place as
+// float or int32_t, without a copy.
+template <CmpOp Op, typename T, typename Raw>
+uint32_t lanes_where(uint32_t mask, const Raw* a, const Raw* b) {
+  static_assert(sizeof(T) == sizeof(Raw));
+  const auto holds_at = [a, b](uint32_t lane) {
+    const T x = std::bit_cast<T>(a[lane]), y = std::bit_cast<T>(b[lane]);
+    if constexpr (std::is_floating_point_v<T>) return compare_float<Op>(x, y);
+    else return compare_integer<Op>(x, y);
+  };
   if (mask == 0xFFFFFFFFu) {  // a full warp: the comparisons in one loop that vectorises, then packed
     uint8_t holds[kWarpSize];
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
-      if constexpr (std::is_floating_point_v<T>) holds[lane] = compare_float<Op>(a[lane], b[lane]);
-      else holds[lane] = compare_integer<Op>(a[lane], b[lane]);
-    }
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) holds[lane] = holds_at(lane);
     return util::pack_lanes(holds);
   }
   uint32_t out = 0;
-  for_each_lane(mask, [&](uint32_t lane) {
-    bool p;
-    if constexpr (std::is_floating_point_v<T>) p = compare_float<Op>(a[lane], b[lane]);
-    else p = compare_integer<Op>(a[lane], b[lane]);
-    out |= uint32_t{p} << lane;
-  });
+  for_each_lane(mask, [&](uint32_t lane) { out |= uint32_t{holds_at(lane)} << lane; });
   return out;
+}
+
+// Compared as T, read as Raw (of the same size).
+template <typename T, typename Raw>
+uint32_t compare_as(CmpOp op, uint32_t mask, const Raw* a, const Raw* b) {
+  switch (op) {
+    case CmpOp::Eq: return lanes_where<CmpOp::Eq, T>(mask, a, b);
+    case CmpOp::Ne: return lanes_where<CmpOp::Ne, T>(mask, a, b);
+    case CmpOp::Lt: return lanes_where<CmpOp::Lt, T>(mask, a, b);
+    case CmpOp::Le: return lanes_where<CmpOp::Le, T>(mask, a, b);
+    case CmpOp::Gt: return lanes_where<CmpOp::Gt, T>(mask, a, b);
+    case CmpOp::Ge: return lanes_where<CmpOp::Ge, T>(mask, a, b);
+    case CmpOp::Lo: return lanes_where<CmpOp::Lo, T>(mask, a, b);
+    case CmpOp::Ls: return lanes_where<CmpOp::Ls, T>(mask, a, b);
+    case CmpOp::Hi: return lanes_where<CmpOp::Hi, T>(mask, a, b);
+    case CmpOp::Hs: return lanes_where<CmpOp::Hs, T>(mask, a, b);
+    case CmpOp::Equ: return lanes_where<CmpOp::Equ, T>(mask, a, b);
+    case CmpOp::Neu: return lanes_where<CmpOp::Neu, T>(mask, a, b);
+    case CmpOp::Ltu: return lanes_where<CmpOp::Ltu, T>(mask, a, b);
+    case CmpOp::Leu: return lanes_where<CmpOp::Leu, T>(mask, a, b);
+    case CmpOp::Gtu: return lanes_where<CmpOp::Gtu, T>(mask, a, b);
+    case CmpOp::Geu: return lanes_where<CmpOp::Geu, T>(mask, a, b);
+    case CmpOp::Num: return lanes_where<CmpOp::Num, T>(mask, a, b);
+    case CmpOp::Nan: return lanes_where<CmpOp::Nan, T>(mask, a, b);
+  }
+  return 0;
 }
 
 template <typename T>
 uint32_t compare_lanes(CmpOp op, uint32_t mask, const T* a, const T* b) {
-  switch (op) {
-    case CmpOp::Eq: return lanes_where<CmpOp::Eq>(mask, a, b);
-    case CmpOp::Ne: return lanes_where<CmpOp::Ne>(mask, a, b);
-    case CmpOp::Lt: return lanes_where<CmpOp::Lt>(mask, a, b);
-    case CmpOp::Le: return lanes_where<CmpOp::Le>(mask, a, b);
-    case CmpOp::Gt: return lanes_where<CmpOp::Gt>(mask, a, b);
-    case CmpOp::Ge: return lanes_where<CmpOp::Ge>(mask, a, b);
-    case CmpOp::Lo: return lanes_where<CmpOp::Lo>(mask, a, b);
-    case CmpOp::Ls: return lanes_where<CmpOp::Ls>(mask, a, b);
-    case CmpOp::Hi: return lanes_where<CmpOp::Hi>(mask, a, b);
-    case CmpOp::Hs: return lanes_where<CmpOp::Hs>(mask, a, b);
-    case CmpOp::Equ: return lanes_where<CmpOp::Equ>(mask, a, b);
-    case CmpOp::Neu: return lanes_where<CmpOp::Neu>(mask, a, b);
-    case CmpOp::Ltu: return lanes_where<CmpOp::Ltu>(mask, a, b);
-    case CmpOp::Leu: return lanes_where<CmpOp::Leu>(mask, a, b);
-    case CmpOp::Gtu: return lanes_where<CmpOp::Gtu>(mask, a, b);
-    case CmpOp::Geu: return lanes_where<CmpOp::Geu>(mask, a, b);
-    case CmpOp::Num: return lanes_where<CmpOp::Num>(mask, a, b);
-    case CmpOp::Nan: return lanes_where<CmpOp::Nan>(mask, a, b);
-  }
-  return 0;
+  return compare_as<T>(op, mask, a, b);
 }
 
 }  // namespace
@@ -118,15 +125,9 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
   const uint32_t* nb = na ? narrow_view(w, in.src[1], mask, scratch_b) : nullptr;
   if (nb) {
     if (in.type == DataType::F32) {
-      float fa[kWarpSize], fb[kWarpSize];
-      std::memcpy(fa, na, sizeof fa);
-      std::memcpy(fb, nb, sizeof fb);
-      p = compare_lanes(op, mask, fa, fb);
+      p = compare_as<float>(op, mask, na, nb);
     } else if (in.type == DataType::S32) {
-      int32_t ia[kWarpSize], ib[kWarpSize];
-      std::memcpy(ia, na, sizeof ia);
-      std::memcpy(ib, nb, sizeof ib);
-      p = compare_lanes(op, mask, ia, ib);
+      p = compare_as<int32_t>(op, mask, na, nb);
     } else {
       p = compare_lanes(op, mask, na, nb);
     }
@@ -185,9 +186,15 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
 }
 
 void Executor::write_predicate(WarpState& w, uint32_t reg, uint32_t mask, uint32_t holds) const {
+  const size_t base = size_t{slots_.slot[reg]} * kWarpSize;
+  if (mask == 0xFFFFFFFFu && !program_.reg_wide[reg]) {  // the common case: each lane's bit in one loop that vectorises
+    uint32_t* dst = &w.narrow[base];
+    for (uint32_t l = 0; l < kWarpSize; ++l) dst[l] = (holds & util::kLaneBit[l]) != 0;
+    w.defined[reg] |= mask;
+    return;
+  }
   uint8_t flags[kWarpSize];
   util::unpack_lanes(holds, flags);
-  const size_t base = size_t{slots_.slot[reg]} * kWarpSize;
   if (program_.reg_wide[reg]) {
     uint64_t* dst = &w.wide[base];
     for_each_lane(mask, [dst, &flags](uint32_t l) { dst[l] = flags[l]; });

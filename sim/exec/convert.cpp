@@ -60,7 +60,9 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
                                                                     : 0;
     uint64_t v[kWarpSize];
     gather(w, b, in.src[0], mask, v);
-    for_each_lane(mask, [&](uint32_t lane) { v[lane] = low_bits(in.mode == 1 ? v[lane] - window : v[lane] + window, bits); });
+    // The same add and mask for every lane, worked out once: a loop that vectorises.
+    const uint64_t delta = in.mode == 1 ? 0 - window : window, keep = low_bits(~uint64_t{0}, bits);
+    for_each_lane(mask, [&](uint32_t lane) { v[lane] = (v[lane] + delta) & keep; });
     scatter(w, in.dst.reg, mask, v);
     return;
   }
@@ -70,12 +72,12 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
   if (in.num_src > 1) gather(w, b, in.src[1], mask, second);  // cvt.rn.f16x2.f32 d, hi, lo
   const bool packed = dst == DataType::F16X2 || dst == DataType::BF16X2;
   if (!kernel::is_float(src) && !kernel::is_float(dst) && !in.sat && !packed) {  // integer to integer: the common case
+    // The source's bits, sign-extended by (x ^ m) - m (m its sign bit; 0 unsigned: no change),
+    // then the destination's: masks worked out once, a loop that vectorises.
     const int src_bits = kernel::type_bits(src);
-    const bool from_signed = kernel::is_signed(src);
-    for_each_lane(mask, [&](uint32_t lane) {
-      const uint64_t v = values[lane];
-      values[lane] = low_bits(from_signed ? static_cast<uint64_t>(sign_extend(v, src_bits)) : low_bits(v, src_bits), bits);
-    });
+    const uint64_t from = low_bits(~uint64_t{0}, src_bits), keep = low_bits(~uint64_t{0}, bits);
+    const uint64_t sign = kernel::is_signed(src) && src_bits > 0 && src_bits < 64 ? uint64_t{1} << (src_bits - 1) : 0;
+    for_each_lane(mask, [&](uint32_t lane) { values[lane] = (((values[lane] & from) ^ sign) - sign) & keep; });
     scatter(w, in.dst.reg, mask, values);
     return;
   }

@@ -38,24 +38,40 @@ void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at) {
 }
 
 void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag, bool pulled) {
-  pending_.push({at, order_++, tag});
+  // After every response due by `at`: those due in the same cycle were sent before it.
+  const auto place = std::upper_bound(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.end(), at,
+                                      [](engine::Cycle a, const Pending& p) { return a < p.at; });
+  pending_.insert(place, {at, tag});
   last = std::max(last, at);
   if (!pulled) events_.schedule_by(event_, at);
   else if (sink) sink->on_response_due(at);
 }
 
 void MemorySystem::ResponseQueue::pull() {
-  if (!pending_.empty()) throw std::logic_error("an SM pulls its responses with some already due by event");
+  if (next_due() != engine::kNever) throw std::logic_error("an SM pulls its responses with some already due by event");
+}
+
+engine::Cycle MemorySystem::ResponseQueue::next_due() {
+  if (head_ == pending_.size()) {  // all taken: start again at the front
+    pending_.clear();
+    head_ = 0;
+    return engine::kNever;
+  }
+  if (head_ >= 64 && head_ * 2 >= pending_.size()) {  // the taken outnumber the rest: drop them
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  return pending_[head_].at;
 }
 
 void MemorySystem::ResponseQueue::deliver() {
   const engine::Cycle now = events_.now();
-  while (!pending_.empty() && pending_.top().at <= now) {
-    const uint64_t tag = pending_.top().tag;
-    pending_.pop();
+  while (head_ < pending_.size() && pending_[head_].at <= now) {
+    const uint64_t tag = pending_[head_++].tag;
     if (sink) sink->on_response(tag);
   }
-  if (!pending_.empty()) events_.schedule(event_, pending_.top().at);
+  const engine::Cycle next = next_due();
+  if (next != engine::kNever) events_.schedule(event_, next);
 }
 
 }  // namespace gpusim::memory

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <queue>
 #include <span>
 #include <vector>
 
@@ -134,12 +133,8 @@ class MemorySystem {
     void deliver();
     template <class Take>
     engine::Cycle take_due(engine::Cycle now, Take& take) {
-      while (!pending_.empty() && pending_.top().at <= now) {
-        const uint64_t tag = pending_.top().tag;
-        pending_.pop();
-        take(tag);
-      }
-      return pending_.empty() ? engine::kNever : pending_.top().at;
+      while (head_ < pending_.size() && pending_[head_].at <= now) take(pending_[head_++].tag);
+      return next_due();
     }
     void pull();
 
@@ -151,12 +146,15 @@ class MemorySystem {
     engine::MemberEvent<ResponseQueue, &ResponseQueue::deliver> event_;
     struct Pending {
       engine::Cycle at;
-      uint64_t order;
       uint64_t tag;
-      bool operator>(const Pending& o) const { return at != o.at ? at > o.at : order > o.order; }
     };
-    std::priority_queue<Pending, std::vector<Pending>, std::greater<>> pending_;
-    uint64_t order_ = 0;
+    // When the first response not yet taken is due (kNever: none), after dropping the taken.
+    engine::Cycle next_due();
+    // In the order taken: by cycle, then as sent. From head_ on, not yet taken. A sorted
+    // array, not a heap: responses mostly come due in the order sent, so an insertion moves
+    // few entries or none, and taking one is reading the next, in order in memory.
+    std::vector<Pending> pending_;
+    size_t head_ = 0;
   };
 
   engine::EventQueue& events_;

@@ -25,11 +25,13 @@ constexpr uint64_t align_down(uint64_t a, uint64_t unit) { return a & ~(unit - 1
 
 // Whether 32 lanes' addresses run on `size` bytes apart from the first (without wrapping past
 // the top): a full warp reading consecutive elements, the case the memory path shortcuts.
-// (Neighbours' differences, not a[0] + k * size: SSE2 has no 64-bit multiply, so this vectorises.)
+// (Neighbours' differences, not a[0] + k * size: SSE2 has no 64-bit multiply; and any
+// difference's bits set apart from `size`'s by XOR and OR, not compared: nor a 64-bit compare.
+// So this vectorises.)
 constexpr bool consecutive_lanes(const uint64_t* a, uint64_t size) {
-  bool all = a[0] <= ~uint64_t{0} - 32 * size;
-  for (uint64_t k = 1; k < 32; ++k) all &= a[k] - a[k - 1] == size;
-  return all;
+  uint64_t off = 0;
+  for (uint64_t k = 1; k < 32; ++k) off |= (a[k] - a[k - 1]) ^ size;
+  return off == 0 && a[0] <= ~uint64_t{0} - 32 * size;
 }
 
 // Whether, within each half-warp (lanes 0-15, 16-31), each lane's value is its neighbour's
@@ -70,6 +72,14 @@ constexpr void unpack_lanes(uint32_t mask, uint8_t* flags) {
   }
 }
 
+// Each lane's bit of a lane mask, for loops over the lanes that test it without a shift by a
+// variable (which SSE2 does not have): they vectorise.
+inline constexpr uint32_t kLaneBit[32] = {
+    1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,  1u << 6,  1u << 7,
+    1u << 8,  1u << 9,  1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15,
+    1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21, 1u << 22, 1u << 23,
+    1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28, 1u << 29, 1u << 30, 1u << 31};
+
 namespace bits_check {
 constexpr uint8_t kOnes[32] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -91,6 +101,16 @@ constexpr bool halves_check() {
   return rows && !halves_step_by(a, 4);
 }
 static_assert(halves_check());
+constexpr bool consecutive_check() {
+  uint64_t a[32] = {};
+  for (int k = 0; k < 32; ++k) a[k] = 4096 + 8 * static_cast<uint64_t>(k);
+  const bool run = consecutive_lanes(a, 8) && !consecutive_lanes(a, 4);
+  a[31] += 1;  // one lane off the run
+  const bool broken = !consecutive_lanes(a, 8);
+  for (int k = 0; k < 32; ++k) a[k] = ~uint64_t{0} - 64 + 4 * static_cast<uint64_t>(k);  // past 2^64 at the end
+  return run && broken && !consecutive_lanes(a, 4);
+}
+static_assert(consecutive_check());
 static_assert(round_trips(0) && round_trips(0xFFFFFFFFu) && round_trips(0xC0000281u) && round_trips(0x5A5AA5A5u) &&
               round_trips(0x80808080u) && round_trips(0x01010101u));
 }  // namespace bits_check

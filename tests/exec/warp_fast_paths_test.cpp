@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -214,6 +215,45 @@ TEST(WarpFastPaths, ComparisonsOfAWholeWarp) {
     const bool both = x > 0 && lt_unsigned, neither = !(x > 0) && lt_unsigned;  // q: not(x > 0), and %p2
     const bool eight = x == 8;
     return uint32_t{lt_signed} + 2u * lt_unsigned + 4u * both + 8u * neither + 16u * eight;
+  });
+}
+
+// A 16-bit move keeps 16 bits of a wider immediate, a 16-bit register converted back
+// sign-extends, and float comparisons order NaN (the square root of t - 16 for t < 16) as
+// PTX says: lt false, ltu and nan true. out[t]: the sum of the two values, its bits 28-30
+// flipped by the three comparisons.
+TEST(WarpFastPaths, SixteenBitMovesAndConversionsAndUnorderedComparisons) {
+  const std::string body = R"(
+  .reg .b16 %rs<4>;
+  .reg .f32 %f<3>;
+  mul.lo.u32 %r5, %r1, 40503;
+  cvt.u16.u32 %rs1, %r5;
+  mov.b16 %rs2, %rs1;
+  cvt.s32.s16 %r6, %rs2;
+  mov.u16 %rs3, 70000;
+  cvt.u32.u16 %r7, %rs3;
+  add.u32 %r6, %r6, %r7;
+  sub.s32 %r8, %r1, 16;
+  cvt.rn.f32.s32 %f1, %r8;
+  sqrt.rn.f32 %f2, %f1;
+  setp.lt.f32 %p1, %f2, 0f40000000;
+  setp.ltu.f32 %p2, %f2, 0f40000000;
+  setp.nan.f32 %p3, %f2, %f2;
+  selp.u32 %r9, 0x10000000, 0, %p1;
+  selp.u32 %r10, 0x20000000, 0, %p2;
+  selp.u32 %r11, 0x40000000, 0, %p3;
+  xor.b32 %r6, %r6, %r9;
+  xor.b32 %r6, %r6, %r10;
+  xor.b32 %r6, %r6, %r11;
+  st.global.u32 [%rd3], %r6;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const auto low = static_cast<int16_t>(static_cast<uint16_t>(t * 40503u));  // sign-extended back
+    const uint32_t sum = static_cast<uint32_t>(static_cast<int32_t>(low)) + (70000u & 0xFFFFu);
+    const float root = std::sqrt(static_cast<float>(static_cast<int32_t>(t) - 16));
+    const bool nan = std::isnan(root);
+    const bool lt = !nan && root < 2.0f, ltu = nan || root < 2.0f;
+    return sum ^ (0x10000000u * lt) ^ (0x20000000u * ltu) ^ (0x40000000u * nan);
   });
 }
 

@@ -1,6 +1,7 @@
 #include "memory/impl/hierarchy.hpp"
 #include "util/bits.hpp"
 #include "util/parallel_for.hpp"
+#include "util/rounding.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -289,7 +290,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   // The data leaves the SM a sector at a time after the lines' addresses (store_path.py).
   Accepted taken = per_line(sm);
   if (config_.l1)
-    taken.busy_cycles += static_cast<uint32_t>(std::lround(config_.l1->store_sector_cycles * sectors));
+    taken.busy_cycles += static_cast<uint32_t>(util::round_nonnegative(config_.l1->store_sector_cycles * sectors));
   return taken;
 }
 
