@@ -151,8 +151,9 @@ class MemorySystem {
     // When the first response not yet taken is due (kNever: none), after dropping the taken.
     engine::Cycle next_due();
     // In the order taken: by cycle, then as sent. From head_ on, not yet taken. A sorted
-    // array, not a heap: responses mostly come due in the order sent, so an insertion moves
-    // few entries or none, and taking one is reading the next, in order in memory.
+    // array, not a heap: an insertion is a binary search and one move of the later entries
+    // (responses come due far out of the order sent: L1 hits, L2 hits, DRAM), and taking one
+    // is reading the next, in order in memory, where a heap's pop sifts down.
     std::vector<Pending> pending_;
     size_t head_ = 0;
   };
