@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 
 #include "util/rounding.hpp"
 
@@ -245,7 +244,7 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
   unit.free = start + config_.atomic_cycles + (serial - 1) * each;
   unit.word = word;
   unit.word_done = start + serial * each;
-  return static_cast<engine::Cycle>(std::ceil(unit.word_done)) + trip;
+  return util::ceil_nonnegative(unit.word_done) + trip;
 }
 
 uint64_t L2::atomic_unit_key(uint64_t line) const {
@@ -263,8 +262,8 @@ uint64_t L2::atomic_unit_key(uint64_t line) const {
 
 engine::Cycle L2::drained_at() const {
   engine::Cycle last = 0;
-  for (double f : slice_free_) last = std::max(last, static_cast<engine::Cycle>(std::ceil(f)));
-  for (const AtomicUnit& u : atomic_units_) last = std::max(last, static_cast<engine::Cycle>(std::ceil(u.word_done)));
+  for (double f : slice_free_) last = std::max<engine::Cycle>(last, util::ceil_nonnegative(f));
+  for (const AtomicUnit& u : atomic_units_) last = std::max<engine::Cycle>(last, util::ceil_nonnegative(u.word_done));
   return last;
 }
 

@@ -65,12 +65,10 @@ engine::Cycle MemorySystem::ResponseQueue::next_due() {
 }
 
 void MemorySystem::ResponseQueue::deliver() {
-  const engine::Cycle now = events_.now();
-  while (head_ < pending_.size() && pending_[head_].at <= now) {
-    const uint64_t tag = pending_[head_++].tag;
+  auto to_sink = [this](uint64_t tag) {
     if (sink) sink->on_response(tag);
-  }
-  const engine::Cycle next = next_due();
+  };
+  const engine::Cycle next = take_due(events_.now(), to_sink);
   if (next != engine::kNever) events_.schedule(event_, next);
 }
 
