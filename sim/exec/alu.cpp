@@ -117,9 +117,6 @@ void Executor::carry_chain(WarpState& w, const Instruction& in, uint32_t mask, c
 }
 
 void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
-  // Each fast path takes only its own width of destination: call the one that may.
-  if (in.dst.kind == Operand::Kind::Reg && (program_.reg_wide[in.dst.reg] ? alu_wide(w, in, mask) : alu32(w, in, mask)))
-    return;
   uint64_t ra[kWarpSize], rb[kWarpSize], rc[kWarpSize], out[kWarpSize];
   if (in.num_src > 0) gather(w, b, in.src[0], mask, ra);
   if (in.num_src > 1) gather(w, b, in.src[1], mask, rb);

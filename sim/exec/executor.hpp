@@ -14,6 +14,7 @@
 
 #include "exec/device_memory.hpp"
 #include "exec/exec_error.hpp"
+#include "exec/lane32.hpp"
 #include "exec/access_ranges.hpp"
 #include "exec/store_log.hpp"
 #include "exec/warp_state.hpp"
@@ -285,7 +286,8 @@ class Executor {
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
-  // The common 32-bit operations straight on the narrow registers (alu32.cpp); false: not one.
+  // The common 32-bit operations straight on the narrow registers, as decoded in lane32_
+  // (alu32.cpp); false: not one, or a lane reads a register it never wrote.
   bool alu32(WarpState& w, const Instruction& in, uint32_t mask);
   // 64-bit integer add/sub and mul/mad.wide from 32 bits, in place (alu32.cpp); false: not one.
   bool alu_wide(WarpState& w, const Instruction& in, uint32_t mask);
@@ -315,6 +317,7 @@ class Executor {
 
   const kernel::Program& program_;
   const kernel::RegisterSlots slots_;  // where each register lives in a warp's state
+  const Lane32Table lane32_;           // the common 32-bit operations, decoded (alu32.cpp)
   const int32_t last_pc_;              // the program's last instruction (a PC past it: an implicit exit)
   DeviceMemory& memory_;
   const LaunchConfig& launch_;
