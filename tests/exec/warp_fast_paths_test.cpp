@@ -4,6 +4,7 @@
 // which must agree lane for lane).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -150,6 +151,105 @@ TEST(WarpFastPaths, WideMultiplyAndSixtyFourBitAddition) {
     const auto carry = static_cast<uint32_t>(uint64_t{low} * 3 >> 32);  // mul.wide.u32: the high word
     return (static_cast<uint32_t>(p >> 32) ^ low) + carry;
   });
+}
+
+// Every form of the 32-bit operations decoded once per program (exec/lane32.hpp): the high
+// words of signed and unsigned products, shifts by 32 or more, signed and unsigned min/max,
+// predicate logic, selp of immediates and of registers, and f32 arithmetic; then a source
+// lanes 8 and up never wrote, which the general path reads as 0 there.
+TEST(WarpFastPaths, DecodedThirtyTwoBitOperationsOfEveryForm) {
+  const std::string body = R"(
+  .reg .f32 %f<4>;
+  mul.lo.u32 %r5, %r1, -1640531535;
+  sub.s32 %r6, %r1, 16;
+  mul.hi.s32 %r7, %r5, %r6;
+  mad.hi.u32 %r7, %r5, %r1, %r7;
+  mad.hi.s32 %r7, %r6, %r6, %r7;
+  shr.s32 %r8, %r6, %r1;
+  add.u32 %r10, %r1, 20;
+  shr.u32 %r9, %r5, %r10;
+  shl.b32 %r11, %r5, %r10;
+  xor.b32 %r8, %r8, %r9;
+  or.b32 %r8, %r8, %r11;
+  min.s32 %r12, %r6, %r5;
+  max.u32 %r13, %r6, %r5;
+  max.s32 %r14, %r6, %r5;
+  min.u32 %r15, %r6, %r5;
+  sub.u32 %r12, %r12, %r13;
+  and.b32 %r14, %r14, %r15;
+  not.b32 %r14, %r14;
+  neg.s32 %r12, %r12;
+  add.u32 %r7, %r7, %r8;
+  add.u32 %r7, %r7, %r12;
+  xor.b32 %r7, %r7, %r14;
+  setp.lt.s32 %p1, %r6, 0;
+  setp.lt.u32 %p2, %r5, -2147483648;
+  xor.pred %p3, %p1, %p2;
+  not.pred %p4, %p3;
+  and.pred %p5, %p4, %p1;
+  or.pred %p6, %p5, %p2;
+  selp.b32 %r9, 1, 0, %p4;
+  selp.b32 %r10, 2, 0, %p6;
+  selp.b32 %r11, %r9, %r10, %p5;
+  add.u32 %r7, %r7, %r11;
+  add.u32 %r7, %r7, %r10;
+  cvt.rn.f32.s32 %f1, %r6;
+  mul.f32 %f2, %f1, 0f3FC00000;
+  fma.rn.f32 %f3, %f1, %f2, 0f3F000000;
+  sub.f32 %f3, %f3, %f1;
+  abs.f32 %f2, %f2;
+  neg.f32 %f1, %f1;
+  min.f32 %f1, %f1, %f2;
+  max.f32 %f3, %f3, %f1;
+  add.f32 %f3, %f3, %f1;
+  cvt.rzi.s32.f32 %r9, %f3;
+  add.u32 %r7, %r7, %r9;
+  setp.lt.u32 %p7, %r1, 8;
+  @%p7 mov.u32 %r0, 1000;
+  add.u32 %r0, %r0, %r1;
+  add.u32 %r7, %r7, %r0;
+  st.global.u32 [%rd3], %r7;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const uint32_t x = t * 0x9E3779B1u;
+    const int32_t y = static_cast<int32_t>(t) - 16;
+    const auto uy = static_cast<uint32_t>(y);
+    const auto high_signed = [](int32_t a, int32_t b) {
+      return static_cast<uint32_t>(static_cast<uint64_t>(int64_t{a} * b) >> 32);
+    };
+    uint32_t r = high_signed(static_cast<int32_t>(x), y);
+    r += static_cast<uint32_t>(uint64_t{x} * t >> 32);
+    r += high_signed(y, y);
+    const uint32_t shift = t + 20;  // 32 and more for t >= 12: both shifts give 0
+    const uint32_t right = shift >= 32 ? 0u : x >> shift, left = shift >= 32 ? 0u : x << shift;
+    const uint32_t shifted = (static_cast<uint32_t>(y >> std::min(t, 31u)) ^ right) | left;
+    const uint32_t min_signed = static_cast<uint32_t>(std::min(y, static_cast<int32_t>(x)));
+    const uint32_t max_signed = static_cast<uint32_t>(std::max(y, static_cast<int32_t>(x)));
+    const uint32_t difference = 0u - (min_signed - std::max(uy, x));
+    r = (r + shifted + difference) ^ ~(max_signed & std::min(uy, x));
+    const bool p1 = y < 0, p2 = x < 0x80000000u;
+    const bool p4 = !(p1 != p2), p5 = p4 && p1, p6 = p5 || p2;
+    const uint32_t one = p4 ? 1u : 0u, two = p6 ? 2u : 0u;
+    r += (p5 ? one : two) + two;
+    const auto f1 = static_cast<float>(y), f2 = f1 * 1.5f;
+    const float f3 = std::fma(f1, f2, 0.5f) - f1, low = std::min(-f1, std::fabs(f2));
+    r += static_cast<uint32_t>(static_cast<int32_t>(std::max(f3, low) + low));
+    return r + (t < 8 ? 1000u : 0u) + t;
+  });
+}
+
+// A warp's registers keep the values of the block that ran before it on the same storage:
+// a lane that has not written a register in this block must still read 0, in the decoded
+// form as in the general one. Block 0's lanes 0-7 write %r0; block 1's never do.
+TEST(WarpFastPaths, ARegisterAnEarlierBlockWroteReadsZero) {
+  const std::string body = R"(
+  setp.lt.u32 %p1, %r4, 8;
+  @%p1 mov.u32 %r0, 1000;
+  add.u32 %r5, %r0, %r1;
+  st.global.u32 [%rd3], %r5;
+  ret;)";
+  const Result r = run_ptx(kernel_with_body(body), 32, 2);
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(r.out[i], (i < 8 ? 1000u : 0u) + i % 32) << "thread " << i;
 }
 
 // Integer conversions register to register (across widths, and in place) and cvta's round
