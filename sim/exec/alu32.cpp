@@ -1,15 +1,17 @@
 // The most frequent arithmetic - 32-bit integer, f32 and predicate logic - a warp at a
 // time on the narrow registers in place: no widening of every operand to 64 bits and back;
 // and the 64-bit address arithmetic of indexing code (add/sub of 64-bit integers, mul/mad.wide).
+// Each instruction is decoded once per program (lane_ops.hpp); an issue runs its lane loop.
 // Results are those of the general path (alu.cpp) bit for bit; whatever this does not
-// cover (other types, .sat, .ftz, carries, wide or unwritten operands) goes there.
+// cover (other types, .sat, .ftz, carries, negated or unwritten operands) goes there.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "exec/executor.hpp"
-#include "exec/lane32.hpp"
+#include "exec/lane_ops.hpp"
 #include "exec/value.hpp"
 
 namespace gpusim::exec {
@@ -129,109 +131,161 @@ LaneKernel float_kernel(Opcode op) {
   }
 }
 
-// The lane loop of `in`, or null where the general path (alu.cpp) must run it: other types,
-// .sat, .ftz, carries, or a destination that is not a 32-bit register.
-LaneKernel lane32_kernel(const kernel::Program& program, const kernel::Instruction& in) {
+// The lane loop of `in` as a 32-bit operation, or null where the general path (alu.cpp) must
+// run it: other types, .sat, .ftz, carries, or a destination that is not a 32-bit register.
+LaneKernel narrow_kernel(const kernel::Instruction& in) {
   const DataType t = in.type;
   const bool integer = t == DataType::B32 || t == DataType::U32 || t == DataType::S32;
   const bool pred_logic = t == DataType::Pred && (in.op == Opcode::And || in.op == Opcode::Or ||
                                                   in.op == Opcode::Xor || in.op == Opcode::Not);
   if (!(integer || t == DataType::F32 || pred_logic) || in.carry || in.sat || in.ftz || in.num_src > 3) return nullptr;
-  if (in.dst.kind != kernel::Operand::Kind::Reg || program.reg_wide[in.dst.reg]) return nullptr;
   if (in.op == Opcode::Selp)
     return int_kernel_of([](uint32_t x, uint32_t y, uint32_t p) { return p & 1u ? x : y; });
   if (t == DataType::F32) return float_kernel(in.op);
   return integer_kernel(in.op, static_cast<MulMode>(in.mode), kernel::is_signed(t), pred_logic);
 }
 
+void add64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] + b[l];
+}
+void sub64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] - b[l];
+}
+// mul/mad.wide.s32: whole-warp signed products; a clone for hosts with AVX2 multiplies four
+// lanes at a time (vpmuldq), where baseline x86-64 (SSE2) has no signed 32-bit multiply to
+// 64 bits. The products are exact, so the answer does not depend on the host.
+__attribute__((target_clones("avx2", "default"))) void signed_products(const uint32_t* a, const uint32_t* b,
+                                                                        uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l)
+    out[l] = static_cast<uint64_t>(int64_t{static_cast<int32_t>(a[l])} * static_cast<int32_t>(b[l]));
+}
+template <bool Signed, bool Add>
+void widening(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out) {
+  if constexpr (Signed) signed_products(a, b, out);
+  else for (int l = 0; l < kWarpSize; ++l) out[l] = uint64_t{a[l]} * b[l];
+  if constexpr (Add)
+    for (int l = 0; l < kWarpSize; ++l) out[l] += c[l];
+}
+
+// `in` decoded with its lane loop, its sources and destination still to be placed; form None
+// where the general path must run it.
+LaneOp decode_kernel(const kernel::Program& program, const kernel::Instruction& in) {
+  LaneOp op;
+  if (in.dst.kind != kernel::Operand::Kind::Reg) return op;
+  if (!program.reg_wide[in.dst.reg]) {
+    op.narrow = narrow_kernel(in);
+    if (op.narrow) op.form = LaneOp::Form::Narrow;
+    return op;
+  }
+  if (in.carry || in.sat) return op;
+  const DataType t = in.type;
+  const bool mad = in.op == Opcode::Mad;
+  if ((in.op == Opcode::Mul || mad) && static_cast<MulMode>(in.mode) == MulMode::Wide &&
+      (t == DataType::S32 || t == DataType::U32)) {
+    op.form = LaneOp::Form::Widening;
+    op.widening = t == DataType::S32 ? (mad ? &widening<true, true> : &widening<true, false>)
+                                     : (mad ? &widening<false, true> : &widening<false, false>);
+    op.src[2].wide = true;  // the addend
+  } else if ((in.op == Opcode::Add || in.op == Opcode::Sub) && in.num_src == 2 &&
+             (t == DataType::S64 || t == DataType::U64 || t == DataType::B64)) {
+    op.form = LaneOp::Form::Wide;
+    op.wide = in.op == Opcode::Add ? &add64 : &sub64;
+    op.src[0].wide = op.src[1].wide = true;
+  }
+  return op;
+}
+
 }  // namespace
 
-Lane32Table::Lane32Table(const kernel::Program& program, const kernel::RegisterSlots& slots)
-    : ops(program.code.size()), immediates(kWarpSize, 0) {
+LaneOps::LaneOps(const kernel::Program& program, const kernel::RegisterSlots& slots)
+    : ops(program.code.size()), immediates(kWarpSize, 0), wide_immediates(kWarpSize, 0) {
   for (size_t pc = 0; pc < program.code.size(); ++pc) {
     const kernel::Instruction& in = program.code[pc];
-    Lane32Op op;
-    op.kernel = lane32_kernel(program, in);
-    if (!op.kernel) continue;
-    // Each source in place: a 32-bit register not negated, or an immediate (not frame-relative).
-    for (int i = 0; i < in.num_src && op.kernel; ++i) {
+    LaneOp op = decode_kernel(program, in);
+    // Each source in place: a register of the source's width, not negated, or an immediate
+    // (not frame-relative).
+    for (int i = 0; i < in.num_src && op.form != LaneOp::Form::None; ++i) {
       const kernel::Operand& o = in.src[i];
-      if (o.kind == kernel::Operand::Kind::Reg && !o.negate && !program.reg_wide[o.reg]) {
-        op.src[static_cast<size_t>(i)] = {o.reg, slots.slot[o.reg] * kWarpSize};
+      LaneOp::Source& s = op.src[static_cast<size_t>(i)];
+      if (o.kind == kernel::Operand::Kind::Reg && !o.negate && program.reg_wide[o.reg] == s.wide) {
+        s.reg = o.reg;
+        s.base = slots.slot[o.reg] * kWarpSize;
+      } else if (o.kind == kernel::Operand::Kind::Imm && !o.frame && s.wide) {
+        s.base = static_cast<uint32_t>(wide_immediates.size());
+        wide_immediates.insert(wide_immediates.end(), kWarpSize, static_cast<uint64_t>(o.imm));
       } else if (o.kind == kernel::Operand::Kind::Imm && !o.frame) {
-        op.src[static_cast<size_t>(i)].base = static_cast<uint32_t>(immediates.size());
+        s.base = static_cast<uint32_t>(immediates.size());
         immediates.insert(immediates.end(), kWarpSize, static_cast<uint32_t>(o.imm));
       } else {
-        op.kernel = nullptr;
+        op.form = LaneOp::Form::None;
       }
     }
-    if (!op.kernel) continue;
+    if (op.form == LaneOp::Form::None) continue;
     op.dst = in.dst.reg;
     op.dst_base = slots.slot[in.dst.reg] * kWarpSize;
     ops[pc] = op;
   }
 }
 
-bool Executor::alu32(WarpState& w, const Instruction& in, uint32_t mask) {
-  const Lane32Op& op = lane32_.ops[static_cast<size_t>(&in - program_.code.data())];
-  if (!op.kernel) return false;
-  const uint32_t* src[3];
-  for (size_t i = 0; i < 3; ++i) {
-    const Lane32Op::Source& s = op.src[i];
-    if (s.reg == kernel::kNoReg) {
-      src[i] = &lane32_.immediates[s.base];
-    } else {
-      if (mask & ~w.defined[s.reg]) return false;  // a lane reads a register it never wrote: gather() gives 0
-      src[i] = &w.narrow[s.base];
-    }
+namespace {
+
+// A decoded source's lanes: null when a lane of `mask` reads a register it never wrote
+// (gather() gives it 0: the general path runs the instruction).
+template <typename T>
+const T* lanes_of(const LaneOps& decoded, const WarpState& w, const LaneOp::Source& s, uint32_t mask) {
+  constexpr bool wide = sizeof(T) == sizeof(uint64_t);
+  if (s.reg == kernel::kNoReg) {
+    if constexpr (wide) return &decoded.wide_immediates[s.base];
+    else return &decoded.immediates[s.base];
   }
-  uint32_t out[kWarpSize];
-  op.kernel(src[0], src[1], src[2], out);
-  uint32_t* dst = &w.narrow[op.dst_base];
-  if (mask == 0xFFFFFFFFu) std::memcpy(dst, out, sizeof(out));
-  else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = out[lane]; });
-  w.defined[op.dst] |= mask;
-  return true;
+  if (mask & ~w.defined[s.reg]) return nullptr;
+  if constexpr (wide) return &w.wide[s.base];
+  else return &w.narrow[s.base];
 }
 
-bool Executor::alu_wide(WarpState& w, const Instruction& in, uint32_t mask) {
-  if (in.dst.kind != Operand::Kind::Reg || !program_.reg_wide[in.dst.reg] || in.carry || in.sat) return false;
-  const DataType t = in.type;
-  const bool wide_mul = (in.op == Opcode::Mul || in.op == Opcode::Mad) &&
-                        static_cast<MulMode>(in.mode) == MulMode::Wide && (t == DataType::S32 || t == DataType::U32);
-  const bool add = (in.op == Opcode::Add || in.op == Opcode::Sub) && in.num_src == 2 &&
-                   (t == DataType::S64 || t == DataType::U64 || t == DataType::B64);
-  if (!wide_mul && !add) return false;
-  uint64_t out[kWarpSize];
-  if (add) {
-    uint64_t scratch[2][kWarpSize];
-    const uint64_t* a = wide_view(w, in.src[0], mask, scratch[0]);
-    const uint64_t* b = a ? wide_view(w, in.src[1], mask, scratch[1]) : nullptr;
-    if (!b) return false;
-    if (in.op == Opcode::Add) for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] + b[l];
-    else for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] - b[l];
-  } else {
-    uint32_t scratch[2][kWarpSize];
-    uint64_t addend[kWarpSize];
-    const uint32_t* a = narrow_view(w, in.src[0], mask, scratch[0]);
-    const uint32_t* b = a ? narrow_view(w, in.src[1], mask, scratch[1]) : nullptr;
-    const uint64_t* c = in.op == Opcode::Mad && b ? wide_view(w, in.src[2], mask, addend) : nullptr;
-    if (!b || (in.op == Opcode::Mad && !c)) return false;
-    // The signed product from the unsigned one (which SSE2 multiplies two lanes at a time):
-    // a = ua - 2^32 [a < 0], so a b = ua ub - 2^32 (ub [a < 0] + ua [b < 0]) mod 2^64.
-    if (t == DataType::S32)
-      for (int l = 0; l < kWarpSize; ++l) {
-        const uint32_t a_negative = static_cast<uint32_t>(static_cast<int32_t>(a[l]) >> 31);
-        const uint32_t b_negative = static_cast<uint32_t>(static_cast<int32_t>(b[l]) >> 31);
-        const uint32_t high = (a_negative & b[l]) + (b_negative & a[l]);
-        out[l] = uint64_t{a[l]} * b[l] - (uint64_t{high} << 32);
-      }
-    else
-      for (int l = 0; l < kWarpSize; ++l) out[l] = uint64_t{a[l]} * b[l];
-    if (c)
-      for (int l = 0; l < kWarpSize; ++l) out[l] += c[l];
+template <typename T>
+void write_lanes(T* dst, const T* values, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(T) * kWarpSize);  // fixed size: inline moves, no call
+  else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+}
+
+}  // namespace
+
+bool Executor::decoded_alu(WarpState& w, const Instruction& in, uint32_t mask) {
+  const LaneOp& op = lane_ops_.ops[static_cast<size_t>(&in - program_.code.data())];
+  switch (op.form) {
+    case LaneOp::Form::None: return false;
+    case LaneOp::Form::Narrow: {
+      const uint32_t* a = lanes_of<uint32_t>(lane_ops_, w, op.src[0], mask);
+      const uint32_t* b = lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
+      const uint32_t* c = lanes_of<uint32_t>(lane_ops_, w, op.src[2], mask);
+      if (!a || !b || !c) return false;
+      uint32_t out[kWarpSize];
+      op.narrow(a, b, c, out);
+      write_lanes(&w.narrow[op.dst_base], out, mask);
+      break;
+    }
+    case LaneOp::Form::Wide: {
+      const uint64_t* a = lanes_of<uint64_t>(lane_ops_, w, op.src[0], mask);
+      const uint64_t* b = lanes_of<uint64_t>(lane_ops_, w, op.src[1], mask);
+      if (!a || !b) return false;
+      uint64_t out[kWarpSize];
+      op.wide(a, b, out);
+      write_lanes(&w.wide[op.dst_base], out, mask);
+      break;
+    }
+    case LaneOp::Form::Widening: {
+      const uint32_t* a = lanes_of<uint32_t>(lane_ops_, w, op.src[0], mask);
+      const uint32_t* b = lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
+      const uint64_t* c = lanes_of<uint64_t>(lane_ops_, w, op.src[2], mask);
+      if (!a || !b || !c) return false;
+      uint64_t out[kWarpSize];
+      op.widening(a, b, c, out);
+      write_lanes(&w.wide[op.dst_base], out, mask);
+      break;
+    }
   }
-  scatter(w, in.dst.reg, mask, out);
+  w.defined[op.dst] |= mask;
   return true;
 }
 

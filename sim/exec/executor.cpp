@@ -14,7 +14,7 @@ using kernel::SpecialReg;
 Executor::Executor(const kernel::Program& program, DeviceMemory& memory, const LaunchConfig& launch)
     : program_(program),
       slots_(kernel::assign_register_slots(program)),
-      lane32_(program, slots_),
+      lane_ops_(program, slots_),
       last_pc_(static_cast<int32_t>(program.code.size()) - 1),
       memory_(memory),
       launch_(launch),
@@ -278,7 +278,7 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
       if (in.op == Opcode::Match) r.distinct_values = std::max(distinct_values_, 1u);
       break;
     default:  // the common forms first, in place: alu()'s general path is the rest
-      if (!alu32(w, in, mask) && !alu_wide(w, in, mask)) alu(w, b, in, mask);
+      if (!decoded_alu(w, in, mask)) alu(w, b, in, mask);
       break;
   }
   ++w.stack.back().pc;

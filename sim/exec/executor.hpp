@@ -14,7 +14,7 @@
 
 #include "exec/device_memory.hpp"
 #include "exec/exec_error.hpp"
-#include "exec/lane32.hpp"
+#include "exec/lane_ops.hpp"
 #include "exec/access_ranges.hpp"
 #include "exec/store_log.hpp"
 #include "exec/warp_state.hpp"
@@ -286,11 +286,9 @@ class Executor {
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
-  // The common 32-bit operations straight on the narrow registers, as decoded in lane32_
-  // (alu32.cpp); false: not one, or a lane reads a register it never wrote.
-  bool alu32(WarpState& w, const Instruction& in, uint32_t mask);
-  // 64-bit integer add/sub and mul/mad.wide from 32 bits, in place (alu32.cpp); false: not one.
-  bool alu_wide(WarpState& w, const Instruction& in, uint32_t mask);
+  // The common arithmetic in place on the registers, as decoded in lane_ops_ (alu32.cpp);
+  // false: not one, or a lane reads a register it never wrote (alu() runs it).
+  bool decoded_alu(WarpState& w, const Instruction& in, uint32_t mask);
   void half_alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask, const uint64_t* ra,
                 const uint64_t* rb, const uint64_t* rc);
   void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,
@@ -317,7 +315,7 @@ class Executor {
 
   const kernel::Program& program_;
   const kernel::RegisterSlots slots_;  // where each register lives in a warp's state
-  const Lane32Table lane32_;           // the common 32-bit operations, decoded (alu32.cpp)
+  const LaneOps lane_ops_;             // the common arithmetic, decoded (alu32.cpp)
   const int32_t last_pc_;              // the program's last instruction (a PC past it: an implicit exit)
   DeviceMemory& memory_;
   const LaunchConfig& launch_;

@@ -1,0 +1,55 @@
+// The common arithmetic decoded once per program: 32-bit integer, f32, predicate logic and
+// selp on 32-bit registers, and the 64-bit address arithmetic of indexing code (add/sub of
+// 64-bit integers, mul/mad.wide). Each such instruction gets the loop over the warp's lanes
+// that is its operation, and where each operand lives, so that issuing it costs a look-up
+// and the loop, not the type and operand checks of every issue (alu32.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "kernel/ir.hpp"
+#include "kernel/register_slots.hpp"
+
+namespace gpusim::exec {
+
+// out[l] = op(a[l], b[l], c[l]) for every lane of the warp.
+using LaneKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out);
+using WideKernel = void (*)(const uint64_t* a, const uint64_t* b, uint64_t* out);  // add, sub
+using WideningKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out);  // mul/mad.wide
+
+struct LaneOp {
+  enum class Form : uint8_t {
+    None,       // not one of these: the general path (alu.cpp) runs it
+    Narrow,     // 32-bit sources and result: `narrow`
+    Wide,       // 64-bit sources and result: `wide`
+    Widening,   // 32-bit a and b, a 64-bit addend c (zeros for mul) and result: `widening`
+  };
+  // One source: a register's lanes from `base` in the warp's narrow or wide registers (by
+  // `wide`), or (reg kNoReg) an immediate's, or a missing source's zeros, from `base` in
+  // LaneOps' immediates of that width.
+  struct Source {
+    uint32_t reg = kernel::kNoReg;
+    uint32_t base = 0;
+    bool wide = false;
+  };
+  Form form = Form::None;
+  LaneKernel narrow = nullptr;
+  WideKernel wide = nullptr;
+  WideningKernel widening = nullptr;
+  uint32_t dst = kernel::kNoReg;
+  uint32_t dst_base = 0;  // the destination's lanes in the narrow (Narrow) or wide registers
+  std::array<Source, 3> src{};
+};
+
+// Every instruction's LaneOp, by PC, and the immediates' lanes they read.
+struct LaneOps {
+  std::vector<LaneOp> ops;
+  std::vector<uint32_t> immediates;       // 32 lanes each; the first 32: zeros
+  std::vector<uint64_t> wide_immediates;  // the same, 64 bits a lane
+
+  LaneOps(const kernel::Program& program, const kernel::RegisterSlots& slots);
+};
+
+}  // namespace gpusim::exec
