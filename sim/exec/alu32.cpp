@@ -25,17 +25,17 @@ namespace {
 // Every lane, active or not: the operations here cannot fault, and only the lanes executed
 // are written back. One function per operation, picked when the program is decoded.
 template <typename Fn>
-void int_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
+__attribute__((target_clones("avx2", "default"))) void int_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]);
 }
 template <typename Fn>
-void float_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
+__attribute__((target_clones("avx2", "default"))) void float_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l)
     out[l] = std::bit_cast<uint32_t>(Fn{}(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]), std::bit_cast<float>(c[l])));
 }
 // Predicate logic: the integer operation's result, as a predicate (0 or 1).
 template <typename Fn>
-void predicate_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
+__attribute__((target_clones("avx2", "default"))) void predicate_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]) & 1u;
 }
 template <typename Fn>
@@ -145,10 +145,10 @@ LaneKernel narrow_kernel(const kernel::Instruction& in) {
   return integer_kernel(in.op, static_cast<MulMode>(in.mode), kernel::is_signed(t), pred_logic);
 }
 
-void add64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+__attribute__((target_clones("avx2", "default"))) void add64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] + b[l];
 }
-void sub64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+__attribute__((target_clones("avx2", "default"))) void sub64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] - b[l];
 }
 // mul/mad.wide.s32: whole-warp signed products; a clone for hosts with AVX2 multiplies four

@@ -62,7 +62,7 @@ bool compare_integer(I a, I b) {
 // `Raw` and compared as T, of the same size: a 32-bit register's lanes compared in place as
 // float or int32_t, without a copy.
 template <CmpOp Op, typename T, typename Raw>
-uint32_t lanes_where(uint32_t mask, const Raw* a, const Raw* b) {
+__attribute__((target_clones("avx2", "default"))) uint32_t lanes_where(uint32_t mask, const Raw* a, const Raw* b) {
   static_assert(sizeof(T) == sizeof(Raw));
   const auto holds_at = [a, b](uint32_t lane) {
     const T x = std::bit_cast<T>(a[lane]), y = std::bit_cast<T>(b[lane]);
