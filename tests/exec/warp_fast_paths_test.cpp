@@ -155,8 +155,9 @@ TEST(WarpFastPaths, WideMultiplyAndSixtyFourBitAddition) {
 
 // Every form of the 32-bit operations decoded once per program (exec/lane32.hpp): the high
 // words of signed and unsigned products, shifts by 32 or more, signed and unsigned min/max,
-// predicate logic, selp of immediates and of registers, and f32 arithmetic; then a source
-// lanes 8 and up never wrote, which the general path reads as 0 there.
+// predicate logic, selp of immediates and of registers, f32 arithmetic, a source lanes 8 and
+// up never wrote (which the general path reads as 0 there), and the 64-bit forms: mul and
+// mad.wide, signed and unsigned, and sub.s64 of two registers.
 TEST(WarpFastPaths, DecodedThirtyTwoBitOperationsOfEveryForm) {
   const std::string body = R"(
   .reg .f32 %f<4>;
@@ -208,6 +209,15 @@ TEST(WarpFastPaths, DecodedThirtyTwoBitOperationsOfEveryForm) {
   @%p7 mov.u32 %r0, 1000;
   add.u32 %r0, %r0, %r1;
   add.u32 %r7, %r7, %r0;
+  mul.wide.u32 %rd4, %r5, %r1;
+  mad.wide.u32 %rd4, %r5, 7, %rd4;
+  mad.wide.s32 %rd5, %r6, %r5, %rd4;
+  sub.s64 %rd6, %rd5, %rd4;
+  shr.u64 %rd6, %rd6, 32;
+  cvt.u32.u64 %r9, %rd5;
+  cvt.u32.u64 %r10, %rd6;
+  xor.b32 %r9, %r9, %r10;
+  add.u32 %r7, %r7, %r9;
   st.global.u32 [%rd3], %r7;
   ret;)";
   expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
@@ -234,7 +244,11 @@ TEST(WarpFastPaths, DecodedThirtyTwoBitOperationsOfEveryForm) {
     const auto f1 = static_cast<float>(y), f2 = f1 * 1.5f;
     const float f3 = std::fma(f1, f2, 0.5f) - f1, low = std::min(-f1, std::fabs(f2));
     r += static_cast<uint32_t>(static_cast<int32_t>(std::max(f3, low) + low));
-    return r + (t < 8 ? 1000u : 0u) + t;
+    r += (t < 8 ? 1000u : 0u) + t;
+    // The 64-bit forms: x t + 7 x unsigned, then y x signed added to it and taken off again.
+    const uint64_t unsigned_sum = uint64_t{x} * t + uint64_t{x} * 7;
+    const auto signed_product = static_cast<uint64_t>(int64_t{y} * static_cast<int32_t>(x));
+    return r + (static_cast<uint32_t>(signed_product + unsigned_sum) ^ static_cast<uint32_t>(signed_product >> 32));
   });
 }
 
