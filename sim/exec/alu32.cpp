@@ -25,17 +25,21 @@ namespace {
 // Every lane, active or not: the operations here cannot fault, and only the lanes executed
 // are written back. One function per operation, picked when the program is decoded.
 template <typename Fn>
-__attribute__((target_clones("avx2", "default"))) void int_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
+__attribute__((target_clones("avx2", "default"))) void int_lanes32(const uint32_t* a, const uint32_t* b,
+                                                                    const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]);
 }
 template <typename Fn>
-__attribute__((target_clones("avx2", "default"))) void float_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
+__attribute__((target_clones("avx2", "default"))) void float_lanes32(const uint32_t* a, const uint32_t* b,
+                                                                      const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l)
-    out[l] = std::bit_cast<uint32_t>(Fn{}(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]), std::bit_cast<float>(c[l])));
+    out[l] = std::bit_cast<uint32_t>(
+        Fn{}(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]), std::bit_cast<float>(c[l])));
 }
 // Predicate logic: the integer operation's result, as a predicate (0 or 1).
 template <typename Fn>
-__attribute__((target_clones("avx2", "default"))) void predicate_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
+__attribute__((target_clones("avx2", "default"))) void predicate_lanes32(const uint32_t* a, const uint32_t* b,
+                                                                          const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]) & 1u;
 }
 template <typename Fn>
@@ -57,6 +61,7 @@ uint32_t high_signed(uint32_t x, uint32_t y) {
 }
 uint32_t high(uint32_t x, uint32_t y) { return static_cast<uint32_t>(uint64_t{x} * y >> 32); }
 int32_t as_signed(uint32_t v) { return static_cast<int32_t>(v); }
+uint32_t from_signed(int32_t v) { return static_cast<uint32_t>(v); }
 
 LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate) {
   const auto k = [predicate](auto fn) { return predicate ? predicate_kernel_of(fn) : int_kernel_of(fn); };
@@ -91,15 +96,12 @@ LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate
       return k([](uint32_t x, uint32_t n, uint32_t) { return n >= 32 ? 0u : x >> n; });
     case Opcode::Min:
     case Opcode::Max: {
-      if (op == Opcode::Min)
-        return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) {
-          return static_cast<uint32_t>(std::min(as_signed(x), as_signed(y)));
-        })
-                         : k([](uint32_t x, uint32_t y, uint32_t) { return std::min(x, y); });
-      return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) {
-        return static_cast<uint32_t>(std::max(as_signed(x), as_signed(y)));
-      })
-                       : k([](uint32_t x, uint32_t y, uint32_t) { return std::max(x, y); });
+      const bool min = op == Opcode::Min;
+      if (is_signed)
+        return min ? k([](uint32_t x, uint32_t y, uint32_t) { return from_signed(std::min(as_signed(x), as_signed(y))); })
+                   : k([](uint32_t x, uint32_t y, uint32_t) { return from_signed(std::max(as_signed(x), as_signed(y))); });
+      return min ? k([](uint32_t x, uint32_t y, uint32_t) { return std::min(x, y); })
+                 : k([](uint32_t x, uint32_t y, uint32_t) { return std::max(x, y); });
     }
     default: return nullptr;
   }
