@@ -13,6 +13,7 @@
 #include "exec/executor.hpp"
 #include "exec/lane_ops.hpp"
 #include "exec/value.hpp"
+#include "util/host_clones.hpp"
 
 namespace gpusim::exec {
 
@@ -25,21 +26,18 @@ namespace {
 // Every lane, active or not: the operations here cannot fault, and only the lanes executed
 // are written back. One function per operation, picked when the program is decoded.
 template <typename Fn>
-__attribute__((target_clones("avx2", "default"))) void int_lanes32(const uint32_t* a, const uint32_t* b,
-                                                                    const uint32_t* c, uint32_t* out) {
+GPUSIM_AVX2_CLONES_TEMPLATE void int_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]);
 }
 template <typename Fn>
-__attribute__((target_clones("avx2", "default"))) void float_lanes32(const uint32_t* a, const uint32_t* b,
-                                                                      const uint32_t* c, uint32_t* out) {
+GPUSIM_AVX2_CLONES_TEMPLATE void float_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l)
     out[l] = std::bit_cast<uint32_t>(
         Fn{}(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]), std::bit_cast<float>(c[l])));
 }
 // Predicate logic: the integer operation's result, as a predicate (0 or 1).
 template <typename Fn>
-__attribute__((target_clones("avx2", "default"))) void predicate_lanes32(const uint32_t* a, const uint32_t* b,
-                                                                          const uint32_t* c, uint32_t* out) {
+GPUSIM_AVX2_CLONES_TEMPLATE void predicate_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]) & 1u;
 }
 template <typename Fn>

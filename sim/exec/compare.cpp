@@ -8,6 +8,7 @@
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
+#include "util/host_clones.hpp"
 #include "util/bits.hpp"
 
 namespace gpusim::exec {
@@ -62,7 +63,7 @@ bool compare_integer(I a, I b) {
 // `Raw` and compared as T, of the same size: a 32-bit register's lanes compared in place as
 // float or int32_t, without a copy.
 template <CmpOp Op, typename T, typename Raw>
-__attribute__((target_clones("avx2", "default"))) uint32_t lanes_where(uint32_t mask, const Raw* a, const Raw* b) {
+GPUSIM_AVX2_CLONES_TEMPLATE uint32_t lanes_where(uint32_t mask, const Raw* a, const Raw* b) {
   static_assert(sizeof(T) == sizeof(Raw));
   const auto holds_at = [a, b](uint32_t lane) {
     const T x = std::bit_cast<T>(a[lane]), y = std::bit_cast<T>(b[lane]);
