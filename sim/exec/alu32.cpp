@@ -8,7 +8,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "exec/executor.hpp"
 #include "exec/lane_ops.hpp"
@@ -241,12 +240,6 @@ const T* lanes_of(const LaneOps& decoded, const WarpState& w, const LaneOp::Sour
   if (mask & ~w.defined[s.reg]) return nullptr;
   if constexpr (wide) return &w.wide[s.base];
   else return &w.narrow[s.base];
-}
-
-template <typename T>
-void write_lanes(T* dst, const T* values, uint32_t mask) {
-  if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(T) * kWarpSize);  // fixed size: inline moves, no call
-  else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
 }
 
 }  // namespace

@@ -36,6 +36,13 @@ inline void for_each_lane(uint32_t mask, F&& f) {
   }
 }
 
+// Copies the lanes of `mask` from `values` to `dst` (a register's lanes).
+template <typename T>
+inline void write_lanes(T* dst, const T* values, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(T) * kWarpSize);  // fixed size: inline moves, no call
+  else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+}
+
 // One printf a thread made, in the order the simulation executed them.
 struct PrintfRecord {
   std::array<uint32_t, 3> block{};
@@ -235,17 +242,13 @@ class Executor {
   }
   // Writes the lanes of `mask` of a 32-bit register from `values`.
   void scatter32(WarpState& w, uint32_t reg, uint32_t mask, const uint32_t* values) const {
-    uint32_t* dst = &w.narrow[size_t{slots_.slot[reg]} * kWarpSize];
-    if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(*dst) * kWarpSize);  // fixed size: inline moves, no call
-    else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+    write_lanes(&w.narrow[size_t{slots_.slot[reg]} * kWarpSize], values, mask);
     w.defined[reg] |= mask;
   }
   void scatter(WarpState& w, uint32_t reg, uint32_t mask, const uint64_t* values) const {
     const size_t base = size_t{slots_.slot[reg]} * kWarpSize;
     if (program_.reg_wide[reg]) {
-      uint64_t* dst = &w.wide[base];
-      if (mask == 0xFFFFFFFFu) std::memcpy(dst, values, sizeof(*dst) * kWarpSize);  // fixed size: inline moves, no call
-      else for_each_lane(mask, [&](uint32_t lane) { dst[lane] = values[lane]; });
+      write_lanes(&w.wide[base], values, mask);
     } else {
       uint32_t* dst = &w.narrow[base];
       if (mask == 0xFFFFFFFFu) {
