@@ -1,7 +1,7 @@
 // The most frequent arithmetic - 32-bit integer, f32 and predicate logic - a warp at a
 // time on the narrow registers in place: no widening of every operand to 64 bits and back;
 // and the 64-bit address arithmetic of indexing code (add/sub of 64-bit integers, mul/mad.wide).
-// Each instruction is decoded once per program (lane_ops.hpp); an issue runs its lane loop.
+// Each instruction is decoded once per program (lane_ops.cpp); an issue runs its lane loop.
 // Results are those of the general path (alu.cpp) bit for bit; whatever this does not
 // cover (other types, .sat, .ftz, carries, negated or unwritten operands) goes there.
 #include <algorithm>
@@ -166,9 +166,9 @@ void widening(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t*
     for (int l = 0; l < kWarpSize; ++l) out[l] += c[l];
 }
 
-// `in` decoded with its lane loop, its sources and destination still to be placed; form None
-// where the general path must run it.
-LaneOp decode_kernel(const kernel::Program& program, const kernel::Instruction& in) {
+}  // namespace
+
+LaneOp decode_arithmetic(const kernel::Program& program, const kernel::Instruction& in) {
   LaneOp op;
   if (in.dst.kind != kernel::Operand::Kind::Reg) return op;
   if (!program.reg_wide[in.dst.reg]) {
@@ -192,94 +192,6 @@ LaneOp decode_kernel(const kernel::Program& program, const kernel::Instruction& 
     op.src[0].wide = op.src[1].wide = true;
   }
   return op;
-}
-
-}  // namespace
-
-LaneOps::LaneOps(const kernel::Program& program, const kernel::RegisterSlots& slots)
-    : ops(program.code.size()), immediates(kWarpSize, 0), wide_immediates(kWarpSize, 0) {
-  for (size_t pc = 0; pc < program.code.size(); ++pc) {
-    const kernel::Instruction& in = program.code[pc];
-    LaneOp op = decode_kernel(program, in);
-    // Each source in place: a register of the source's width, not negated, or an immediate
-    // (not frame-relative).
-    for (int i = 0; i < in.num_src && op.form != LaneOp::Form::None; ++i) {
-      const kernel::Operand& o = in.src[i];
-      LaneOp::Source& s = op.src[static_cast<size_t>(i)];
-      if (o.kind == kernel::Operand::Kind::Reg && !o.negate && program.reg_wide[o.reg] == s.wide) {
-        s.reg = o.reg;
-        s.base = slots.slot[o.reg] * kWarpSize;
-      } else if (o.kind == kernel::Operand::Kind::Imm && !o.frame && s.wide) {
-        s.base = static_cast<uint32_t>(wide_immediates.size());
-        wide_immediates.insert(wide_immediates.end(), kWarpSize, static_cast<uint64_t>(o.imm));
-      } else if (o.kind == kernel::Operand::Kind::Imm && !o.frame) {
-        s.base = static_cast<uint32_t>(immediates.size());
-        immediates.insert(immediates.end(), kWarpSize, static_cast<uint32_t>(o.imm));
-      } else {
-        op.form = LaneOp::Form::None;
-      }
-    }
-    if (op.form == LaneOp::Form::None) continue;
-    op.dst = in.dst.reg;
-    op.dst_base = slots.slot[in.dst.reg] * kWarpSize;
-    ops[pc] = op;
-  }
-}
-
-namespace {
-
-// A decoded source's lanes: null when a lane of `mask` reads a register it never wrote
-// (gather() gives it 0: the general path runs the instruction).
-template <typename T>
-const T* lanes_of(const LaneOps& decoded, const WarpState& w, const LaneOp::Source& s, uint32_t mask) {
-  constexpr bool wide = sizeof(T) == sizeof(uint64_t);
-  if (s.reg == kernel::kNoReg) {
-    if constexpr (wide) return &decoded.wide_immediates[s.base];
-    else return &decoded.immediates[s.base];
-  }
-  if (mask & ~w.defined[s.reg]) return nullptr;
-  if constexpr (wide) return &w.wide[s.base];
-  else return &w.narrow[s.base];
-}
-
-}  // namespace
-
-bool Executor::decoded_alu(WarpState& w, const Instruction& in, uint32_t mask) {
-  const LaneOp& op = lane_ops_.ops[static_cast<size_t>(&in - program_.code.data())];
-  switch (op.form) {
-    case LaneOp::Form::None: return false;
-    case LaneOp::Form::Narrow: {
-      const uint32_t* a = lanes_of<uint32_t>(lane_ops_, w, op.src[0], mask);
-      const uint32_t* b = lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
-      const uint32_t* c = lanes_of<uint32_t>(lane_ops_, w, op.src[2], mask);
-      if (!a || !b || !c) return false;
-      uint32_t out[kWarpSize];
-      op.narrow(a, b, c, out);
-      write_lanes(&w.narrow[op.dst_base], out, mask);
-      break;
-    }
-    case LaneOp::Form::Wide: {
-      const uint64_t* a = lanes_of<uint64_t>(lane_ops_, w, op.src[0], mask);
-      const uint64_t* b = lanes_of<uint64_t>(lane_ops_, w, op.src[1], mask);
-      if (!a || !b) return false;
-      uint64_t out[kWarpSize];
-      op.wide(a, b, out);
-      write_lanes(&w.wide[op.dst_base], out, mask);
-      break;
-    }
-    case LaneOp::Form::Widening: {
-      const uint32_t* a = lanes_of<uint32_t>(lane_ops_, w, op.src[0], mask);
-      const uint32_t* b = lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
-      const uint64_t* c = lanes_of<uint64_t>(lane_ops_, w, op.src[2], mask);
-      if (!a || !b || !c) return false;
-      uint64_t out[kWarpSize];
-      op.widening(a, b, c, out);
-      write_lanes(&w.wide[op.dst_base], out, mask);
-      break;
-    }
-  }
-  w.defined[op.dst] |= mask;
-  return true;
 }
 
 }  // namespace gpusim::exec

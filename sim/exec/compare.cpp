@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "exec/executor.hpp"
+#include "exec/lane_ops.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
 #include "util/host_clones.hpp"
@@ -80,30 +81,37 @@ GPUSIM_AVX2_CLONES_TEMPLATE uint32_t lanes_where(uint32_t mask, const Raw* a, co
   return out;
 }
 
+// The comparison `op` of lanes read as Raw, compared as T (of the same size).
+template <typename T, typename Raw>
+auto compare_kernel_as(CmpOp op) -> uint32_t (*)(uint32_t, const Raw*, const Raw*) {
+  switch (op) {
+    case CmpOp::Eq: return &lanes_where<CmpOp::Eq, T, Raw>;
+    case CmpOp::Ne: return &lanes_where<CmpOp::Ne, T, Raw>;
+    case CmpOp::Lt: return &lanes_where<CmpOp::Lt, T, Raw>;
+    case CmpOp::Le: return &lanes_where<CmpOp::Le, T, Raw>;
+    case CmpOp::Gt: return &lanes_where<CmpOp::Gt, T, Raw>;
+    case CmpOp::Ge: return &lanes_where<CmpOp::Ge, T, Raw>;
+    case CmpOp::Lo: return &lanes_where<CmpOp::Lo, T, Raw>;
+    case CmpOp::Ls: return &lanes_where<CmpOp::Ls, T, Raw>;
+    case CmpOp::Hi: return &lanes_where<CmpOp::Hi, T, Raw>;
+    case CmpOp::Hs: return &lanes_where<CmpOp::Hs, T, Raw>;
+    case CmpOp::Equ: return &lanes_where<CmpOp::Equ, T, Raw>;
+    case CmpOp::Neu: return &lanes_where<CmpOp::Neu, T, Raw>;
+    case CmpOp::Ltu: return &lanes_where<CmpOp::Ltu, T, Raw>;
+    case CmpOp::Leu: return &lanes_where<CmpOp::Leu, T, Raw>;
+    case CmpOp::Gtu: return &lanes_where<CmpOp::Gtu, T, Raw>;
+    case CmpOp::Geu: return &lanes_where<CmpOp::Geu, T, Raw>;
+    case CmpOp::Num: return &lanes_where<CmpOp::Num, T, Raw>;
+    case CmpOp::Nan: return &lanes_where<CmpOp::Nan, T, Raw>;
+  }
+  return nullptr;
+}
+
 // Compared as T, read as Raw (of the same size).
 template <typename T, typename Raw>
 uint32_t compare_as(CmpOp op, uint32_t mask, const Raw* a, const Raw* b) {
-  switch (op) {
-    case CmpOp::Eq: return lanes_where<CmpOp::Eq, T>(mask, a, b);
-    case CmpOp::Ne: return lanes_where<CmpOp::Ne, T>(mask, a, b);
-    case CmpOp::Lt: return lanes_where<CmpOp::Lt, T>(mask, a, b);
-    case CmpOp::Le: return lanes_where<CmpOp::Le, T>(mask, a, b);
-    case CmpOp::Gt: return lanes_where<CmpOp::Gt, T>(mask, a, b);
-    case CmpOp::Ge: return lanes_where<CmpOp::Ge, T>(mask, a, b);
-    case CmpOp::Lo: return lanes_where<CmpOp::Lo, T>(mask, a, b);
-    case CmpOp::Ls: return lanes_where<CmpOp::Ls, T>(mask, a, b);
-    case CmpOp::Hi: return lanes_where<CmpOp::Hi, T>(mask, a, b);
-    case CmpOp::Hs: return lanes_where<CmpOp::Hs, T>(mask, a, b);
-    case CmpOp::Equ: return lanes_where<CmpOp::Equ, T>(mask, a, b);
-    case CmpOp::Neu: return lanes_where<CmpOp::Neu, T>(mask, a, b);
-    case CmpOp::Ltu: return lanes_where<CmpOp::Ltu, T>(mask, a, b);
-    case CmpOp::Leu: return lanes_where<CmpOp::Leu, T>(mask, a, b);
-    case CmpOp::Gtu: return lanes_where<CmpOp::Gtu, T>(mask, a, b);
-    case CmpOp::Geu: return lanes_where<CmpOp::Geu, T>(mask, a, b);
-    case CmpOp::Num: return lanes_where<CmpOp::Num, T>(mask, a, b);
-    case CmpOp::Nan: return lanes_where<CmpOp::Nan, T>(mask, a, b);
-  }
-  return 0;
+  const auto holds = compare_kernel_as<T, Raw>(op);
+  return holds ? holds(mask, a, b) : 0;
 }
 
 template <typename T>
@@ -112,6 +120,29 @@ uint32_t compare_lanes(CmpOp op, uint32_t mask, const T* a, const T* b) {
 }
 
 }  // namespace
+
+LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction& in) {
+  LaneOp op;
+  // 32-bit operands, one predicate or two, and no predicate to combine with: setp()'s
+  // in-place path.
+  const DataType t = in.type;
+  if (in.bool_op != kernel::BoolOp::None || in.num_src != 2 || in.dst.kind != kernel::Operand::Kind::Reg ||
+      program.reg_wide[in.dst.reg])
+    return op;
+  if (in.dst2.kind == kernel::Operand::Kind::Reg) {
+    if (program.reg_wide[in.dst2.reg]) return op;
+    op.dst2 = in.dst2.reg;
+  } else if (in.dst2.kind != kernel::Operand::Kind::None) {
+    return op;
+  }
+  const auto cmp = static_cast<CmpOp>(in.mode);
+  op.compare = t == DataType::F32   ? compare_kernel_as<float, uint32_t>(cmp)
+               : t == DataType::S32 ? compare_kernel_as<int32_t, uint32_t>(cmp)
+               : t == DataType::U32 || t == DataType::B32 ? compare_kernel_as<uint32_t, uint32_t>(cmp)
+                                                           : nullptr;
+  if (op.compare) op.form = LaneOp::Form::Compare;
+  return op;
+}
 
 void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction& in, uint32_t mask) {
   const CmpOp op = static_cast<CmpOp>(in.mode);

@@ -38,6 +38,20 @@ uint64_t float_to_int(double v, Rounding r, DataType dst) {
   return c >= std::ldexp(1.0, 64) - 1 ? ~uint64_t{0} : low_bits(static_cast<uint64_t>(c), bits);
 }
 
+// `exact` as F, rounded as `r` says: to the nearest (.rn, or none), toward zero (.rz), down
+// (.rm) or up (.rp). The nearest F first; where it lies past the direction asked for, the
+// next F back. `exact` holds any 64-bit integer or double exactly.
+template <typename F>
+F rounded(long double exact, Rounding r) {
+  static_assert(std::numeric_limits<long double>::digits >= 64, "an int64 must convert to long double exactly");
+  F f = static_cast<F>(exact);
+  const long double got = f;
+  if (r == Rounding::Rz && std::fabs(got) > std::fabs(exact)) f = std::nextafter(f, F{0});
+  else if (r == Rounding::Rm && got > exact) f = std::nextafter(f, -std::numeric_limits<F>::infinity());
+  else if (r == Rounding::Rp && got < exact) f = std::nextafter(f, std::numeric_limits<F>::infinity());
+  return f;
+}
+
 double round_float(double v, Rounding r) {
   switch (r) {
     case Rounding::Rni: return std::nearbyint(v);
@@ -100,8 +114,8 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
       if (in.ftz && src == DataType::F32) v = flush_f32(static_cast<float>(v));
       if (src != DataType::F16 && src != DataType::BF16) v = round_float(v, in.rounding);
       if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-      out = dst == DataType::F32 ? from_f32(in.ftz ? flush_f32(static_cast<float>(v)) : static_cast<float>(v))
-                                 : from_f64(v);
+      const float narrowed = dst == DataType::F32 ? rounded<float>(v, in.rounding) : 0.0f;
+      out = dst == DataType::F32 ? from_f32(in.ftz ? flush_f32(narrowed) : narrowed) : from_f64(v);
     } else if (kernel::is_float(src)) {
       out = float_to_int(float_value(a, src), in.rounding, dst);
     } else if (dst == DataType::F16 || dst == DataType::BF16) {
@@ -110,13 +124,14 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
       out = encode_small_float(in.sat ? std::clamp(v, 0.0, 1.0) : v, format_of(dst), in.rounding);
     } else if (kernel::is_float(dst)) {
       const int64_t s = as_int(a, src);
-      const bool from_signed = kernel::is_signed(src);
-      double v = from_signed ? static_cast<double>(s) : static_cast<double>(static_cast<uint64_t>(s));
+      const long double exact = kernel::is_signed(src) ? static_cast<long double>(s)
+                                                       : static_cast<long double>(static_cast<uint64_t>(s));
+      // Rounded once, directly to the destination's type, as the hardware does.
       if (dst == DataType::F32) {
-        // Round once, directly to float, as the hardware does.
-        const float f = from_signed ? static_cast<float>(s) : static_cast<float>(static_cast<uint64_t>(s));
+        const float f = rounded<float>(exact, in.rounding);
         out = from_f32(in.sat ? std::clamp(f, 0.0f, 1.0f) : f);
       } else {
+        const double v = rounded<double>(exact, in.rounding);
         out = from_f64(in.sat ? std::clamp(v, 0.0, 1.0) : v);
       }
     } else {

@@ -234,10 +234,16 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
     case Opcode::Trap:  // __trap(), or a failed check in CUDA's headers: the launch fails on the GPU
       if (mask) fault(w, b, static_cast<uint32_t>(std::countr_zero(mask)), "trap: the kernel aborted");
       break;
-    case Opcode::Setp: setp(w, b, in, mask); break;
-    case Opcode::Mov: move(w, b, in, mask); break;
+    case Opcode::Setp:
+      if (!run_decoded(w, b, in, mask)) setp(w, b, in, mask);
+      break;
+    case Opcode::Mov:
+      if (!run_decoded(w, b, in, mask)) move(w, b, in, mask);
+      break;
     case Opcode::Cvt:
-    case Opcode::Cvta: convert(w, b, in, mask); break;
+    case Opcode::Cvta:
+      if (!run_decoded(w, b, in, mask)) convert(w, b, in, mask);
+      break;
     case Opcode::Ld:
     case Opcode::St:
       last_space_ = in.space;
@@ -278,7 +284,7 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
       if (in.op == Opcode::Match) r.distinct_values = std::max(distinct_values_, 1u);
       break;
     default:  // the common forms first, in place: alu()'s general path is the rest
-      if (!decoded_alu(w, in, mask)) alu(w, b, in, mask);
+      if (!run_decoded(w, b, in, mask)) alu(w, b, in, mask);
       break;
   }
   ++w.stack.back().pc;

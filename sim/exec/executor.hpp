@@ -289,9 +289,10 @@ class Executor {
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
-  // The common arithmetic in place on the registers, as decoded in lane_ops_ (alu32.cpp);
-  // false: not one, or a lane reads a register it never wrote (alu() runs it).
-  bool decoded_alu(WarpState& w, const Instruction& in, uint32_t mask);
+  // The most frequent instructions in place on the registers, as decoded in lane_ops_
+  // (lane_ops.cpp); false: not decoded, or a lane reads a register it never wrote (the
+  // general path runs it).
+  bool run_decoded(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void half_alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask, const uint64_t* ra,
                 const uint64_t* rb, const uint64_t* rc);
   void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,
@@ -318,7 +319,7 @@ class Executor {
 
   const kernel::Program& program_;
   const kernel::RegisterSlots slots_;  // where each register lives in a warp's state
-  const LaneOps lane_ops_;             // the common arithmetic, decoded (alu32.cpp)
+  const LaneOps lane_ops_;             // the most frequent instructions, decoded (lane_ops.cpp)
   const int32_t last_pc_;              // the program's last instruction (a PC past it: an implicit exit)
   DeviceMemory& memory_;
   const LaunchConfig& launch_;

@@ -1,8 +1,10 @@
-// The common arithmetic decoded once per program: 32-bit integer, f32, predicate logic and
-// selp on 32-bit registers, and the 64-bit address arithmetic of indexing code (add/sub of
-// 64-bit integers, mul/mad.wide). Each such instruction gets the loop over the warp's lanes
-// that is its operation, and where each operand lives, so that issuing it costs a look-up
-// and the loop, not the type and operand checks of every issue (alu32.cpp).
+// The most frequent instructions decoded once per program: 32-bit integer, f32, predicate
+// logic and selp on 32-bit registers, the 64-bit address arithmetic of indexing code
+// (add/sub of 64-bit integers, mul/mad.wide), 32-bit comparisons (setp), moves and the
+// simple conversions (mov, cvt between integer widths and to f32, cvta outside the shared
+// and local windows). Each such instruction gets the loop over the warp's lanes that is its
+// operation, and where each operand lives, so that issuing it costs a look-up and the loop,
+// not the type and operand checks of every issue (lane_ops.cpp).
 #pragma once
 
 #include <array>
@@ -16,15 +18,19 @@ namespace gpusim::exec {
 
 // out[l] = op(a[l], b[l], c[l]) for every lane of the warp.
 using LaneKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out);
-using WideKernel = void (*)(const uint64_t* a, const uint64_t* b, uint64_t* out);  // add, sub
-using WideningKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out);  // mul/mad.wide
+using WideKernel = void (*)(const uint64_t* a, const uint64_t* b, uint64_t* out);  // add, sub, mov
+using WideningKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out);  // mul/mad.wide, cvt
+// The lanes of `mask` for which a comparison of a[l] and b[l] holds, as a mask (setp).
+using CompareKernel = uint32_t (*)(uint32_t mask, const uint32_t* a, const uint32_t* b);
 
 struct LaneOp {
   enum class Form : uint8_t {
-    None,       // not one of these: the general path (alu.cpp) runs it
+    None,       // not one of these: the general path runs it
     Narrow,     // 32-bit sources and result: `narrow`
     Wide,       // 64-bit sources and result: `wide`
-    Widening,   // 32-bit a and b, a 64-bit addend c (zeros for mul) and result: `widening`
+    Widening,   // 32-bit a and b, a 64-bit addend c (zeros where unused) and result: `widening`
+    Compare,    // 32-bit a and b; predicates `dst` (where it holds) and `dst2` (where not): `compare`
+    Special,    // a special register's lanes into a 32-bit register: `special`
   };
   // One source: a register's lanes from `base` in the warp's narrow or wide registers (by
   // `wide`), or (reg kNoReg) an immediate's, or a missing source's zeros, from `base` in
@@ -35,11 +41,14 @@ struct LaneOp {
     bool wide = false;
   };
   Form form = Form::None;
+  kernel::SpecialReg special{};
   LaneKernel narrow = nullptr;
   WideKernel wide = nullptr;
   WideningKernel widening = nullptr;
+  CompareKernel compare = nullptr;
   uint32_t dst = kernel::kNoReg;
-  uint32_t dst_base = 0;  // the destination's lanes in the narrow (Narrow) or wide registers
+  uint32_t dst2 = kernel::kNoReg;  // Compare: setp's second predicate, or none
+  uint32_t dst_base = 0;  // the destination's lanes in the narrow or wide registers (by form)
   std::array<Source, 3> src{};
 };
 
@@ -51,5 +60,11 @@ struct LaneOps {
 
   LaneOps(const kernel::Program& program, const kernel::RegisterSlots& slots);
 };
+
+// The decoders of each family: the form and lane loop of `in`, with each source's width set
+// (the sources are placed by LaneOps); form None where the general path must run it.
+LaneOp decode_arithmetic(const kernel::Program& program, const kernel::Instruction& in);  // alu32.cpp
+LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction& in);     // compare.cpp
+LaneOp decode_move(const kernel::Program& program, const kernel::Instruction& in);        // lane_moves.cpp: mov, cvt, cvta
 
 }  // namespace gpusim::exec

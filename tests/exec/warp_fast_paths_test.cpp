@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -249,6 +250,112 @@ TEST(WarpFastPaths, DecodedThirtyTwoBitOperationsOfEveryForm) {
     const uint64_t unsigned_sum = uint64_t{x} * t + uint64_t{x} * 7;
     const auto signed_product = static_cast<uint64_t>(int64_t{y} * static_cast<int32_t>(x));
     return r + (static_cast<uint32_t>(signed_product + unsigned_sum) ^ static_cast<uint32_t>(signed_product >> 32));
+  });
+}
+
+// The comparisons, moves and conversions decoded once (exec/lane_ops.hpp): setp with p|q
+// and an immediate first, predicate and 64-bit moves, special registers, integer widening
+// of each signedness, integers to f32 rounded each way, and a comparison of a register
+// lanes 8 and up never wrote (it reads 0 there). out[t] sums the parts, each scaled apart.
+TEST(WarpFastPaths, DecodedMovesConversionsAndComparisons) {
+  const std::string body = R"(
+  .reg .f32 %f<8>;
+  mul.lo.u32 %r5, %r1, -1640531535;
+  setp.lt.s32 %p1|%p2, %r5, 0;
+  setp.hi.u32 %p3, %r5, %r1;
+  setp.ne.b32 %p4, 7, %r1;
+  mov.pred %p5, %p3;
+  setp.lt.u32 %p6, %r1, 8;
+  @%p6 mov.u32 %r14, 5;
+  setp.eq.u32 %p7, %r14, 0;
+  selp.u32 %r6, 1, 0, %p1;
+  selp.u32 %r7, 2, 0, %p2;
+  selp.u32 %r8, 4, 0, %p5;
+  selp.u32 %r9, 8, 0, %p4;
+  selp.u32 %r10, 16, 0, %p7;
+  add.u32 %r6, %r6, %r7;
+  add.u32 %r6, %r6, %r8;
+  add.u32 %r6, %r6, %r9;
+  add.u32 %r6, %r6, %r10;
+  mov.u32 %r7, %laneid;
+  mov.u32 %r8, %lanemask_lt;
+  mov.u32 %r9, %nctaid.x;
+  mad.lo.u32 %r6, %r7, 32, %r6;
+  xor.b32 %r6, %r6, %r8;
+  mad.lo.u32 %r6, %r9, 3, %r6;
+  cvt.u64.u32 %rd4, %r5;
+  cvt.s64.s32 %rd5, %r5;
+  cvt.u64.s32 %rd6, %r5;
+  cvt.s64.u32 %rd7, %r5;
+  sub.s64 %rd5, %rd5, %rd4;
+  sub.s64 %rd6, %rd6, %rd7;
+  shr.u64 %rd5, %rd5, 32;
+  shr.u64 %rd6, %rd6, 31;
+  cvt.u32.u64 %r10, %rd5;
+  cvt.u32.u64 %r11, %rd6;
+  mad.lo.u32 %r6, %r10, 5, %r6;
+  mad.lo.u32 %r6, %r11, 9, %r6;
+  mov.u64 %rd4, 0x123456789;
+  mov.b64 %rd5, %rd4;
+  add.s64 %rd5, %rd5, %rd7;
+  cvt.u32.u64 %r10, %rd5;
+  shr.u64 %rd5, %rd5, 32;
+  cvt.u32.u64 %r11, %rd5;
+  mad.lo.u32 %r6, %r10, 11, %r6;
+  mad.lo.u32 %r6, %r11, 13, %r6;
+  shl.b32 %r12, %r1, 20;
+  or.b32 %r12, %r12, 16777217;
+  cvt.rn.f32.u32 %f1, %r5;
+  cvt.rn.f32.s32 %f2, %r5;
+  cvt.rz.f32.s32 %f3, %r12;
+  cvt.rm.f32.s32 %f4, %r5;
+  cvt.rp.f32.u32 %f5, %r12;
+  mov.f32 %f6, 0f3FC00000;
+  mov.b32 %r10, %f1;
+  xor.b32 %r6, %r6, %r10;
+  mov.b32 %r10, %f2;
+  mad.lo.u32 %r6, %r10, 15, %r6;
+  mov.b32 %r10, %f3;
+  mad.lo.u32 %r6, %r10, 17, %r6;
+  mov.b32 %r10, %f4;
+  mad.lo.u32 %r6, %r10, 19, %r6;
+  mov.b32 %r10, %f5;
+  mad.lo.u32 %r6, %r10, 21, %r6;
+  mov.b32 %r10, %f6;
+  add.u32 %r6, %r6, %r10;
+  cvt.u32.s32 %r13, %r5;
+  mad.lo.u32 %r6, %r13, 23, %r6;
+  st.global.u32 [%rd3], %r6;
+  ret;)";
+  // `v` as f32 rounded toward zero, down or up: the nearest, then a step back where it went past.
+  const auto directed = [](double v, int direction) {
+    float f = static_cast<float>(v);
+    if (direction == 0 && std::fabs(double{f}) > std::fabs(v)) f = std::nextafter(f, 0.0f);
+    if (direction < 0 && double{f} > v) f = std::nextafter(f, -INFINITY);
+    if (direction > 0 && double{f} < v) f = std::nextafter(f, INFINITY);
+    return std::bit_cast<uint32_t>(f);
+  };
+  expect_on_full_and_partial_warps(body, [&](uint32_t t, uint32_t) {
+    const uint32_t x = t * 0x9E3779B1u;
+    const auto sx = static_cast<int32_t>(x);
+    const uint32_t bits = (sx < 0 ? 1u : 0u) + (sx < 0 ? 0u : 2u) + (x > t ? 4u : 0u) + (t != 7 ? 8u : 0u) +
+                          (t >= 8 ? 16u : 0u);  // lanes 8 and up read 0 from %r14
+    uint32_t r = bits + 32u * t;
+    r ^= (1u << t) - 1u;  // %lanemask_lt
+    r += 3u;              // %nctaid.x: one block
+    const uint32_t sign_word = sx < 0 ? 0xFFFFFFFFu : 0u;  // sext(x) - zext(x), shifted down 32
+    const uint32_t sign_bits = sx < 0 ? 0xFFFFFFFEu : 0u;  // the same, shifted down 31, low word
+    r += 5u * sign_word + 9u * sign_bits;
+    const uint64_t moved = 0x123456789ull + x;
+    r += 11u * static_cast<uint32_t>(moved) + 13u * static_cast<uint32_t>(moved >> 32);
+    const uint32_t odd = t << 20 | 16777217u;  // 2^24 + 1 and up: not every one is an f32
+    r ^= std::bit_cast<uint32_t>(static_cast<float>(x));
+    r += 15u * std::bit_cast<uint32_t>(static_cast<float>(sx));
+    r += 17u * directed(static_cast<int32_t>(odd), 0);
+    r += 19u * directed(sx, -1);
+    r += 21u * directed(odd, 1);
+    r += 0x3FC00000u;
+    return r + 23u * x;
   });
 }
 

@@ -1,0 +1,111 @@
+// mov, cvt and cvta in their common forms, decoded once per program (lane_ops.hpp): copies of
+// a register or immediate of the destination's width, a special register into a 32-bit
+// register, integer widening and integer to f32 conversion, and cvta outside the shared and
+// local windows (an address unchanged). Results are those of move() (alu.cpp) and convert()
+// (convert.cpp) bit for bit; every other form goes there.
+#include <bit>
+
+#include "exec/executor.hpp"
+#include "exec/lane_ops.hpp"
+
+namespace gpusim::exec {
+
+using kernel::DataType;
+using kernel::Opcode;
+
+namespace {
+
+// A value's low bits as the destination's type keeps them (a predicate: its low bit).
+template <uint32_t Keep>
+void keep_lanes(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] & Keep;
+}
+void copy64(const uint64_t* a, const uint64_t*, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l];
+}
+// A 32-bit integer to 64 bits: sign-extended from a signed type, else zero-extended.
+template <bool Signed>
+void extend(const uint32_t* a, const uint32_t*, const uint64_t*, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l)
+    out[l] = Signed ? static_cast<uint64_t>(int64_t{static_cast<int32_t>(a[l])}) : uint64_t{a[l]};
+}
+// A 32-bit integer to the nearest f32 (.rn), rounded once, as convert() does.
+template <bool Signed>
+void to_f32(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
+  for (int l = 0; l < kWarpSize; ++l)
+    out[l] = std::bit_cast<uint32_t>(Signed ? static_cast<float>(static_cast<int32_t>(a[l])) : static_cast<float>(a[l]));
+}
+
+LaneKernel keep_kernel(DataType t) {
+  switch (kernel::type_bits(t)) {
+    case 1: return &keep_lanes<1u>;
+    case 8: return &keep_lanes<0xFFu>;
+    case 16: return &keep_lanes<0xFFFFu>;
+    case 32: return &keep_lanes<0xFFFFFFFFu>;
+    default: return nullptr;
+  }
+}
+
+// A copy into a register of the type's width: 32 bits or fewer in the narrow registers, 64
+// in the wide ones.
+LaneOp copy(bool wide_dst, DataType t) {
+  LaneOp op;
+  const int bits = kernel::type_bits(t);
+  if (wide_dst && bits == 64) {
+    op.form = LaneOp::Form::Wide;
+    op.wide = &copy64;
+    op.src[0].wide = true;
+  } else if (!wide_dst && bits <= 32) {
+    op.narrow = keep_kernel(t);
+    if (op.narrow) op.form = LaneOp::Form::Narrow;
+  }
+  return op;
+}
+
+LaneOp decode_cvt(bool wide_dst, const kernel::Instruction& in) {
+  const DataType dst = in.type, src = in.type2 == DataType::None ? in.type : in.type2;
+  LaneOp op;
+  if (in.sat || in.num_src != 1 || kernel::is_float(src)) return op;
+  const int src_bits = kernel::type_bits(src), dst_bits = kernel::type_bits(dst);
+  const bool is_signed = kernel::is_signed(src);
+  const bool nearest = in.rounding == kernel::Rounding::None || in.rounding == kernel::Rounding::Rn;
+  if (dst == DataType::F32 && !wide_dst && src_bits == 32 && nearest) {
+    op.form = LaneOp::Form::Narrow;
+    op.narrow = is_signed ? &to_f32<true> : &to_f32<false>;
+  } else if (kernel::is_float(dst)) {
+    return op;
+  } else if (dst_bits == 64 && wide_dst && src_bits == 32) {
+    op.form = LaneOp::Form::Widening;
+    op.widening = is_signed ? &extend<true> : &extend<false>;
+    op.src[2].wide = true;  // unused: zeros
+  } else if (dst_bits == src_bits && (dst_bits == 32 || dst_bits == 64)) {
+    return copy(wide_dst, dst);
+  }
+  return op;
+}
+
+}  // namespace
+
+LaneOp decode_move(const kernel::Program& program, const kernel::Instruction& in) {
+  if (in.dst.kind != kernel::Operand::Kind::Reg) return {};
+  const bool wide_dst = program.reg_wide[in.dst.reg];
+  switch (in.op) {
+    case Opcode::Mov:
+      if (in.src[0].kind == kernel::Operand::Kind::Special) {
+        LaneOp op;
+        if (wide_dst || kernel::type_bits(in.type) != 32) return op;
+        op.form = LaneOp::Form::Special;
+        op.special = in.src[0].special;
+        return op;
+      }
+      return copy(wide_dst, in.type);
+    case Opcode::Cvt: return decode_cvt(wide_dst, in);
+    case Opcode::Cvta:
+      // Outside the shared and local windows an address is the same in either view.
+      if (in.space == kernel::StateSpace::Shared || in.space == kernel::StateSpace::Local) return {};
+      return kernel::type_bits(in.type) >= 32 ? copy(wide_dst, in.type) : LaneOp{};
+    default: return {};
+  }
+}
+
+}  // namespace gpusim::exec
