@@ -119,16 +119,17 @@ uint64_t Executor::special(const WarpState& w, const BlockState& b, SpecialReg s
   return 0;
 }
 
-void Executor::special_lanes(const WarpState& w, const BlockState& b, SpecialReg s, uint64_t* out) const {
+template <typename T>
+void Executor::special_lanes(const WarpState& w, const BlockState& b, SpecialReg s, T* out) const {
   const bool thread_index = s == SpecialReg::TidX || s == SpecialReg::TidY || s == SpecialReg::TidZ;
   const bool per_lane = s == SpecialReg::LaneId || s == SpecialReg::LanemaskEq || s == SpecialReg::LanemaskLt ||
                         s == SpecialReg::LanemaskLe || s == SpecialReg::LanemaskGt || s == SpecialReg::LanemaskGe;
   if (per_lane) {
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) out[lane] = special(w, b, s, lane);
+    for (uint32_t lane = 0; lane < kWarpSize; ++lane) out[lane] = static_cast<T>(special(w, b, s, lane));
     return;
   }
   if (!thread_index) {  // the same for the whole warp
-    std::fill(out, out + kWarpSize, special(w, b, s, 0));
+    std::fill(out, out + kWarpSize, static_cast<T>(special(w, b, s, 0)));
     return;
   }
   // The first lane's index by division, the others by counting on from it.
@@ -148,6 +149,8 @@ void Executor::special_lanes(const WarpState& w, const BlockState& b, SpecialReg
     }
   }
 }
+template void Executor::special_lanes(const WarpState&, const BlockState&, SpecialReg, uint32_t*) const;
+template void Executor::special_lanes(const WarpState&, const BlockState&, SpecialReg, uint64_t*) const;
 
 uint32_t Executor::guard_mask(WarpState& w, const BlockState&, const Instruction& in, uint32_t active) const {
   if (in.guard == kernel::kNoReg) return active;

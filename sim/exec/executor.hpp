@@ -263,7 +263,8 @@ class Executor {
   void write_predicate(WarpState& w, uint32_t reg, uint32_t mask, uint32_t holds) const;
   uint64_t special(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint32_t lane) const;
   // The special register for every lane of the warp (thread indices without a division per lane).
-  void special_lanes(const WarpState& w, const BlockState& b, kernel::SpecialReg s, uint64_t* out) const;
+  template <typename T>  // uint32_t: a 32-bit register keeps the low bits; uint64_t
+  void special_lanes(const WarpState& w, const BlockState& b, kernel::SpecialReg s, T* out) const;
   // The reserved shared region follows the kernel's static and dynamic shared memory.
   uint32_t reserved_shared_base() const {
     const uint32_t end = program_.dynamic_shared_offset + launch_.dynamic_shared_bytes;

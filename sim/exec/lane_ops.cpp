@@ -116,10 +116,8 @@ bool Executor::run_decoded(WarpState& w, const BlockState& b, const Instruction&
       return true;  // write_predicate marks the lanes written
     }
     case LaneOp::Form::Special: {
-      uint64_t values[kWarpSize];
-      special_lanes(w, b, op.special, values);
       uint32_t out[kWarpSize];
-      for (int l = 0; l < kWarpSize; ++l) out[l] = static_cast<uint32_t>(values[l]);  // a 32-bit register keeps the low bits
+      special_lanes(w, b, op.special, out);
       write_lanes(&w.narrow[op.dst_base], out, mask);
       break;
     }
