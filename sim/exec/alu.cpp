@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "exec/directed_rounding.hpp"
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
@@ -53,8 +54,12 @@ void int_lanes(uint32_t mask, const uint64_t* a, const uint64_t* b, const uint64
 
 template <typename F>
 bool float_alu(Opcode op, uint32_t mask, const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out,
-               bool ftz, bool sat) {
+               bool ftz, bool sat, kernel::Rounding rounding) {
   const auto run = [&](auto fn) { float_lanes<F>(mask, a, b, c, out, ftz, sat, fn); };
+  if (is_directed(rounding) && takes_rounding(op)) {  // .rz, .rm, .rp: rare, at the host's mode for them
+    run([op, rounding](F x, F y, F z) { return round_directed(op, x, y, z, rounding); });
+    return true;
+  }
   switch (op) {
     case Opcode::Add: run([](F x, F y, F) { return x + y; }); return true;
     case Opcode::Sub: run([](F x, F y, F) { return x - y; }); return true;
@@ -137,8 +142,8 @@ void Executor::alu(WarpState& w, const BlockState& b, const Instruction& in, uin
   }
   if (is_half_type(t)) return half_alu(w, b, in, mask, ra, rb, rc);
   if (t == DataType::F32 || t == DataType::F64) {
-    const bool ok = t == DataType::F32 ? float_alu<float>(in.op, mask, ra, rb, rc, out, in.ftz, in.sat)
-                                       : float_alu<double>(in.op, mask, ra, rb, rc, out, false, in.sat);
+    const bool ok = t == DataType::F32 ? float_alu<float>(in.op, mask, ra, rb, rc, out, in.ftz, in.sat, in.rounding)
+                                       : float_alu<double>(in.op, mask, ra, rb, rc, out, false, in.sat, in.rounding);
     if (!ok) unsupported();
     scatter(w, in.dst.reg, mask, out);
     return;

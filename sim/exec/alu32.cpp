@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "exec/directed_rounding.hpp"
 #include "exec/executor.hpp"
 #include "exec/lane_ops.hpp"
 #include "exec/value.hpp"
@@ -140,7 +141,7 @@ LaneKernel narrow_kernel(const kernel::Instruction& in) {
   if (!(integer || t == DataType::F32 || pred_logic) || in.carry || in.sat || in.ftz || in.num_src > 3) return nullptr;
   if (in.op == Opcode::Selp)
     return int_kernel_of([](uint32_t x, uint32_t y, uint32_t p) { return p & 1u ? x : y; });
-  if (t == DataType::F32) return float_kernel(in.op);
+  if (t == DataType::F32) return is_directed(in.rounding) ? nullptr : float_kernel(in.op);  // .rz/.rm/.rp: alu.cpp
   return integer_kernel(in.op, static_cast<MulMode>(in.mode), kernel::is_signed(t), pred_logic);
 }
 

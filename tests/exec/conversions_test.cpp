@@ -1,6 +1,6 @@
-// cvt's rounding modifiers on conversions that lose precision: an integer or a double to a
-// narrower float rounds to nearest (.rn), toward zero (.rz), down (.rm) or up (.rp), as the
-// PTX ISA's cvt says. Expected bits worked out by hand from the IEEE 754 layouts.
+// Rounding modifiers where a result is not exact: cvt of an integer or a double to a narrower
+// float, and f32/f64 arithmetic, round to nearest (.rn), toward zero (.rz), down (.rm) or up
+// (.rp), as the PTX ISA says. Expected bits worked out by hand from the IEEE 754 layouts.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -43,6 +43,58 @@ DONE:
   EXPECT_EQ(r.out[5], 0x43400000u);
   EXPECT_EQ(r.out[6], 0xFFFFFFFFu);  // 2^64 - 1 toward zero: 2^64 - 2048 (0x43EFFFFFFFFFFFFF), not 2^64
   EXPECT_EQ(r.out[7], 0x43EFFFFFu);
+}
+
+// Each operation's exact result lies between two floats; the modifier picks one. Thread 0
+// stores the f32 results, then an f64 result, low word first. 0f30800000 is 2^-30.
+TEST(Conversions, DirectedRoundingOfArithmetic) {
+  const std::string body = R"(
+  .reg .f32 %f<16>;
+  .reg .f64 %fd<4>;
+  setp.ne.u32 %p1, %r4, 0;
+  @%p1 bra DONE;
+  mov.f32 %f1, 0f3F800000;
+  mov.f32 %f2, 0f30800000;
+  mov.f32 %f3, 0f3F800001;
+  mov.f32 %f4, 0f40400000;
+  add.rz.f32 %f5, %f1, %f2;
+  add.rp.f32 %f6, %f1, %f2;
+  mul.rp.f32 %f7, %f3, %f3;
+  mul.rz.f32 %f8, %f3, %f3;
+  div.rz.f32 %f9, %f1, %f4;
+  div.rp.f32 %f10, %f1, %f4;
+  neg.f32 %f2, %f2;
+  fma.rm.f32 %f11, %f1, %f1, %f2;
+  sub.rm.f32 %f12, %f2, %f1;
+  sqrt.rp.f32 %f13, 0f40000000;
+  rcp.rz.f32 %f14, %f4;
+  add.rp.f64 %fd1, 0d3FF0000000000000, 0d3C30000000000000;
+  st.global.f32 [%rd3], %f5;
+  st.global.f32 [%rd3+4], %f6;
+  st.global.f32 [%rd3+8], %f7;
+  st.global.f32 [%rd3+12], %f8;
+  st.global.f32 [%rd3+16], %f9;
+  st.global.f32 [%rd3+20], %f10;
+  st.global.f32 [%rd3+24], %f11;
+  st.global.f32 [%rd3+28], %f12;
+  st.global.f32 [%rd3+32], %f13;
+  st.global.f32 [%rd3+36], %f14;
+  st.global.f64 [%rd3+40], %fd1;
+DONE:
+  ret;)";
+  const Result r = run_ptx(kernel_with_body(body), 12);
+  EXPECT_EQ(r.out[0], 0x3F800000u);  // 1 + 2^-30 toward zero: 1
+  EXPECT_EQ(r.out[1], 0x3F800001u);  // up: 1 + 2^-23
+  EXPECT_EQ(r.out[2], 0x3F800003u);  // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46 up: 1 + 3 2^-23
+  EXPECT_EQ(r.out[3], 0x3F800002u);  // toward zero: 1 + 2^-22
+  EXPECT_EQ(r.out[4], 0x3EAAAAAAu);  // 1/3 toward zero (to nearest it is ...AB)
+  EXPECT_EQ(r.out[5], 0x3EAAAAABu);  // up
+  EXPECT_EQ(r.out[6], 0x3F7FFFFFu);  // 1 - 2^-30 down: 1 - 2^-24 (to nearest: 1)
+  EXPECT_EQ(r.out[7], 0xBF800001u);  // -2^-30 - 1 down: -(1 + 2^-23)
+  EXPECT_EQ(r.out[8], 0x3FB504F4u);  // sqrt(2) = 1.41421356... up (to nearest: ...F3)
+  EXPECT_EQ(r.out[9], 0x3EAAAAAAu);  // 1/3 toward zero
+  EXPECT_EQ(r.out[10], 0x00000001u);  // 1 + 2^-60 up: 1 + 2^-52 (0x3FF0000000000001)
+  EXPECT_EQ(r.out[11], 0x3FF00000u);
 }
 
 }  // namespace

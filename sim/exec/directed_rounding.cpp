@@ -1,0 +1,40 @@
+// Compiled with -frounding-math (sim/CMakeLists.txt): the compiler then assumes neither the
+// default rounding mode nor that it may fold or move these operations across fesetround.
+// The operands go through volatile objects after the mode is set, and the result before it
+// is put back, so the operation itself runs in between.
+#include "exec/directed_rounding.hpp"
+
+#include <cfenv>
+#include <cmath>
+#include <limits>
+
+namespace gpusim::exec {
+
+template <typename F>
+F round_directed(kernel::Opcode op, F x, F y, F z, kernel::Rounding r) {
+  using kernel::Opcode;
+  const int mode = r == kernel::Rounding::Rz ? FE_TOWARDZERO : r == kernel::Rounding::Rm ? FE_DOWNWARD : FE_UPWARD;
+  const int before = std::fegetround();
+  std::fesetround(mode);
+  const volatile F vx = x, vy = y, vz = z;
+  volatile F out;
+  switch (op) {
+    case Opcode::Add: out = vx + vy; break;
+    case Opcode::Sub: out = vx - vy; break;
+    case Opcode::Mul: out = vx * vy; break;
+    case Opcode::Fma:
+    case Opcode::Mad: out = std::fma(F{vx}, F{vy}, F{vz}); break;
+    case Opcode::Div: out = vx / vy; break;
+    case Opcode::Sqrt: out = std::sqrt(F{vx}); break;
+    case Opcode::Rcp: out = F{1} / vx; break;
+    default: out = std::numeric_limits<F>::quiet_NaN(); break;
+  }
+  const F result = out;
+  std::fesetround(before);
+  return result;
+}
+
+template float round_directed(kernel::Opcode, float, float, float, kernel::Rounding);
+template double round_directed(kernel::Opcode, double, double, double, kernel::Rounding);
+
+}  // namespace gpusim::exec
