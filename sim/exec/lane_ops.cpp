@@ -51,6 +51,8 @@ LaneOps::LaneOps(const kernel::Program& program, const kernel::RegisterSlots& sl
     if (op.form == LaneOp::Form::None) continue;
     op.dst = in.dst.reg;
     op.dst_base = slots.slot[in.dst.reg] * kWarpSize;
+    const LaneOp::Source& addend = op.src[2];
+    op.in_place = !(op.form == LaneOp::Form::Widening && addend.reg != kernel::kNoReg && addend.base == op.dst_base);
     ops[pc] = op;
   }
 }
@@ -73,6 +75,23 @@ const T* lanes_of(const LaneOps& decoded, const WarpState& w, const LaneOp::Sour
 
 }  // namespace
 
+namespace {
+
+// Runs `kernel` into the destination's lanes: in place for a full warp where the op allows
+// (LaneOp::in_place), else into a copy whose executed lanes are then written.
+template <typename T, typename Kernel>
+void into_lanes(T* dst, uint32_t mask, bool in_place, Kernel kernel) {
+  if (mask == 0xFFFFFFFFu && in_place) {
+    kernel(dst);
+    return;
+  }
+  T out[kWarpSize];
+  kernel(out);
+  write_lanes(dst, out, mask);
+}
+
+}  // namespace
+
 bool Executor::run_decoded(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
   const LaneOp& op = lane_ops_.ops[static_cast<size_t>(&in - program_.code.data())];
   switch (op.form) {
@@ -82,18 +101,14 @@ bool Executor::run_decoded(WarpState& w, const BlockState& b, const Instruction&
       const uint32_t* y = lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
       const uint32_t* z = lanes_of<uint32_t>(lane_ops_, w, op.src[2], mask);
       if (!x || !y || !z) return false;
-      uint32_t out[kWarpSize];
-      op.narrow(x, y, z, out);
-      write_lanes(&w.narrow[op.dst_base], out, mask);
+      into_lanes(&w.narrow[op.dst_base], mask, op.in_place, [&](uint32_t* out) { op.narrow(x, y, z, out); });
       break;
     }
     case LaneOp::Form::Wide: {
       const uint64_t* x = lanes_of<uint64_t>(lane_ops_, w, op.src[0], mask);
       const uint64_t* y = lanes_of<uint64_t>(lane_ops_, w, op.src[1], mask);
       if (!x || !y) return false;
-      uint64_t out[kWarpSize];
-      op.wide(x, y, out);
-      write_lanes(&w.wide[op.dst_base], out, mask);
+      into_lanes(&w.wide[op.dst_base], mask, op.in_place, [&](uint64_t* out) { op.wide(x, y, out); });
       break;
     }
     case LaneOp::Form::Widening: {
@@ -101,9 +116,7 @@ bool Executor::run_decoded(WarpState& w, const BlockState& b, const Instruction&
       const uint32_t* y = lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
       const uint64_t* z = lanes_of<uint64_t>(lane_ops_, w, op.src[2], mask);
       if (!x || !y || !z) return false;
-      uint64_t out[kWarpSize];
-      op.widening(x, y, z, out);
-      write_lanes(&w.wide[op.dst_base], out, mask);
+      into_lanes(&w.wide[op.dst_base], mask, op.in_place, [&](uint64_t* out) { op.widening(x, y, z, out); });
       break;
     }
     case LaneOp::Form::Compare: {
@@ -116,9 +129,7 @@ bool Executor::run_decoded(WarpState& w, const BlockState& b, const Instruction&
       return true;  // write_predicate marks the lanes written
     }
     case LaneOp::Form::Special: {
-      uint32_t out[kWarpSize];
-      special_lanes(w, b, op.special, out);
-      write_lanes(&w.narrow[op.dst_base], out, mask);
+      into_lanes(&w.narrow[op.dst_base], mask, op.in_place, [&](uint32_t* out) { special_lanes(w, b, op.special, out); });
       break;
     }
   }

@@ -49,6 +49,10 @@ struct LaneOp {
   uint32_t dst = kernel::kNoReg;
   uint32_t dst2 = kernel::kNoReg;  // Compare: setp's second predicate, or none
   uint32_t dst_base = 0;  // the destination's lanes in the narrow or wide registers (by form)
+  // A full warp's results go straight to the destination: every loop is lane by lane, but
+  // mul/mad.wide's adds its addend in a second pass, so not where the addend shares the
+  // destination's slot (kernel/register_slots.hpp).
+  bool in_place = true;
   std::array<Source, 3> src{};
 };
 
