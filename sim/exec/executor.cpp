@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "exec/lane_ops_run.hpp"
 #include "util/bits.hpp"
 
 namespace gpusim::exec {
@@ -212,6 +213,12 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
   r.active_mask = active;
   r.executed_mask = mask;
 
+  // The most frequent forms first, decoded (lane_ops_run.hpp): the general paths are the rest.
+  const LaneOp& decoded = lane_ops_.ops[static_cast<size_t>(top.pc)];
+  if (decoded.form != LaneOp::Form::None && run_decoded(w, b, decoded, mask)) {
+    ++top.pc;
+    return r;
+  }
   switch (in.op) {
     case Opcode::Bra: branch(w, in, active, mask); return r;
     case Opcode::Call: call(w, b, in, mask); return r;
@@ -237,16 +244,10 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
     case Opcode::Trap:  // __trap(), or a failed check in CUDA's headers: the launch fails on the GPU
       if (mask) fault(w, b, static_cast<uint32_t>(std::countr_zero(mask)), "trap: the kernel aborted");
       break;
-    case Opcode::Setp:
-      if (!run_decoded(w, b, in, mask)) setp(w, b, in, mask);
-      break;
-    case Opcode::Mov:
-      if (!run_decoded(w, b, in, mask)) move(w, b, in, mask);
-      break;
+    case Opcode::Setp: setp(w, b, in, mask); break;
+    case Opcode::Mov: move(w, b, in, mask); break;
     case Opcode::Cvt:
-    case Opcode::Cvta:
-      if (!run_decoded(w, b, in, mask)) convert(w, b, in, mask);
-      break;
+    case Opcode::Cvta: convert(w, b, in, mask); break;
     case Opcode::Ld:
     case Opcode::St:
       last_space_ = in.space;
@@ -286,9 +287,7 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
       warp_op(w, b, in, mask);
       if (in.op == Opcode::Match) r.distinct_values = std::max(distinct_values_, 1u);
       break;
-    default:  // the common forms first, in place: alu()'s general path is the rest
-      if (!run_decoded(w, b, in, mask)) alu(w, b, in, mask);
-      break;
+    default: alu(w, b, in, mask); break;
   }
   ++w.stack.back().pc;
   return r;

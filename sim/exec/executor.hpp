@@ -290,10 +290,9 @@ class Executor {
 
   // Per-family semantics (alu.cpp, memory_ops.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
-  // The most frequent instructions in place on the registers, as decoded in lane_ops_
-  // (lane_ops.cpp); false: not decoded, or a lane reads a register it never wrote (the
-  // general path runs it).
-  bool run_decoded(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
+  // One of the most frequent instructions in place on the registers, as decoded in lane_ops_
+  // (lane_ops_run.hpp); false: a lane reads a register it never wrote (the general path runs it).
+  bool run_decoded(WarpState& w, const BlockState& b, const LaneOp& op, uint32_t mask);
   void half_alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask, const uint64_t* ra,
                 const uint64_t* rb, const uint64_t* rc);
   void carry_chain(WarpState& w, const Instruction& in, uint32_t mask, const uint64_t* ra, const uint64_t* rb,

@@ -33,7 +33,8 @@ void extend(const uint32_t* a, const uint32_t*, const uint64_t*, uint64_t* out) 
 template <bool Signed>
 void to_f32(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l)
-    out[l] = std::bit_cast<uint32_t>(Signed ? static_cast<float>(static_cast<int32_t>(a[l])) : static_cast<float>(a[l]));
+    out[l] = std::bit_cast<uint32_t>(Signed ? static_cast<float>(static_cast<int32_t>(a[l]))
+                                            : static_cast<float>(a[l]));
 }
 
 LaneKernel keep_kernel(DataType t) {
