@@ -11,13 +11,31 @@ using kernel::Opcode;
 
 namespace {
 
+// Only these opcodes: execute() runs a decoded form before its opcode switch, so an opcode
+// with a case of its own there must never get one.
 LaneOp decode(const kernel::Program& program, const kernel::Instruction& in) {
   switch (in.op) {
     case Opcode::Setp: return decode_compare(program, in);
     case Opcode::Mov:
     case Opcode::Cvt:
     case Opcode::Cvta: return decode_move(program, in);
-    default: return decode_arithmetic(program, in);
+    case Opcode::Add:
+    case Opcode::Sub:
+    case Opcode::Mul:
+    case Opcode::Mad:
+    case Opcode::Fma:
+    case Opcode::And:
+    case Opcode::Or:
+    case Opcode::Xor:
+    case Opcode::Not:
+    case Opcode::Neg:
+    case Opcode::Abs:
+    case Opcode::Shl:
+    case Opcode::Shr:
+    case Opcode::Min:
+    case Opcode::Max:
+    case Opcode::Selp: return decode_arithmetic(program, in);
+    default: return {};
   }
 }
 
