@@ -114,8 +114,12 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
       if (in.ftz && src == DataType::F32) v = flush_f32(static_cast<float>(v));
       if (src != DataType::F16 && src != DataType::BF16) v = round_float(v, in.rounding);
       if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
-      const float narrowed = dst == DataType::F32 ? rounded<float>(v, in.rounding) : 0.0f;
-      out = dst == DataType::F32 ? from_f32(in.ftz ? flush_f32(narrowed) : narrowed) : from_f64(v);
+      if (dst == DataType::F32) {
+        const float f = rounded<float>(v, in.rounding);
+        out = from_f32(in.ftz ? flush_f32(f) : f);
+      } else {
+        out = from_f64(v);
+      }
     } else if (kernel::is_float(src)) {
       out = float_to_int(float_value(a, src), in.rounding, dst);
     } else if (dst == DataType::F16 || dst == DataType::BF16) {
