@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "exec/directed_rounding.hpp"
 #include "exec/executor.hpp"
 #include "exec/small_float.hpp"
 #include "exec/value.hpp"
@@ -36,20 +37,6 @@ uint64_t float_to_int(double v, Rounding r, DataType dst) {
   const double hi = std::ldexp(1.0, bits) - 1;
   const double c = std::clamp(v, 0.0, hi);
   return c >= std::ldexp(1.0, 64) - 1 ? ~uint64_t{0} : low_bits(static_cast<uint64_t>(c), bits);
-}
-
-// `exact` as F, rounded as `r` says: to the nearest (.rn, or none), toward zero (.rz), down
-// (.rm) or up (.rp). The nearest F first; where it lies past the direction asked for, the
-// next F back. `exact` holds any 64-bit integer or double exactly.
-template <typename F>
-F rounded(long double exact, Rounding r) {
-  static_assert(std::numeric_limits<long double>::digits >= 64, "an int64 must convert to long double exactly");
-  F f = static_cast<F>(exact);
-  const long double got = f;
-  if (r == Rounding::Rz && std::fabs(got) > std::fabs(exact)) f = std::nextafter(f, F{0});
-  else if (r == Rounding::Rm && got > exact) f = std::nextafter(f, -std::numeric_limits<F>::infinity());
-  else if (r == Rounding::Rp && got < exact) f = std::nextafter(f, std::numeric_limits<F>::infinity());
-  return f;
 }
 
 double round_float(double v, Rounding r) {
@@ -115,7 +102,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
       if (src != DataType::F16 && src != DataType::BF16) v = round_float(v, in.rounding);
       if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
       if (dst == DataType::F32) {
-        const float f = rounded<float>(v, in.rounding);
+        const float f = narrowed<float>(v, in.rounding);
         out = from_f32(in.ftz ? flush_f32(f) : f);
       } else {
         out = from_f64(v);
@@ -132,10 +119,10 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
                                                        : static_cast<long double>(static_cast<uint64_t>(s));
       // Rounded once, directly to the destination's type, as the hardware does.
       if (dst == DataType::F32) {
-        const float f = rounded<float>(exact, in.rounding);
+        const float f = narrowed<float>(exact, in.rounding);
         out = from_f32(in.sat ? std::clamp(f, 0.0f, 1.0f) : f);
       } else {
-        const double v = rounded<double>(exact, in.rounding);
+        const double v = narrowed<double>(exact, in.rounding);
         out = from_f64(in.sat ? std::clamp(v, 0.0, 1.0) : v);
       }
     } else {

@@ -1,7 +1,10 @@
-// Float arithmetic with a directed rounding modifier (.rz, .rm, .rp on add, sub, mul, fma,
-// mad, div, sqrt and rcp): the host's own IEEE operation, done in the host's rounding mode
-// for that direction, so the result is the exactly rounded one the PTX ISA asks for.
+// Rounding modifiers on results that are not exact: float arithmetic with .rz, .rm or .rp
+// (add, sub, mul, fma, mad, div, sqrt, rcp), and cvt of an integer or double to a narrower
+// float with .rn, .rz, .rm or .rp. The host's own IEEE operation, done in the host's rounding
+// mode for that direction, so the result is the exactly rounded one the PTX ISA asks for.
 #pragma once
+
+#include <limits>
 
 #include "kernel/ir.hpp"
 
@@ -21,5 +24,17 @@ constexpr bool takes_rounding(kernel::Opcode op) {
 // op(x, y, z) for one of takes_rounding()'s operations, rounded as `r` (is_directed) says.
 template <typename F>
 F round_directed(kernel::Opcode op, F x, F y, F z, kernel::Rounding r);
+
+// `exact` as F, rounded as `r` (is_directed) says.
+template <typename F>
+F narrowed_directed(long double exact, kernel::Rounding r);
+
+// `exact` (any 64-bit integer or double: long double holds each exactly) as F, rounded as `r`
+// says: to nearest (.rn, or none: here, inline), toward zero (.rz), down (.rm) or up (.rp).
+template <typename F>
+F narrowed(long double exact, kernel::Rounding r) {
+  static_assert(std::numeric_limits<long double>::digits >= 64, "an int64 must convert to long double exactly");
+  return is_directed(r) ? narrowed_directed<F>(exact, r) : static_cast<F>(exact);
+}
 
 }  // namespace gpusim::exec

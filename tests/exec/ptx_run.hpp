@@ -2,6 +2,8 @@
 // word of output per thread.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -52,6 +54,16 @@ inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks 
   r.out.resize(bytes.size() / 4);
   std::memcpy(r.out.data(), bytes.data(), bytes.size());
   return r;
+}
+
+// Runs `body` on a full warp (the shortcuts) and on 31 threads (the per-lane path) and checks
+// every thread's word against want(thread, threads).
+template <typename Want>
+void expect_on_full_and_partial_warps(const std::string& body, Want want) {
+  for (uint32_t threads : {32u, 31u}) {
+    const Result r = run_ptx(kernel_with_body(body), threads);
+    for (uint32_t t = 0; t < threads; ++t) EXPECT_EQ(r.out[t], want(t, threads)) << threads << " threads, lane " << t;
+  }
 }
 
 }  // namespace gpusim::exec
