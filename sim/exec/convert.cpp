@@ -39,6 +39,12 @@ uint64_t float_to_int(double v, Rounding r, DataType dst) {
   return c >= std::ldexp(1.0, 64) - 1 ? ~uint64_t{0} : low_bits(static_cast<uint64_t>(c), bits);
 }
 
+// An integer result of type `t` as a register wider than `t` holds it: sign-extended from a
+// signed type, else zero-extended (PTX ISA 9.4.1; cvt's notes).
+uint64_t widened(uint64_t v, DataType t) {
+  return static_cast<uint64_t>(as_int(v, t));
+}
+
 double round_float(double v, Rounding r) {
   switch (r) {
     case Rounding::Rni: return std::nearbyint(v);
@@ -78,7 +84,12 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
     const int src_bits = kernel::type_bits(src);
     const uint64_t from = low_bits(~uint64_t{0}, src_bits), keep = low_bits(~uint64_t{0}, bits);
     const uint64_t sign = kernel::is_signed(src) && src_bits > 0 && src_bits < 64 ? uint64_t{1} << (src_bits - 1) : 0;
-    for_each_lane(mask, [&](uint32_t lane) { values[lane] = (((values[lane] & from) ^ sign) - sign) & keep; });
+    // A register wider than the destination's type gets the result sign-extended from a
+    // signed type, zero-extended from any other (PTX ISA 9.4.1; cvt's notes).
+    const uint64_t dst_sign = kernel::is_signed(dst) && bits < 64 ? uint64_t{1} << (bits - 1) : 0;
+    for_each_lane(mask, [&](uint32_t lane) {
+      values[lane] = (((((values[lane] & from) ^ sign) - sign) & keep) ^ dst_sign) - dst_sign;
+    });
     scatter(w, in.dst.reg, mask, values);
     return;
   }
@@ -108,7 +119,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
         out = from_f64(v);
       }
     } else if (kernel::is_float(src)) {
-      out = float_to_int(float_value(a, src), in.rounding, dst);
+      out = widened(float_to_int(float_value(a, src), in.rounding, dst), dst);
     } else if (dst == DataType::F16 || dst == DataType::BF16) {
       const int64_t s = as_int(a, src);
       const double v = kernel::is_signed(src) ? static_cast<double>(s) : static_cast<double>(static_cast<uint64_t>(s));
@@ -139,7 +150,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
           v = static_cast<int64_t>(std::min<uint64_t>(static_cast<uint64_t>(v), (uint64_t{1} << bits) - 1));
         }
       }
-      out = low_bits(static_cast<uint64_t>(v), bits);
+      out = widened(static_cast<uint64_t>(v), dst);
     }
     values[lane] = out;
   });

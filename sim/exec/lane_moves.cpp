@@ -1,6 +1,6 @@
 // mov, cvt and cvta in their common forms, decoded once per program (lane_ops.hpp): copies of
 // a register or immediate of the destination's width, a special register into a 32-bit
-// register, integer widening and integer to f32 conversion, and cvta outside the shared and
+// register, integer conversions between widths and integer to f32, and cvta outside the shared and
 // local windows (an address unchanged). Results are those of move() (alu.cpp) and convert()
 // (convert.cpp) bit for bit; every other form goes there.
 #include <bit>
@@ -29,12 +29,67 @@ void extend(const uint32_t* a, const uint32_t*, const uint64_t*, uint64_t* out) 
   for (int l = 0; l < kWarpSize; ++l)
     out[l] = Signed ? static_cast<uint64_t>(int64_t{static_cast<int32_t>(a[l])}) : uint64_t{a[l]};
 }
+// `x`'s low Bits bits, sign-extended from a signed type, zero-extended from any other.
+template <int Bits, bool Signed>
+constexpr uint32_t extended(uint32_t x) {
+  if constexpr (Bits >= 32) {
+    return x;
+  } else {
+    constexpr uint32_t keep = (1u << Bits) - 1, sign = Signed ? 1u << (Bits - 1) : 0u;
+    return ((x & keep) ^ sign) - sign;
+  }
+}
+// An integer of up to 32 bits to one of up to 32, as convert() does: the source's bits,
+// extended by the source's type, then the destination's, extended by its type (a register
+// wider than the type: PTX ISA 9.4.1).
+template <int SrcBits, bool SrcSigned, int DstBits, bool DstSigned>
+void resize(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = extended<DstBits, DstSigned>(extended<SrcBits, SrcSigned>(a[l]));
+}
+// A 64-bit integer to 32 bits or fewer: its low bits (the source's sign changes none of them).
+template <int DstBits, bool DstSigned>
+void truncate(const uint64_t* a, uint32_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = extended<DstBits, DstSigned>(static_cast<uint32_t>(a[l]));
+}
 // A 32-bit integer to the nearest f32 (.rn), rounded once, as convert() does.
 template <bool Signed>
 void to_f32(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l)
     out[l] = std::bit_cast<uint32_t>(Signed ? static_cast<float>(static_cast<int32_t>(a[l]))
                                             : static_cast<float>(a[l]));
+}
+
+// The instance of `Make` for an integer type of 8, 16 or 32 bits (null for any other).
+template <template <int, bool> class Make>
+auto for_type(int bits, bool is_signed) -> decltype(Make<32, false>::get()) {
+  switch (bits) {
+    case 8: return is_signed ? Make<8, true>::get() : Make<8, false>::get();
+    case 16: return is_signed ? Make<16, true>::get() : Make<16, false>::get();
+    case 32: return Make<32, false>::get();  // all 32 bits: nothing to extend
+    default: return nullptr;
+  }
+}
+template <int SrcBits, bool SrcSigned>
+struct ResizeFrom {
+  template <int DstBits, bool DstSigned>
+  struct To {
+    static LaneKernel get() { return &resize<SrcBits, SrcSigned, DstBits, DstSigned>; }
+  };
+  static LaneKernel get(int dst_bits, bool dst_signed) { return for_type<To>(dst_bits, dst_signed); }
+};
+template <int DstBits, bool DstSigned>
+struct TruncateTo {
+  static NarrowingKernel get() { return &truncate<DstBits, DstSigned>; }
+};
+
+LaneKernel resize_kernel(int src_bits, bool src_signed, int dst_bits, bool dst_signed) {
+  switch (src_bits) {
+    case 8: return src_signed ? ResizeFrom<8, true>::get(dst_bits, dst_signed) : ResizeFrom<8, false>::get(dst_bits, dst_signed);
+    case 16:
+      return src_signed ? ResizeFrom<16, true>::get(dst_bits, dst_signed) : ResizeFrom<16, false>::get(dst_bits, dst_signed);
+    case 32: return ResizeFrom<32, false>::get(dst_bits, dst_signed);
+    default: return nullptr;
+  }
 }
 
 LaneKernel keep_kernel(DataType t) {
@@ -81,6 +136,13 @@ LaneOp decode_cvt(bool wide_dst, const kernel::Instruction& in) {
     op.src[2].wide = true;  // unused: zeros
   } else if (dst_bits == src_bits && (dst_bits == 32 || dst_bits == 64)) {
     return copy(wide_dst, dst);
+  } else if (!wide_dst && dst_bits <= 32 && src_bits == 64) {
+    op.narrowing = for_type<TruncateTo>(dst_bits, kernel::is_signed(dst));
+    if (op.narrowing) op.form = LaneOp::Form::Narrowing;
+    op.src[0].wide = true;
+  } else if (!wide_dst && dst_bits <= 32 && src_bits <= 32) {
+    op.narrow = resize_kernel(src_bits, is_signed, dst_bits, kernel::is_signed(dst));
+    if (op.narrow) op.form = LaneOp::Form::Narrow;
   }
   return op;
 }

@@ -20,6 +20,7 @@ namespace gpusim::exec {
 using LaneKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out);
 using WideKernel = void (*)(const uint64_t* a, const uint64_t* b, uint64_t* out);  // add, sub, mov
 using WideningKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out);  // mul/mad.wide, cvt
+using NarrowingKernel = void (*)(const uint64_t* a, uint32_t* out);  // cvt of a 64-bit integer to 32 bits or fewer
 // The lanes of `mask` for which a comparison of a[l] and b[l] holds, as a mask (setp).
 using CompareKernel = uint32_t (*)(uint32_t mask, const uint32_t* a, const uint32_t* b);
 
@@ -29,6 +30,7 @@ struct LaneOp {
     Narrow,     // 32-bit sources and result: `narrow`
     Wide,       // 64-bit sources and result: `wide`
     Widening,   // 32-bit a and b, a 64-bit addend c (zeros where unused) and result: `widening`
+    Narrowing,  // a 64-bit source, a 32-bit result: `narrowing`
     Compare,    // 32-bit a and b; predicates `dst` (where it holds) and `dst2` (where not): `compare`
     Special,    // a special register's lanes into a 32-bit register: `special`
   };
@@ -45,6 +47,7 @@ struct LaneOp {
   LaneKernel narrow = nullptr;
   WideKernel wide = nullptr;
   WideningKernel widening = nullptr;
+  NarrowingKernel narrowing = nullptr;
   CompareKernel compare = nullptr;
   uint32_t dst = kernel::kNoReg;
   uint32_t dst2 = kernel::kNoReg;  // Compare: setp's second predicate, or none

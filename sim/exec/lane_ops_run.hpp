@@ -68,6 +68,12 @@ void into_lanes(T* dst, uint32_t mask, bool in_place, Kernel kernel) {
       detail::into_lanes(&w.wide[op.dst_base], mask, op.in_place, [&](uint64_t* out) { op.widening(x, y, z, out); });
       break;
     }
+    case LaneOp::Form::Narrowing: {
+      const uint64_t* x = detail::lanes_of<uint64_t>(lane_ops_, w, op.src[0], mask);
+      if (!x) return false;
+      detail::into_lanes(&w.narrow[op.dst_base], mask, op.in_place, [&](uint32_t* out) { op.narrowing(x, out); });
+      break;
+    }
     case LaneOp::Form::Compare: {
       const uint32_t* x = detail::lanes_of<uint32_t>(lane_ops_, w, op.src[0], mask);
       const uint32_t* y = detail::lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);
