@@ -46,7 +46,8 @@ bool Sm::try_offer(IssueScan& scan, size_t index) {
     scan.wait(r.reason, r.at);
     return false;
   }
-  issued_ = try_issue(w, s, now, false);
+  issue(w, s, now);
+  issued_ = true;
   // An instruction ptxas folds into its user took no issue cycle: the warp goes on.
   while (last_free_ && !w.done && readiness(w, s, now).at <= now) try_issue(w, s, now, false);
   for (int extra = 1; extra < config_.issue_width && try_issue(w, s, now, true); ++extra) ++stats_.dual_issues;
@@ -204,15 +205,23 @@ void Sm::occupy(Scheduler& s, const InstructionTiming& t, uint64_t busy, engine:
 }
 
 bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
-  if (dual && (w.done || !w.hoist.empty() || readiness(w, s, now).at > now)) return false;
+  if (dual) {
+    // A second instruction: not one set aside (the queue must be empty), nor a branch or barrier.
+    if (w.done || !w.hoist.empty() || readiness(w, s, now).at > now) return false;
+    if (gate(w).next->is_control || gate(w).next->is_barrier) return false;
+  }
+  issue(w, s, now);
+  return true;
+}
+
+inline void Sm::issue(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   if (w.next_set_aside) {
     issue_set_aside(w, s, now);
-    return true;
+    return;
   }
   exec::Executor& ex = executor();
   const InstructionTiming& t = *gate(w).next;  // readiness() found it: the instruction at the warp's PC
   const auto pc = static_cast<int32_t>(&t - kernel_.timing.data());
-  if (dual && (t.is_control || t.is_barrier)) return false;
   last_free_ = t.issue_slots == 0;
   ResidentBlock& block = blocks_[w.block_slot];
   ex.set_clock(now);
@@ -222,7 +231,7 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   unpark(w.slot);
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
-    return true;
+    return;
   }
   // Unprofiled, start() inline: begin()'s call cost 1.7% of the Hopper stencil's host instructions.
   auto [ready, ticket, busy] = profile_.empty() ? start(w, t, r, now) : begin(w, t, r, now);
@@ -247,7 +256,6 @@ bool Sm::try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual) {
   }
   if (r.status == exec::StepStatus::Exited) retire_warp(w, now);
   else if (r.status == exec::StepStatus::Barrier) arrive_at_barrier(w, r, now);
-  return true;
 }
 
 void Sm::take_branch(TimedWarp& w, engine::Cycle now) {

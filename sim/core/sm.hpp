@@ -223,6 +223,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Issues the warp's next instruction, known to be ready; returns false only for a
   // second (dual-issue) instruction that cannot go in this cycle.
   bool try_issue(TimedWarp& w, Scheduler& s, engine::Cycle now, bool dual);
+  // try_issue's work once it has decided to issue. Compiled into try_offer, whose first issue
+  // of a cycle is most of them, and into try_issue for the rest: no call of its own.
+  [[gnu::always_inline]] void issue(TimedWarp& w, Scheduler& s, engine::Cycle now);
   void arrive_at_barrier(TimedWarp& w, const exec::StepResult& r, engine::Cycle now);
   // A taken branch: the warp's target issues latencies.taken_branch later.
   void take_branch(TimedWarp& w, engine::Cycle now);
