@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <emmintrin.h>
 #include <cstdint>
 #include <vector>
 
@@ -27,7 +29,10 @@ struct DeferredOp {
   const InstructionTiming* timing = nullptr;
   uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
   engine::Cycle known = 0;      // its operands written by issued instructions are ready then
-  std::array<uint32_t, 6> waits{};  // loads and set-aside instructions it still waits for (0: none)
+  // Loads and set-aside instructions it still waits for (0: none), at most kMaxWaits; the
+  // last two entries stay 0, so that a search compares eight at once (resolve()).
+  static constexpr size_t kMaxWaits = 6;
+  std::array<uint32_t, 8> waits{};
   exec::StepResult step;        // what executing it gave; its addresses are in `addresses`
   std::array<uint64_t, 32> addresses;  // step.addresses set: each lane's
 
@@ -99,17 +104,26 @@ class HoistQueue {
   // `then` arrives (a set-aside load that issued: its response). True when one waited for it.
   bool resolve(uint32_t ticket, engine::Cycle at, uint32_t then) {
     bool any = false;
-    for (size_t i = head_; i < end_; ++i)
-      for (uint32_t& w : ops_[i].waits)
-        if (w == ticket) {
-          any = true;
-          if (at == engine::kNever) {
-            w = then;
-          } else {
-            w = 0;
-            ops_[i].known = std::max(ops_[i].known, at);
-          }
+    for (size_t i = head_; i < end_; ++i) {
+      std::array<uint32_t, 8>& waits = ops_[i].waits;
+      // All eight compared at once, four to an SSE2 compare; most hold no match.
+      const __m128i want = _mm_set1_epi32(static_cast<int>(ticket));
+      const __m128i lo = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(waits.data())), want);
+      const __m128i hi = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(waits.data() + 4)), want);
+      auto hits = static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(lo)) |
+                                        _mm_movemask_ps(_mm_castsi128_ps(hi)) << 4);
+      if (hits == 0) continue;
+      any = true;
+      for (; hits; hits &= hits - 1) {
+        uint32_t& w = waits[static_cast<size_t>(std::countr_zero(hits))];
+        if (at == engine::kNever) {
+          w = then;
+        } else {
+          w = 0;
+          ops_[i].known = std::max(ops_[i].known, at);
         }
+      }
+    }
     return any;
   }
 
