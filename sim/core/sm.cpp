@@ -40,7 +40,7 @@ bool Sm::try_offer(IssueScan& scan, size_t index) {
   const engine::Cycle now = scan.now();
   const uint32_t slot = s.live[index];
   TimedWarp& w = warps_[slot];
-  const Readiness r = readiness(w, s, now);
+  const Readiness r = offered_readiness(w, s, now);
   if (r.at > now) {
     if (r.at == kNever) scan.park(index);
     scan.wait(r.reason, r.at);
@@ -155,6 +155,20 @@ inline Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   if (!g.next_known) choose_next(w, now);
   const Readiness known = known_readiness(g, s.units, now);
   if (known.at > now) return known;
+  return lsu_readiness(g, now);
+}
+
+inline Readiness Sm::offered_readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
+  const WarpGate& g = gate(w);
+  if (!g.next_known) {
+    choose_next(w, now);
+    const Readiness known = known_readiness(g, s.units, now);
+    if (known.at > now) return known;
+  }
+  return lsu_readiness(g, now);
+}
+
+inline Readiness Sm::lsu_readiness(const WarpGate& g, engine::Cycle now) {
   if (g.next->needs_mshr) {
     const engine::Cycle accepted = lsu_.accepts_at(now);
     if (accepted > now) return {accepted, Stall::LgThrottle};

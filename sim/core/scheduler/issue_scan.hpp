@@ -65,6 +65,8 @@ class Issuer {
  public:
   virtual ~Issuer() = default;
   // Issues live[index] if it is ready, or notes why not in `scan`; true when it issued.
+  // Only offer() calls it, once the warp's gate has let it by (and, with its next instruction
+  // known, that instruction's operands and units): those need no second look.
   virtual bool try_offer(IssueScan& scan, size_t index) = 0;
   // Whether the warp in `slot` is launched and not waiting for a load.
   virtual bool active(uint32_t slot, engine::Cycle now) = 0;
