@@ -374,14 +374,6 @@ engine::Cycle Sm::tick(engine::Cycle now) {
   return std::max(next, now + 1);
 }
 
-void Sm::on_tick() {
-  const engine::Cycle now = events_.now();
-  const uint64_t before = stats_.warp_instructions;
-  const engine::Cycle next = tick(now);
-  memory_.settle(id_);  // what this cycle's requests leave to the L2 and DRAM, in the order sent
-  after_cycle(now, before, next);
-}
-
 void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
   executor_ = &executor;
   executor.set_store_log(&stores_);

@@ -278,7 +278,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   [[noreturn]] void report_runaway(const std::string& what) const;
   // The instruction budget, the deadline, the blocks retired and the next tick, after a cycle
   // that issued the instructions past `before` and can go on at `next`.
-  void after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next);
+  // Compiled into its two callers, end_cycle and on_tick (sm_cycle_end.cpp): a call per SM
+  // cycle, on the thread that ends every cycle.
+  [[gnu::always_inline]] void after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next);
   exec::Executor& executor() const { return *executor_; }
   // A response to a live warp: its data is there. False when nothing waited for it.
   bool take_response(uint64_t tag, engine::Cycle now);

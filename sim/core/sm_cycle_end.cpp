@@ -1,7 +1,8 @@
 // What each SM's cycle leaves to the rest of the GPU (its fault, stores, instructions
-// towards the budget, retired blocks, next tick), and what the launch asks of the SM at its
-// end or when it stops (the runaway warp, the stuck warps, the last stall charges). The SM's
-// cycle itself, and the issue path it runs, are in sm.cpp.
+// towards the budget, retired blocks, next tick), in a batch (end_cycle) or as an event of its
+// own (on_tick), and what the launch asks of the SM at its end or when it stops (the runaway
+// warp, the stuck warps, the last stall charges). The SM's cycle itself, and the issue path
+// it runs, are in sm.cpp.
 #include <bit>
 #include <exception>
 #include <string>
@@ -13,12 +14,32 @@
 
 namespace gpusim::core {
 
+inline void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
+  *kernel_.instructions += stats_.warp_instructions - before;
+  if (kernel_.limits->over_budget(*kernel_.instructions)) report_over_budget();
+  if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
+  if (retired_ > 0) {
+    dispatcher_.blocks_retired(id_, static_cast<uint64_t>(retired_), now);
+    retired_ = 0;
+  }
+  if (every_cycle_ && has_warps()) next = now + 1;
+  if (next != kNever) wake_at(next);
+}
+
 void Sm::end_cycle(engine::Cycle now) {
   if (fault_) std::rethrow_exception(std::exchange(fault_, nullptr));
   stores_.apply();
   // Retired blocks' slots come back late (block_release) on an event scheduled here.
   if (!releasing_.empty() && !release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
   after_cycle(now, instructions_before_, next_tick_);
+}
+
+void Sm::on_tick() {
+  const engine::Cycle now = events_.now();
+  const uint64_t before = stats_.warp_instructions;
+  const engine::Cycle next = tick(now);
+  memory_.settle(id_);  // what this cycle's requests leave to the L2 and DRAM, in the order sent
+  after_cycle(now, before, next);
 }
 
 std::optional<engine::Cycle> Sm::end_cycle_alone() {
@@ -31,17 +52,6 @@ std::optional<engine::Cycle> Sm::end_cycle_alone() {
 
 void Sm::report_over_budget() const { report_runaway(kernel_.limits->budget_message()); }
 
-void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next) {
-  *kernel_.instructions += stats_.warp_instructions - before;
-  if (kernel_.limits->over_budget(*kernel_.instructions)) report_over_budget();
-  if ((++ticks_ & 0xFFF) == 0 && kernel_.limits->past_deadline()) report_runaway(kernel_.limits->timeout_message());
-  if (retired_ > 0) {
-    dispatcher_.blocks_retired(id_, static_cast<uint64_t>(retired_), now);
-    retired_ = 0;
-  }
-  if (every_cycle_ && has_warps()) next = now + 1;
-  if (next != kNever) wake_at(next);
-}
 
 void Sm::wake_at(engine::Cycle at) {
   if (batch_) batch_->wake(*this, at);
