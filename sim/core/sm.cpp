@@ -310,7 +310,7 @@ void Sm::on_response(uint64_t tag) {
 // stalls as the next tick would, and the next is due when it was.
 void Sm::on_response_due(engine::Cycle at) {
   response_due_ = std::min(response_due_, at);
-  batch_->wake(*this, at);
+  batch_->wake(id_, at);
 }
 
 bool Sm::take_response(uint64_t tag, engine::Cycle now) {

@@ -54,7 +54,7 @@ void Sm::report_over_budget() const { report_runaway(kernel_.limits->budget_mess
 
 
 void Sm::wake_at(engine::Cycle at) {
-  if (batch_) batch_->wake(*this, at);
+  if (batch_) batch_->wake(id_, at);
   else events_.schedule_by(tick_event_, at);
 }
 

@@ -78,13 +78,6 @@ TickBatch::~TickBatch() {
   for (std::thread& w : workers_) w.join();
 }
 
-void TickBatch::wake(Sm& sm, engine::Cycle at) {
-  engine::Cycle& next = next_[sm.id()];
-  if (at >= next) return;
-  next = at;
-  events_.schedule_by(event_, at);
-}
-
 void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
   Part& p = parts_[part];
   const size_t count = p.positions.size();

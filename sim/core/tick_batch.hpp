@@ -50,9 +50,15 @@ class TickBatch {
   TickBatch(const TickBatch&) = delete;
   TickBatch& operator=(const TickBatch&) = delete;
 
-  // SM `sm` ticks in cycle `at` unless it already ticks earlier: its tick event, kept here,
-  // so that a cycle's due SMs cost one event rather than one each.
-  void wake(Sm& sm, engine::Cycle at);
+  // SM `sm` (its index) ticks in cycle `at` unless it already ticks earlier: its tick event,
+  // kept here, so that a cycle's due SMs cost one event rather than one each. Inline: every
+  // SM cycle's end calls it.
+  void wake(uint32_t sm, engine::Cycle at) {
+    engine::Cycle& next = next_[sm];
+    if (at >= next) return;
+    next = at;
+    events_.schedule_by(event_, at);
+  }
 
  private:
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
