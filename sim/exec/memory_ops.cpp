@@ -182,8 +182,9 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   };
   const bool logging = stores_ != nullptr;                        // stores go to the log
   const bool forwarding = logging && !stores_->empty() && !shared;  // loads may read from it
-  // Reads through the log only while it holds stores: else a plain copy.
-  const auto read = [&](void* out, const uint8_t* from, uint32_t n) {
+  // Reads through the log only while it holds stores: else a plain copy. Compiled into each
+  // use, where `n` is mostly a constant: a copy of known size, not a call and a memcpy call.
+  const auto read = [&](void* out, const uint8_t* from, uint32_t n) __attribute__((always_inline)) {
     if (forwarding && is_device(from)) stores_->read(from, out, n);
     else std::memcpy(out, from, n);
   };
