@@ -8,10 +8,11 @@
 // a load that ptxas could not move above a store set aside (core/pointer_roots.hpp).
 #pragma once
 
+#include <emmintrin.h>  // SSE2, which every x86-64 host has
+
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <emmintrin.h>
 #include <cstdint>
 #include <vector>
 
@@ -104,10 +105,10 @@ class HoistQueue {
   // `then` arrives (a set-aside load that issued: its response). True when one waited for it.
   bool resolve(uint32_t ticket, engine::Cycle at, uint32_t then) {
     bool any = false;
+    const __m128i want = _mm_set1_epi32(static_cast<int>(ticket));
     for (size_t i = head_; i < end_; ++i) {
       std::array<uint32_t, 8>& waits = ops_[i].waits;
       // All eight compared at once, four to an SSE2 compare; most hold no match.
-      const __m128i want = _mm_set1_epi32(static_cast<int>(ticket));
       const __m128i lo = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(waits.data())), want);
       const __m128i hi = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(waits.data() + 4)), want);
       auto hits = static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(lo)) |

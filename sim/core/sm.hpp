@@ -203,10 +203,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   bool active(uint32_t slot, engine::Cycle now) override;
 
   [[gnu::always_inline]] Readiness readiness(TimedWarp& w, Scheduler& s, engine::Cycle now);
-  // readiness() of a warp that IssueScan::offer() has let by (offered_readiness: it checked
-  // the gate, and a known next instruction's operands and units), and its last part: whether
-  // the load/store unit takes the next instruction now.
+  // readiness() of a warp IssueScan::offer() has let by: offer() checked its gate and, where
+  // the next instruction was known, that instruction's operands and units.
   [[gnu::always_inline]] Readiness offered_readiness(TimedWarp& w, Scheduler& s, engine::Cycle now);
+  // readiness()'s last part: whether the load/store unit takes the next instruction now.
   [[gnu::always_inline]] Readiness lsu_readiness(const WarpGate& g, engine::Cycle now);
   // Decides what the warp issues next - the instruction at its PC, or the oldest one it set
   // aside - setting aside (executing) the instructions ptxas would have moved below later

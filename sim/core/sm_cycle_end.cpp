@@ -52,7 +52,6 @@ std::optional<engine::Cycle> Sm::end_cycle_alone() {
 
 void Sm::report_over_budget() const { report_runaway(kernel_.limits->budget_message()); }
 
-
 void Sm::wake_at(engine::Cycle at) {
   if (batch_) batch_->wake(id_, at);
   else events_.schedule_by(tick_event_, at);

@@ -84,8 +84,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
     const int src_bits = kernel::type_bits(src);
     const uint64_t from = low_bits(~uint64_t{0}, src_bits), keep = low_bits(~uint64_t{0}, bits);
     const uint64_t sign = kernel::is_signed(src) && src_bits > 0 && src_bits < 64 ? uint64_t{1} << (src_bits - 1) : 0;
-    // A register wider than the destination's type gets the result sign-extended from a
-    // signed type, zero-extended from any other (PTX ISA 9.4.1; cvt's notes).
+    // Then widened() as masks worked out once: sign-extended from a signed destination type.
     const uint64_t dst_sign = kernel::is_signed(dst) && bits < 64 ? uint64_t{1} << (bits - 1) : 0;
     for_each_lane(mask, [&](uint32_t lane) {
       values[lane] = (((((values[lane] & from) ^ sign) - sign) & keep) ^ dst_sign) - dst_sign;

@@ -59,16 +59,18 @@ void to_f32(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) 
                                             : static_cast<float>(a[l]));
 }
 
-// The instance of `Make` for an integer type of 8, 16 or 32 bits (null for any other).
-template <template <int, bool> class Make>
-auto for_type(int bits, bool is_signed) -> decltype(Make<32, false>::get()) {
+// Make<bits, signed>::get(args...) for an integer type of 8, 16 or 32 bits (null for any other).
+template <template <int, bool> class Make, typename... Args>
+auto for_type(int bits, bool is_signed, Args... args) -> decltype(Make<32, false>::get(args...)) {
   switch (bits) {
-    case 8: return is_signed ? Make<8, true>::get() : Make<8, false>::get();
-    case 16: return is_signed ? Make<16, true>::get() : Make<16, false>::get();
-    case 32: return Make<32, false>::get();  // all 32 bits: nothing to extend
+    case 8: return is_signed ? Make<8, true>::get(args...) : Make<8, false>::get(args...);
+    case 16: return is_signed ? Make<16, true>::get(args...) : Make<16, false>::get(args...);
+    case 32: return Make<32, false>::get(args...);  // all 32 bits: nothing to extend
     default: return nullptr;
   }
 }
+// The kernels of resize and truncate, by type: for_type<ResizeFrom>(source's, destination's)
+// and for_type<TruncateTo>(destination's).
 template <int SrcBits, bool SrcSigned>
 struct ResizeFrom {
   template <int DstBits, bool DstSigned>
@@ -81,16 +83,6 @@ template <int DstBits, bool DstSigned>
 struct TruncateTo {
   static NarrowingKernel get() { return &truncate<DstBits, DstSigned>; }
 };
-
-LaneKernel resize_kernel(int src_bits, bool src_signed, int dst_bits, bool dst_signed) {
-  switch (src_bits) {
-    case 8: return src_signed ? ResizeFrom<8, true>::get(dst_bits, dst_signed) : ResizeFrom<8, false>::get(dst_bits, dst_signed);
-    case 16:
-      return src_signed ? ResizeFrom<16, true>::get(dst_bits, dst_signed) : ResizeFrom<16, false>::get(dst_bits, dst_signed);
-    case 32: return ResizeFrom<32, false>::get(dst_bits, dst_signed);
-    default: return nullptr;
-  }
-}
 
 LaneKernel keep_kernel(DataType t) {
   switch (kernel::type_bits(t)) {
@@ -141,7 +133,7 @@ LaneOp decode_cvt(bool wide_dst, const kernel::Instruction& in) {
     if (op.narrowing) op.form = LaneOp::Form::Narrowing;
     op.src[0].wide = true;
   } else if (!wide_dst && dst_bits <= 32 && src_bits <= 32) {
-    op.narrow = resize_kernel(src_bits, is_signed, dst_bits, kernel::is_signed(dst));
+    op.narrow = for_type<ResizeFrom>(src_bits, is_signed, dst_bits, kernel::is_signed(dst));
     if (op.narrow) op.form = LaneOp::Form::Narrow;
   }
   return op;
