@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "core/instruction_class.hpp"
 #include "engine/event_queue.hpp"
@@ -79,9 +80,8 @@ class Scoreboard {
 
   // What `t`, set aside now, waits for: the time its operands from issued instructions are
   // ready (`known`), and the tickets of loads and set-aside instructions still pending.
-  // At most `max_waits` tickets are noted.
-  void dependencies(const InstructionTiming& t, engine::Cycle& known, std::array<uint32_t, 8>& waits,
-                    size_t max_waits) const {
+  // As many tickets are noted as `waits` holds.
+  void dependencies(const InstructionTiming& t, engine::Cycle& known, std::span<uint32_t> waits) const {
     if (!(pending_mask_ & t.reads_mask)) return;
     size_t n = 0;
     for (int i = 0; i < count_; ++i) {
@@ -91,7 +91,7 @@ class Scoreboard {
       for (uint32_t r : t.reads) read |= r == p.reg && r != kernel::kNoReg;
       if (!read) continue;
       if (p.at != engine::kNever) known = std::max(known, p.at);
-      else if (n < max_waits && std::find(waits.begin(), waits.begin() + static_cast<long>(n), p.ticket) == waits.begin() + static_cast<long>(n))
+      else if (n < waits.size() && std::find(waits.begin(), waits.begin() + static_cast<long>(n), p.ticket) == waits.begin() + static_cast<long>(n))
         waits[n++] = p.ticket;
     }
   }

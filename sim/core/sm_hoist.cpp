@@ -15,7 +15,7 @@ void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) 
   DeferredOp& op = w.hoist.push();
   op.timing = &t;
   op.ticket = w.hoist.next_ticket();
-  w.scoreboard.dependencies(t, op.known, op.waits, DeferredOp::kMaxWaits);
+  w.scoreboard.dependencies(t, op.known, {op.waits.data(), DeferredOp::kMaxWaits});
   op.step = executor().step(w.state, block.state);
   // The executor reuses its buffer: keep this instruction's addresses (op.step.addresses
   // then only says there are some: the queue may move `op` before it issues).

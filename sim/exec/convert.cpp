@@ -39,12 +39,6 @@ uint64_t float_to_int(double v, Rounding r, DataType dst) {
   return c >= std::ldexp(1.0, 64) - 1 ? ~uint64_t{0} : low_bits(static_cast<uint64_t>(c), bits);
 }
 
-// An integer result of type `t` as a register wider than `t` holds it: sign-extended from a
-// signed type, else zero-extended (PTX ISA 9.4.1; cvt's notes).
-uint64_t widened(uint64_t v, DataType t) {
-  return static_cast<uint64_t>(as_int(v, t));
-}
-
 double round_float(double v, Rounding r) {
   switch (r) {
     case Rounding::Rni: return std::nearbyint(v);
@@ -84,7 +78,8 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
     const int src_bits = kernel::type_bits(src);
     const uint64_t from = low_bits(~uint64_t{0}, src_bits), keep = low_bits(~uint64_t{0}, bits);
     const uint64_t sign = kernel::is_signed(src) && src_bits > 0 && src_bits < 64 ? uint64_t{1} << (src_bits - 1) : 0;
-    // Then widened() as masks worked out once: sign-extended from a signed destination type.
+    // A register wider than the destination's type holds the result sign-extended from a
+    // signed type, zero-extended from any other (PTX ISA 9.4.1; as_int, as masks worked out once).
     const uint64_t dst_sign = kernel::is_signed(dst) && bits < 64 ? uint64_t{1} << (bits - 1) : 0;
     for_each_lane(mask, [&](uint32_t lane) {
       values[lane] = (((((values[lane] & from) ^ sign) - sign) & keep) ^ dst_sign) - dst_sign;
@@ -118,7 +113,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
         out = from_f64(v);
       }
     } else if (kernel::is_float(src)) {
-      out = widened(float_to_int(float_value(a, src), in.rounding, dst), dst);
+      out = static_cast<uint64_t>(as_int(float_to_int(float_value(a, src), in.rounding, dst), dst));  // 9.4.1, as above
     } else if (dst == DataType::F16 || dst == DataType::BF16) {
       const int64_t s = as_int(a, src);
       const double v = kernel::is_signed(src) ? static_cast<double>(s) : static_cast<double>(static_cast<uint64_t>(s));
@@ -149,7 +144,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
           v = static_cast<int64_t>(std::min<uint64_t>(static_cast<uint64_t>(v), (uint64_t{1} << bits) - 1));
         }
       }
-      out = widened(static_cast<uint64_t>(v), dst);
+      out = static_cast<uint64_t>(as_int(static_cast<uint64_t>(v), dst));  // 9.4.1, as above
     }
     values[lane] = out;
   });

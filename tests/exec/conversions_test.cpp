@@ -101,72 +101,69 @@ DONE:
   EXPECT_EQ(r.out[11], 0x3FF00000u);
 }
 
+// x as a signed 32-bit integer times 77777, in 64 bits (mul.wide.s32).
+int64_t wide(uint32_t x) { return int64_t{static_cast<int32_t>(x)} * 77777; }
+
 // Integer widths to others of 32 bits or fewer, from 8-, 16-, 32- and 64-bit sources (decoded
 // once, lane_moves.cpp; .sat and from a float: the general path), on a full warp and on 31
-// threads.
+// threads. Each case leaves its result in %r7; out[t] sums them, case i weighted 2i + 1.
 TEST(Conversions, BetweenIntegerWidths) {
-  const std::string body = R"(
+  // Sources: %r5 = x = t * 0x9E3779B1, %rs1 its low half, %rd4 = wide(x), %f1 = x.
+  struct Case {
+    const char* ptx;
+    uint32_t (*want)(uint32_t x);
+  };
+  static const Case cases[] = {
+      {"cvt.s32.s16 %r7, %rs1;", [](uint32_t x) { return static_cast<uint32_t>(int32_t{static_cast<int16_t>(x)}); }},
+      {"cvt.u32.u16 %r7, %rs1;", [](uint32_t x) { return uint32_t{static_cast<uint16_t>(x)}; }},
+      {"cvt.s32.s8 %r7, %r5;", [](uint32_t x) { return static_cast<uint32_t>(int32_t{static_cast<int8_t>(x)}); }},
+      {"cvt.u32.u8 %r7, %r5;", [](uint32_t x) { return uint32_t{static_cast<uint8_t>(x)}; }},
+      // A signed result in a wider register is sign-extended to its width (PTX ISA 9.4.1).
+      {"cvt.s8.s32 %rs2, %r5; cvt.u32.u16 %r7, %rs2;",
+       [](uint32_t x) { return uint32_t{static_cast<uint16_t>(static_cast<int8_t>(x))}; }},
+      {"cvt.s16.s8 %rs3, %rs1; cvt.u32.u16 %r7, %rs3;",
+       [](uint32_t x) { return uint32_t{static_cast<uint16_t>(static_cast<int16_t>(static_cast<int8_t>(x)))}; }},
+      {"cvt.u32.u64 %r7, %rd4;", [](uint32_t x) { return static_cast<uint32_t>(wide(x)); }},
+      {"cvt.s16.s64 %rs4, %rd4; cvt.s32.s16 %r7, %rs4;",
+       [](uint32_t x) { return static_cast<uint32_t>(int32_t{static_cast<int16_t>(wide(x))}); }},
+      {"cvt.u8.s64 %rs5, %rd4; cvt.u32.u16 %r7, %rs5;",
+       [](uint32_t x) { return uint32_t{static_cast<uint8_t>(wide(x))}; }},
+      {"cvt.s16.s32 %r7, %r5;", [](uint32_t x) { return static_cast<uint32_t>(int32_t{static_cast<int16_t>(x)}); }},
+      {"cvt.s8.s64 %r7, %rd4;",
+       [](uint32_t x) { return static_cast<uint32_t>(int32_t{static_cast<int8_t>(wide(x))}); }},
+      {"cvt.sat.s8.s32 %r7, %r5;",
+       [](uint32_t x) { return static_cast<uint32_t>(std::clamp(static_cast<int32_t>(x), -128, 127)); }},
+      {"cvt.rzi.s16.f32 %r7, %f1;",
+       [](uint32_t x) {
+         const float f = static_cast<float>(static_cast<int32_t>(x));
+         return static_cast<uint32_t>(static_cast<int32_t>(std::clamp(std::trunc(f), -32768.0f, 32767.0f)));
+       }},
+      // Into 64 bits: the high word, all ones where the low word is negative.
+      {"cvt.s32.s64 %rd5, %rd4; shr.u64 %rd5, %rd5, 32; cvt.u32.u64 %r7, %rd5;",
+       [](uint32_t x) { return static_cast<int32_t>(wide(x)) < 0 ? 0xFFFFFFFFu : 0u; }},
+  };
+  std::string body = R"(
   .reg .b16 %rs<8>;
   .reg .f32 %f<2>;
   mul.lo.u32 %r5, %r4, -1640531535;
   cvt.u16.u32 %rs1, %r5;
-  cvt.s32.s16 %r6, %rs1;
-  cvt.u32.u16 %r7, %rs1;
-  mad.lo.u32 %r6, %r7, 3, %r6;
-  cvt.s32.s8 %r7, %r5;
-  mad.lo.u32 %r6, %r7, 5, %r6;
-  cvt.u32.u8 %r7, %r5;
-  mad.lo.u32 %r6, %r7, 7, %r6;
-  cvt.s8.s32 %rs2, %r5;
-  cvt.u32.u16 %r7, %rs2;
-  mad.lo.u32 %r6, %r7, 9, %r6;
-  cvt.s16.s8 %rs3, %rs1;
-  cvt.u32.u16 %r7, %rs3;
-  mad.lo.u32 %r6, %r7, 11, %r6;
   mul.wide.s32 %rd4, %r5, 77777;
-  cvt.u32.u64 %r7, %rd4;
-  mad.lo.u32 %r6, %r7, 13, %r6;
-  cvt.s16.s64 %rs4, %rd4;
-  cvt.s32.s16 %r7, %rs4;
-  mad.lo.u32 %r6, %r7, 15, %r6;
-  cvt.u8.s64 %rs5, %rd4;
-  cvt.u32.u16 %r7, %rs5;
-  mad.lo.u32 %r6, %r7, 17, %r6;
-  cvt.s16.s32 %r7, %r5;
-  mad.lo.u32 %r6, %r7, 19, %r6;
-  cvt.s8.s64 %r7, %rd4;
-  mad.lo.u32 %r6, %r7, 21, %r6;
-  cvt.sat.s8.s32 %r7, %r5;
-  mad.lo.u32 %r6, %r7, 23, %r6;
   cvt.rn.f32.s32 %f1, %r5;
-  cvt.rzi.s16.f32 %r7, %f1;
-  mad.lo.u32 %r6, %r7, 25, %r6;
-  cvt.s32.s64 %rd5, %rd4;
-  shr.u64 %rd5, %rd5, 32;
-  cvt.u32.u64 %r7, %rd5;
-  mad.lo.u32 %r6, %r7, 27, %r6;
-  st.global.u32 [%rd3], %r6;
-  ret;)";
-  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+  mov.u32 %r6, 0;
+)";
+  uint32_t weight = 1;
+  for (const Case& c : cases) {
+    body += std::string("  ") + c.ptx + "\n  mad.lo.u32 %r6, %r7, " + std::to_string(weight) + ", %r6;\n";
+    weight += 2;
+  }
+  body += "  st.global.u32 [%rd3], %r6;\n  ret;";
+  expect_on_full_and_partial_warps(body, [&](uint32_t t, uint32_t) {
     const uint32_t x = t * 0x9E3779B1u;
-    const auto h = static_cast<uint16_t>(x);
-    const auto wide = int64_t{static_cast<int32_t>(x)} * 77777;
-    uint32_t r = static_cast<uint32_t>(int32_t{static_cast<int16_t>(h)});              // cvt.s32.s16
-    r += 3u * h;                                                                        // cvt.u32.u16
-    r += 5u * static_cast<uint32_t>(int32_t{static_cast<int8_t>(x)});                   // cvt.s32.s8
-    r += 7u * static_cast<uint8_t>(x);                                                  // cvt.u32.u8
-    r += 9u * static_cast<uint16_t>(static_cast<int8_t>(x));                            // cvt.s8.s32 into 16 bits
-    r += 11u * static_cast<uint16_t>(static_cast<int16_t>(static_cast<int8_t>(h)));     // cvt.s16.s8
-    r += 13u * static_cast<uint32_t>(wide);                                             // cvt.u32.u64
-    r += 15u * static_cast<uint32_t>(int32_t{static_cast<int16_t>(wide)});              // cvt.s16.s64, then s32
-    r += 17u * static_cast<uint8_t>(wide);                                              // cvt.u8.s64
-    // A signed result in a wider register is sign-extended to its width (PTX ISA 9.4.1).
-    r += 19u * static_cast<uint32_t>(int32_t{static_cast<int16_t>(x)});                 // cvt.s16.s32
-    r += 21u * static_cast<uint32_t>(int32_t{static_cast<int8_t>(wide)});               // cvt.s8.s64
-    r += 23u * static_cast<uint32_t>(std::clamp(static_cast<int32_t>(x), -128, 127));   // cvt.sat.s8.s32
-    const float f = static_cast<float>(static_cast<int32_t>(x));
-    r += 25u * static_cast<uint32_t>(static_cast<int32_t>(std::clamp(std::trunc(f), -32768.0f, 32767.0f)));  // cvt.rzi.s16.f32
-    r += 27u * (static_cast<int32_t>(wide) < 0 ? 0xFFFFFFFFu : 0u);  // cvt.s32.s64 into 64 bits: the high word
+    uint32_t r = 0, w = 1;
+    for (const Case& c : cases) {
+      r += w * c.want(x);
+      w += 2;
+    }
     return r;
   });
 }

@@ -159,15 +159,7 @@ TEST(WarpFastPaths, DecodedMovesConversionsAndComparisons) {
   setp.lt.u32 %p6, %r1, 8;
   @%p6 mov.u32 %r14, 5;
   setp.eq.u32 %p7, %r14, 0;
-  selp.u32 %r6, 1, 0, %p1;
-  selp.u32 %r7, 2, 0, %p2;
-  selp.u32 %r8, 4, 0, %p5;
-  selp.u32 %r9, 8, 0, %p4;
-  selp.u32 %r10, 16, 0, %p7;
-  add.u32 %r6, %r6, %r7;
-  add.u32 %r6, %r6, %r8;
-  add.u32 %r6, %r6, %r9;
-  add.u32 %r6, %r6, %r10;
+)" + packed_predicates({"%p1", "%p2", "%p5", "%p4", "%p7"}) + R"(
   mov.u32 %r7, %laneid;
   mov.u32 %r8, %lanemask_lt;
   mov.u32 %r9, %nctaid.x;
@@ -310,15 +302,7 @@ TEST(WarpFastPaths, ComparisonsOfAWholeWarp) {
   setp.gt.and.s32 %p3|%p4, %r5, 0, %p2;
   cvt.rn.f32.s32 %f1, %r5;
   setp.eq.f32 %p5, %f1, 0f41000000;
-  selp.u32 %r6, 1, 0, %p1;
-  selp.u32 %r7, 2, 0, %p2;
-  selp.u32 %r8, 4, 0, %p3;
-  selp.u32 %r9, 8, 0, %p4;
-  selp.u32 %r10, 16, 0, %p5;
-  add.u32 %r6, %r6, %r7;
-  add.u32 %r6, %r6, %r8;
-  add.u32 %r6, %r6, %r9;
-  add.u32 %r6, %r6, %r10;
+)" + packed_predicates({"%p1", "%p2", "%p3", "%p4", "%p5"}) + R"(
   st.global.u32 [%rd3], %r6;
   ret;)";
   expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {

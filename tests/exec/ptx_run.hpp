@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,19 @@ inline Result run_ptx(const std::string& ptx, uint32_t threads, uint32_t blocks 
   r.out.resize(bytes.size() / 4);
   std::memcpy(r.out.data(), bytes.data(), bytes.size());
   return r;
+}
+
+// PTX that packs `predicates` into %r6 as bits, the first in bit 0 (selp into %r6.., then
+// adds; uses %r6 to %r(5 + count)).
+inline std::string packed_predicates(std::initializer_list<const char*> predicates) {
+  std::string ptx;
+  int bit = 0;
+  for (const char* p : predicates) {
+    ptx += "  selp.u32 %r" + std::to_string(6 + bit) + ", " + std::to_string(1u << bit) + ", 0, " + p + ";\n";
+    ++bit;
+  }
+  for (int i = 1; i < bit; ++i) ptx += "  add.u32 %r6, %r6, %r" + std::to_string(6 + i) + ";\n";
+  return ptx;
 }
 
 // Runs `body` on a full warp (the shortcuts) and on 31 threads (the per-lane path) and checks
