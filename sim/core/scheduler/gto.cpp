@@ -14,8 +14,7 @@ class GreedyThenOldest final : public SchedulerPolicy {
     // Greedy only while the last issuer is still there (it may have exited).
     const size_t greedy = at < n && live[at] == scan.last_slot() ? at : n;
     if (greedy < n && scan.offer(greedy)) return;
-    for (size_t i = scan.next(0, n); i < n; i = scan.next(i + 1, n))
-      if (i != greedy && scan.offer(i)) return;
+    scan.offer_each(0, n, greedy);
   }
 };
 

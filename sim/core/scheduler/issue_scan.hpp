@@ -104,32 +104,14 @@ class IssueScan {
   bool offer(size_t index) {
     // A parked warp adds nothing once a reason is kept: its wait has no end in sight.
     if (reason_ != Stall::Idle && parked(index)) return false;
-    const WarpGate& w = gates_[live_[index]];
-    // Waits that do not depend on the next instruction (a block still launching, a barrier)
-    // are answered here too: short blocks spend much of their life in them.
-    if (now_ < w.eligible_at) {
-      turn_down(index, w.eligible_wait, w.eligible_at);
-      return false;
-    }
-    if (w.at_barrier) {
-      park(index);
-      turn_down(index, Stall::Barrier, engine::kNever);
-      return false;
-    }
-    if (w.next_known) {
-      if (w.operands_at > now_) {
-        if (w.operands_at == engine::kNever) park(index);
-        turn_down(index, w.operands_wait, w.operands_at);
-        return false;
-      }
-      const Readiness r = units_readiness(*w.next, units_, now_);  // not kept: other warps' issues move it
-      if (r.at > now_) {
-        if (r.at == engine::kNever) park(index);
-        wait(r.reason, r.at);
-        return false;
-      }
-    }
-    return issuer_.try_offer(*this, index);
+    return offer_unparked(index);
+  }
+  // Offers, in order, each index in [from, end) but `skip` that is worth offering (next()):
+  // true when one issued.
+  bool offer_each(size_t from, size_t end, size_t skip = ~size_t{0}) {
+    for (size_t i = next(from, end); i < end; i = next(i + 1, end))
+      if (i != skip && offer_unparked(i)) return true;  // next() passed over the parked ones
+    return false;
   }
   // live()[index] waits for a response or a barrier's release (kNever): park it.
   void park(size_t index) {
@@ -171,6 +153,35 @@ class IssueScan {
 
  private:
   bool parked(size_t index) const { return parked_ && index < 64 && (*parked_ >> index & 1u); }
+  // offer(), for a warp known not to be parked, or offered while no reason is kept.
+  bool offer_unparked(size_t index) {
+    const WarpGate& w = gates_[live_[index]];
+    // Waits that do not depend on the next instruction (a block still launching, a barrier)
+    // are answered here too: short blocks spend much of their life in them.
+    if (now_ < w.eligible_at) {
+      turn_down(index, w.eligible_wait, w.eligible_at);
+      return false;
+    }
+    if (w.at_barrier) {
+      park(index);
+      turn_down(index, Stall::Barrier, engine::kNever);
+      return false;
+    }
+    if (w.next_known) {
+      if (w.operands_at > now_) {
+        if (w.operands_at == engine::kNever) park(index);
+        turn_down(index, w.operands_wait, w.operands_at);
+        return false;
+      }
+      const Readiness r = units_readiness(*w.next, units_, now_);  // not kept: other warps' issues move it
+      if (r.at > now_) {
+        if (r.at == engine::kNever) park(index);
+        wait(r.reason, r.at);
+        return false;
+      }
+    }
+    return issuer_.try_offer(*this, index);
+  }
 
   Issuer& issuer_;
   const WarpGate* gates_;

@@ -11,10 +11,7 @@ class LooseRoundRobin final : public SchedulerPolicy {
     const size_t n = scan.live().size();
     const size_t at = scan.last_index();
     const size_t start = at < n ? at + 1 : 0;
-    for (size_t i = scan.next(start, n); i < n; i = scan.next(i + 1, n))
-      if (scan.offer(i)) return;
-    for (size_t i = scan.next(0, start); i < start; i = scan.next(i + 1, start))
-      if (scan.offer(i)) return;
+    if (!scan.offer_each(start, n)) scan.offer_each(0, start);
   }
 };
 
