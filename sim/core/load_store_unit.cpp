@@ -46,6 +46,7 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   req.mask = r.executed_mask;
   req.bytes_per_lane = r.access_bytes;
   req.addresses = r.addresses;
+  req.lanes_one_run = r.one_run;  // ld/st: the executor's, from the addresses it formed
   req.sm = sm_;
   if (++next_ticket_ < Scoreboard::kFirstLoad) next_ticket_ = Scoreboard::kFirstLoad;  // (after wrapping)
   a.ticket = next_ticket_;

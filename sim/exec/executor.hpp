@@ -102,6 +102,9 @@ struct StepResult {
   uint32_t barrier_threads = 0; // Barrier: expected threads, 0 for the whole block
   bool barrier_waits = true;    // false for bar.arrive
   kernel::StateSpace memory_space = kernel::StateSpace::Generic;  // ld/st/atom: the space it resolved to
+  // ld/st: whether the lanes are one run, a full warp with lane l at lane 0's address + l x
+  // access_bytes (util::consecutive_lanes); unset where not worked out
+  std::optional<bool> one_run;
   const uint64_t* addresses = nullptr;  // ld/st/atom: each executed lane's address in that space
   uint32_t access_bytes = 0;            // ld/st/atom: bytes each lane accesses
   // ld/st: set when the access is a full warp each of whose half-warps' addresses step by
@@ -334,6 +337,7 @@ class Executor {
   uint32_t distinct_values_ = 1;  // of the last match.sync
   uint64_t addresses_[kWarpSize] = {};
   std::optional<uint64_t> half_stride_;  // of the last ld/st: StepResult's
+  std::optional<bool> one_run_;          // likewise
   alignas(16) uint8_t oob_scratch_[64] = {};  // what an out-of-bounds access reads or writes when the run goes on
 };
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "kernel/ir.hpp"
 #include "memory/l2_occupancy.hpp"
 #include "memory/memory_stats.hpp"
+#include "util/bits.hpp"
 #include "util/registry.hpp"
 
 namespace gpusim::memory {
@@ -30,10 +32,18 @@ struct MemoryRequest {
   uint32_t mask = 0;                    // lanes that access memory
   uint32_t bytes_per_lane = 0;
   const uint64_t* addresses = nullptr;  // per lane, in the state space
+  // Whether the lanes are one run (one_run(), below), where the sender worked it out.
+  std::optional<bool> lanes_one_run;
   uint32_t sm = 0;
   uint64_t tag = 0;  // returned with the response
   engine::Cycle not_before = 0;  // it leaves the SM's load/store pipeline then (queued behind others)
 };
+
+// Whether `r`'s lanes are one run: a full warp, lane l at lane 0's address + l x bytes_per_lane.
+inline bool one_run(const MemoryRequest& r) {
+  if (r.lanes_one_run) return *r.lanes_one_run;
+  return r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, r.bytes_per_lane);
+}
 
 // The SM side of a port: told, by an event at the cycle a request's data is there; or,
 // pulling its responses (MemorySystem::pull_responses), told when one is due, at the send's

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "exec/ptx_run.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::exec {
 namespace {
@@ -114,6 +115,55 @@ TEST(WarpFastPaths, UniformSubWordLoadsExtendByTheirType) {
   st.global.u32 [%rd3], %r9;
   ret;)";
   expect_on_full_and_partial_warps(body, [](uint32_t, uint32_t) { return 0xFFFFFFF0u + 0xF0u; });
+}
+
+// Each load's and store's StepResult::one_run, which the memory system takes in place of
+// util::consecutive_lanes, against that function on the addresses the step reports: one
+// warp stepped by hand through one-run accesses (words, a v2 pair per lane, shared and
+// global) and others (a stride of two words, descending, one word for all, a guarded lane).
+TEST(WarpFastPaths, OneRunIsWhatConsecutiveLanesFinds) {
+  const kernel::Module m = frontend::parse_ptx(kernel_with_body(R"(
+  mov.u32 %r6, sm;
+  shl.b32 %r7, %r1, 2;
+  add.u32 %r8, %r6, %r7;
+  st.shared.u32 [%r8], %r1;
+  ld.shared.u32 %r9, [%r8];
+  shl.b32 %r10, %r1, 3;
+  add.u32 %r11, %r6, %r10;
+  ld.shared.v2.u32 {%r12, %r13}, [%r11];
+  ld.shared.u32 %r12, [%r11];
+  sub.u32 %r13, 31, %r1;
+  shl.b32 %r13, %r13, 2;
+  add.u32 %r13, %r6, %r13;
+  ld.shared.u32 %r14, [%r13];
+  ld.shared.u32 %r14, [%r6+8];
+  st.global.u32 [%rd3], %r9;
+  ld.global.u32 %r15, [%rd3];
+  setp.ne.u32 %p1, %r1, 7;
+  @%p1 ld.global.u32 %r15, [%rd3];
+  ret;)"),
+                                               "test.ptx");
+  DeviceMemory memory;
+  memory.map_variables(m);
+  const uint64_t out = memory.allocate("out", 32 * 4, kernel::kGlobalHeapBase);
+  LaunchConfig launch;
+  launch.block = {32, 1, 1};
+  launch.params.resize(8);
+  std::memcpy(launch.params.data(), &out, 8);
+  Executor ex(m.kernels.at(0), memory, launch);
+  BlockState b = ex.make_block(0);
+  WarpState w;
+  ex.reset_warp(w, b, 0);
+  int runs = 0, others = 0;
+  for (int steps = 0; steps < 100 && ex.peek(w) >= 0; ++steps) {
+    const StepResult r = ex.step(w, b);
+    if (!r.instruction || !r.one_run) continue;
+    const bool found = r.executed_mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, r.access_bytes);
+    EXPECT_EQ(*r.one_run, found) << "instruction " << r.instruction->line;
+    ++(found ? runs : others);
+  }
+  EXPECT_EQ(runs, 5);    // the shared word store and load, the v2 pairs, the global store and load
+  EXPECT_EQ(others, 5);  // the parameter, two words apart, descending, one word for all, the guarded load
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // with every count worked out by hand from the CUDA guide's rules.
 #include "memory/banks.hpp"
 #include "memory/coalescing/rule.hpp"
+#include "util/bits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,7 +24,7 @@ std::array<uint64_t, 32> lanes(F f) {
 
 std::vector<Transaction> coalesce(const std::string& rule, const uint64_t* a, uint32_t mask, uint32_t bytes, bool l1) {
   std::vector<Transaction> out;
-  coalescing_rule(rule).coalesce(out, a, mask, bytes, l1);
+  coalescing_rule(rule).coalesce(out, a, mask, bytes, l1, mask == 0xFFFFFFFFu && util::consecutive_lanes(a, bytes));
   return out;
 }
 

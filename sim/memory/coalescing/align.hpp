@@ -21,7 +21,8 @@ inline void add_unique(std::vector<Transaction>& out, uint64_t address, uint32_t
 template <void (*HalfWarp)(std::vector<Transaction>&, const uint64_t*, uint32_t, int, uint32_t)>
 class PerHalfWarp final : public CoalescingRule {
  public:
-  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
+  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool,
+                bool) const override {
     out.clear();
     HalfWarp(out, a, mask, 0, size);
     HalfWarp(out, a, mask, 16, size);

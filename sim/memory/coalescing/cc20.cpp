@@ -9,13 +9,12 @@ namespace {
 
 class Cc20 final : public CoalescingRule {
  public:
-  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size,
-                bool through_l1) const override {
+  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool through_l1,
+                bool consecutive) const override {
     out.clear();
     const uint32_t bytes = through_l1 ? 128 : 32;
     const int group = size == 16 ? 8 : size == 8 ? 16 : 32;
-    // The common case: a full warp's consecutive addresses give each group's blocks once, in order.
-    const bool consecutive = mask == 0xFFFFFFFFu && util::consecutive_lanes(a, size);
+    // The common case (`consecutive`): a full warp's consecutive addresses give each group's blocks once, in order.
     for (int g = 0; g < 32; g += group) {
       const size_t part = out.size();  // each group is its own request: dedupe within it
       if (consecutive) {

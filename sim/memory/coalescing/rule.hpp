@@ -20,9 +20,10 @@ class CoalescingRule {
   virtual ~CoalescingRule() = default;
   // Fills `out` (cleared first) with the transactions of one warp access: `size` bytes
   // per lane (vector accesses included) at each lane of `mask`. `through_l1` selects a
-  // family's cached path where it has one.
+  // family's cached path where it has one. `one_run`: the caller found `mask` full and the
+  // lanes one run (util::consecutive_lanes(addresses, size)).
   virtual void coalesce(std::vector<Transaction>& out, const uint64_t* addresses, uint32_t mask, uint32_t size,
-                        bool through_l1) const = 0;
+                        bool through_l1, bool one_run) const = 0;
 };
 
 using CoalescingRegistry = util::Registry<CoalescingRule>;

@@ -7,9 +7,10 @@ namespace {
 
 class Sectored32 final : public CoalescingRule {
  public:
-  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool) const override {
+  void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool,
+                bool one_run) const override {
     out.clear();
-    if (mask == 0xFFFFFFFFu && util::consecutive_lanes(a, size)) {  // the common case: each sector once, in order
+    if (one_run) {  // the common case: each sector once, in order
       for (uint64_t b = align_down(a[0], 32); b < a[31] + size; b += 32) out.push_back({b, 32});
       return;
     }

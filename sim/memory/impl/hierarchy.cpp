@@ -265,7 +265,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   // Whole sectors and partial ones differ only where the L2 reads a partial one's chunk first.
   const bool partial_reads = l2_ && config_.l2->partial_write_reads;
   // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
-  const bool one_run = partial_reads && r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, r.bytes_per_lane);
+  const bool one_run = partial_reads && memory::one_run(r);
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
@@ -363,7 +363,7 @@ Accepted MemoryHierarchy::banked_lookup(Sm& sm, const MemoryRequest& r) {
   const auto data = static_cast<uint64_t>(config_.l1->data_banks);
   if (data == 0 || cycles == lines) return {cycles, cycles};  // a data bank cannot hold more lines
   // A full warp's consecutive words: each in its own data bank, none holding two lines.
-  if (data >= 32 && r.bytes_per_lane == 4 && r.mask == 0xFFFFFFFFu && util::consecutive_lanes(r.addresses, 4))
+  if (data >= 32 && r.bytes_per_lane == 4 && one_run(r))
     return {cycles, cycles};
   sm.bank_lines.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
   uint64_t last = ~uint64_t{0};
@@ -395,7 +395,7 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
     sm.below_cycle = cycle;
   }
   sm.departed.clear();  // each line of this request leaves the SM once
-  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r));
+  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r), one_run(r));
   count_lines(sm);
   const Accepted taken = r.is_atomic && l2_ ? atomic(r, now) : r.is_store ? store(r, now) : load(r, now);
   // Limited miss-status registers make the next request wait for this one's answers: no waiting.
