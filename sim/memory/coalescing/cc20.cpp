@@ -2,7 +2,6 @@
 // quarter-warp), one 128-byte line per distinct line when cached in L1, 32-byte segments
 // when not.
 #include "memory/coalescing/align.hpp"
-#include "util/bits.hpp"
 
 namespace gpusim::memory {
 namespace {
@@ -10,14 +9,14 @@ namespace {
 class Cc20 final : public CoalescingRule {
  public:
   void coalesce(std::vector<Transaction>& out, const uint64_t* a, uint32_t mask, uint32_t size, bool through_l1,
-                bool consecutive) const override {
+                bool one_run) const override {
     out.clear();
     const uint32_t bytes = through_l1 ? 128 : 32;
     const int group = size == 16 ? 8 : size == 8 ? 16 : 32;
-    // The common case (`consecutive`): a full warp's consecutive addresses give each group's blocks once, in order.
+    // The common case (one run): a full warp's consecutive addresses give each group's blocks once, in order.
     for (int g = 0; g < 32; g += group) {
       const size_t part = out.size();  // each group is its own request: dedupe within it
-      if (consecutive) {
+      if (one_run) {
         for (uint64_t b = align_down(a[g], bytes); b < a[g + group - 1] + size; b += bytes) out.push_back({b, bytes});
         continue;
       }

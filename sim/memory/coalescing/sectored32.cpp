@@ -1,6 +1,5 @@
 // Compute capability 3.x and later: per warp, one 32-byte sector per distinct sector.
 #include "memory/coalescing/align.hpp"
-#include "util/bits.hpp"
 
 namespace gpusim::memory {
 namespace {
