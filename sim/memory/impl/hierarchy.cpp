@@ -190,8 +190,15 @@ bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
   return config_.l1->caches_global_loads;
 }
 
-void MemoryHierarchy::count_lines(Sm& sm) {
+void MemoryHierarchy::count_lines(Sm& sm, bool one_run) {
   sm.lines.clear();  // the L1/coalescer handles one line (a wavefront) per cycle
+  if (one_run && !sm.tx.empty()) {
+    // Aligned blocks around one run of bytes, ascending: they cover every line from the first's
+    // to the last's, once each, in order.
+    const uint64_t last = line_of(sm.tx.back().address + sm.tx.back().bytes - 1);
+    for (uint64_t a = line_of(sm.tx.front().address); a <= last; ++a) sm.lines.push_back(a);
+    return;
+  }
   for (const Transaction& t : sm.tx)
     for (uint64_t a = line_of(t.address); (a << line_shift_) < t.address + t.bytes; ++a)
       if (sm.lines.empty() || (sm.lines.back() != a && std::find(sm.lines.begin(), sm.lines.end(), a) == sm.lines.end()))
@@ -395,8 +402,9 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
     sm.below_cycle = cycle;
   }
   sm.departed.clear();  // each line of this request leaves the SM once
-  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r), one_run(r));
-  count_lines(sm);
+  const bool run = one_run(r);
+  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r), run);
+  count_lines(sm, run);
   const Accepted taken = r.is_atomic && l2_ ? atomic(r, now) : r.is_store ? store(r, now) : load(r, now);
   // Limited miss-status registers make the next request wait for this one's answers: no waiting.
   if (sm.mshrs.limited()) settle(r.sm);

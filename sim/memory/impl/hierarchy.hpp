@@ -123,7 +123,8 @@ class MemoryHierarchy final : public MemorySystem {
   // l1.miss_line_cycles, and each line takes a miss-status register until its data returns.
   engine::Cycle depart(Sm& sm, uint64_t address, engine::Cycle now);
   bool through_l1(const MemoryRequest& r) const;
-  void count_lines(Sm& sm);
+  // The lines of sm.tx, in order of first touch (`one_run`: the request's lanes are one run).
+  void count_lines(Sm& sm, bool one_run);
 
   MemoryConfig config_;
   const CoalescingRule& coalescing_;
