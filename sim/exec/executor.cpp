@@ -254,7 +254,7 @@ StepResult Executor::execute(WarpState& w, BlockState& b) {
       load_store(w, b, in, mask);
       r.memory_space = last_space_;
       r.addresses = addresses_;
-      r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8) * (in.vec > 1 ? in.vec : 1);
+      r.access_bytes = static_cast<uint32_t>(kernel::type_bits(in.type) / 8) * vector_width(in);
       r.half_stride = half_stride_;
       r.one_run = one_run_;
       if (in.call_abi) r.memory_space = kernel::StateSpace::Param;  // registers on the GPU

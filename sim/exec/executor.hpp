@@ -284,6 +284,9 @@ class Executor {
   std::string device_string(WarpState& w, BlockState& b, uint32_t lane, uint64_t addr);
   void exit_lanes(WarpState& w, uint32_t lanes);
   StepResult execute(WarpState& w, BlockState& b);
+  // The elements each lane of an ld/st accesses: its vector's width (StepResult::access_bytes
+  // is its type's bytes times this).
+  static uint32_t vector_width(const Instruction& in) { return in.vec > 1 ? in.vec : 1; }
   // Pops the SIMT entries that are done: those at their reconvergence point, and those with
   // no live lane.
   static void reconverge(WarpState& w) {

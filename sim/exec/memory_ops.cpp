@@ -170,7 +170,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   // Only with a span are the addresses left as computed (the lane by lane path may rebase them).
   half_stride_ = span && lanes.halves ? std::optional(lanes.stride) : std::nullopt;
   // As util::consecutive_lanes would find for StepResult's access_bytes (a positive stride: lane 0 at lo).
-  const uint64_t access = uint64_t{size} * (in.vec > 1 ? in.vec : 1);
+  const uint64_t access = uint64_t{size} * vector_width(in);
   one_run_ = span ? std::optional(lanes.strided && lanes.stride == access && lo <= ~uint64_t{0} - 32 * access)
                   : std::nullopt;
   // Device memory, with this cycle's logged stores on top (SMs side by side; see set_store_log).

@@ -25,7 +25,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -190,9 +190,9 @@ bool MemoryHierarchy::through_l1(const MemoryRequest& r) const {
   return config_.l1->caches_global_loads;
 }
 
-void MemoryHierarchy::count_lines(Sm& sm, bool one_run) {
+void MemoryHierarchy::count_lines(Sm& sm) {
   sm.lines.clear();  // the L1/coalescer handles one line (a wavefront) per cycle
-  if (one_run && !sm.tx.empty()) {
+  if (sm.one_run && !sm.tx.empty()) {
     // Aligned blocks around one run of bytes, ascending: they cover every line from the first's
     // to the last's, once each, in order.
     const uint64_t last = line_of(sm.tx.back().address + sm.tx.back().bytes - 1);
@@ -272,7 +272,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   // Whole sectors and partial ones differ only where the L2 reads a partial one's chunk first.
   const bool partial_reads = l2_ && config_.l2->partial_write_reads;
   // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
-  const bool one_run = partial_reads && memory::one_run(r);
+  const bool one_run = partial_reads && sm.one_run;
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
@@ -370,7 +370,7 @@ Accepted MemoryHierarchy::banked_lookup(Sm& sm, const MemoryRequest& r) {
   const auto data = static_cast<uint64_t>(config_.l1->data_banks);
   if (data == 0 || cycles == lines) return {cycles, cycles};  // a data bank cannot hold more lines
   // A full warp's consecutive words: each in its own data bank, none holding two lines.
-  if (data >= 32 && r.bytes_per_lane == 4 && one_run(r))
+  if (data >= 32 && r.bytes_per_lane == 4 && sm.one_run)
     return {cycles, cycles};
   sm.bank_lines.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
   uint64_t last = ~uint64_t{0};
@@ -402,9 +402,9 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
     sm.below_cycle = cycle;
   }
   sm.departed.clear();  // each line of this request leaves the SM once
-  const bool run = one_run(r);
-  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r), run);
-  count_lines(sm, run);
+  sm.one_run = one_run(r);  // once per request: the coalescer, the lines, a store's sectors, the banks
+  coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r), sm.one_run);
+  count_lines(sm);
   const Accepted taken = r.is_atomic && l2_ ? atomic(r, now) : r.is_store ? store(r, now) : load(r, now);
   // Limited miss-status registers make the next request wait for this one's answers: no waiting.
   if (sm.mshrs.limited()) settle(r.sm);

@@ -84,6 +84,7 @@ class MemoryHierarchy final : public MemorySystem {
     std::vector<Departed> departed;
     std::vector<Transaction> tx;
     std::vector<uint64_t> lines;
+    bool one_run = false;              // the request's lanes are one run (memory::one_run)
     std::vector<uint32_t> bank_load;   // banked_lookup's scratch
     std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
@@ -123,8 +124,8 @@ class MemoryHierarchy final : public MemorySystem {
   // l1.miss_line_cycles, and each line takes a miss-status register until its data returns.
   engine::Cycle depart(Sm& sm, uint64_t address, engine::Cycle now);
   bool through_l1(const MemoryRequest& r) const;
-  // The lines of sm.tx, in order of first touch (`one_run`: the request's lanes are one run).
-  void count_lines(Sm& sm, bool one_run);
+  // The lines of sm.tx, in order of first touch.
+  void count_lines(Sm& sm);
 
   MemoryConfig config_;
   const CoalescingRule& coalescing_;
