@@ -74,8 +74,7 @@ class Scoreboard {
     const uint64_t overlap = pending_mask_ & t.writes_mask;  // entries `t` may rewrite
     if (earliest_ <= now || overlap) compact(t, now, overlap);  // else every entry stays
     if (ready <= now) return;  // nothing in flight
-    for (uint32_t reg : t.writes)
-      if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, ready});
+    add_writes(t, ticket, ready);
   }
 
   // What `t`, set aside now, waits for: the time its operands from issued instructions are
@@ -107,8 +106,7 @@ class Scoreboard {
     // Unrolled copies write registers of their own: mostly no entry to replace, none to move.
     if (const uint64_t overlap = pending_mask_ & t.writes_mask)
       drop_if([&](const Pending& p) { return rewritten(t, overlap, p); });
-    for (uint32_t reg : t.writes)
-      if (reg != kernel::kNoReg && count_ < kEntries) keep(count_, {reg, ticket, engine::kNever});
+    add_writes(t, ticket, engine::kNever);
   }
   // The set-aside instruction `ticket` issued: its writes are ready at `at`, or, for a load
   // (`at` kNever), when `then`'s response arrives.
@@ -165,6 +163,13 @@ class Scoreboard {
       if (!drop(p)) keep(kept, p);
     }
     count_ = kept;
+  }
+  // Enters `t`'s writes (kNoReg-terminated), as many as the table has room for.
+  void add_writes(const InstructionTiming& t, uint32_t ticket, engine::Cycle at) {
+    for (uint32_t reg : t.writes) {
+      if (reg == kernel::kNoReg) return;
+      if (count_ < kEntries) keep(count_, {reg, ticket, at});
+    }
   }
   // Puts `p` at `index` (and advances it), noting its register in the summary.
   void keep(int& index, const Pending& p) {

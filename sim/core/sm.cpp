@@ -81,7 +81,10 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
   known_waits_.resize(per_scheduler * schedulers_.size());
   for (size_t i = 0; i < schedulers_.size(); ++i) {
     schedulers_[i].policy = SchedulerPolicyRegistry::instance().make(config.policy);
-    schedulers_[i].live.attach(live_storage_.data() + i * per_scheduler, known_waits_.data() + i * per_scheduler);
+    Scheduler& s = schedulers_[i];
+    s.live.attach(live_storage_.data() + i * per_scheduler, known_waits_.data() + i * per_scheduler);
+    s.scan.emplace(static_cast<Issuer&>(*this), gates_.data(), std::span<const uint32_t>{s.live.begin(), per_scheduler}, s.units, s.last_pos,
+                   s.last_issued, engine::Cycle{0}, &s.parked, s.live.known_waits());
   }
   for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
   if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
@@ -347,8 +350,8 @@ engine::Cycle Sm::tick(engine::Cycle now) {
       next = std::min(next, s.wake);
       continue;
     }
-    IssueScan scan(*this, gates_.data(), {s.live.begin(), s.live.size()}, s.units, s.last_pos, s.last_issued, now, &s.parked,
-                   s.live.known_waits());
+    IssueScan& scan = *s.scan;
+    scan.restart(s.live.size(), s.last_pos, s.last_issued, now);
     const bool had_warps = !s.live.empty();
     scanning_ = &s;
     issued_ = false;

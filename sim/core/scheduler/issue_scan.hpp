@@ -92,6 +92,17 @@ class IssueScan {
       : issuer_(issuer), gates_(gates), live_(live), units_(units), last_pos_(last_pos), last_slot_(last_slot),
         now_(now), parked_(parked), known_waits_(known_waits) {}
 
+  // The next cycle's scan of the same scheduler: `count` live warps, the last issuer at
+  // `last_pos` (a scan kept per scheduler, so that a cycle sets only what changes).
+  void restart(size_t count, size_t last_pos, uint32_t last_slot, engine::Cycle now) {
+    live_ = {live_.data(), count};
+    last_pos_ = last_pos;
+    last_slot_ = last_slot;
+    now_ = now;
+    reason_ = Stall::Idle;
+    wake_ = engine::kNever;
+  }
+
   // The scheduler's live warp slots, oldest first.
   std::span<const uint32_t> live() const { return live_; }
   // The index in live() of the warp that issued last, or live().size() when it is gone.
