@@ -198,7 +198,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
     // changes until then unless a block arrives, a barrier opens, a warp exits or a
     // load returns.
     engine::Cycle wake = 0;
-    std::optional<IssueScan> scan;  // its cycle's scan, restarted each cycle (made once its lists are)
+    // Its scan, made once by the SM's constructor (it points at this scheduler's lists and
+    // units) and restarted each cycle: the cycle sets only what changes.
+    std::optional<IssueScan> scan;
   };
   bool try_offer(IssueScan& scan, size_t index) override;
   bool active(uint32_t slot, engine::Cycle now) override;

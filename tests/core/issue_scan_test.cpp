@@ -1,5 +1,6 @@
 // A scan that passes over warps by their known waits picks, and reports, exactly what one
-// that offers every warp does: the same warp issues, or the same stall reason and wake.
+// that offers every warp does: the same warp issues, or the same stall reason and wake. The
+// first is one scan restarted each cycle, as the SM keeps it; the second is made anew.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,25 +40,34 @@ struct Scheduler {
   std::array<engine::Cycle, 64> known{};  // zero: none known
 };
 
-Outcome scan_once(SchedulerPolicy& policy, FakeIssuer& issuer, const std::vector<WarpGate>& gates, size_t last_pos,
-                  engine::Cycle now, Scheduler& s, bool keep_known) {
-  const IssueUnits units;
+// The issuer a scan calls, noting which index issued.
+struct Recorder final : Issuer {
+  FakeIssuer& inner;
   size_t issued = SIZE_MAX;
-  struct Recorder final : Issuer {
-    FakeIssuer& inner;
-    size_t& issued;
-    Recorder(FakeIssuer& i, size_t& out) : inner(i), issued(out) {}
-    bool try_offer(IssueScan& scan, size_t index) override {
-      const bool ok = inner.try_offer(scan, index);
-      if (ok) issued = index;
-      return ok;
-    }
-    bool active(uint32_t slot, engine::Cycle at) override { return inner.active(slot, at); }
-  } recorder(issuer, issued);
-  IssueScan scan(recorder, gates.data(), issuer.slots, units, last_pos, issuer.slots[last_pos % issuer.slots.size()], now,
-                 &s.parked, keep_known ? s.known.data() : nullptr);
+  explicit Recorder(FakeIssuer& i) : inner(i) {}
+  bool try_offer(IssueScan& scan, size_t index) override {
+    const bool ok = inner.try_offer(scan, index);
+    if (ok) issued = index;
+    return ok;
+  }
+  bool active(uint32_t slot, engine::Cycle at) override { return inner.active(slot, at); }
+};
+
+Outcome pick_once(SchedulerPolicy& policy, IssueScan& scan, Recorder& recorder) {
+  recorder.issued = SIZE_MAX;
   policy.pick(scan);
+  const size_t issued = recorder.issued;
   return {issued, issued == SIZE_MAX ? scan.reason() : Stall::Idle, issued == SIZE_MAX ? scan.wake() : 0};
+}
+
+// A scan made for this cycle alone, without known waits.
+Outcome scan_once(SchedulerPolicy& policy, FakeIssuer& issuer, const std::vector<WarpGate>& gates, size_t last_pos,
+                  engine::Cycle now, Scheduler& s) {
+  const IssueUnits units;
+  Recorder recorder(issuer);
+  IssueScan scan(recorder, gates.data(), issuer.slots, units, last_pos, issuer.slots[last_pos % issuer.slots.size()], now,
+                 &s.parked, nullptr);
+  return pick_once(policy, scan, recorder);
 }
 
 void same_outcomes(const char* policy_name) {
@@ -70,6 +80,11 @@ void same_outcomes(const char* policy_name) {
   auto kept = SchedulerPolicyRegistry::instance().make(policy_name);
   auto plain = SchedulerPolicyRegistry::instance().make(policy_name);
   Scheduler with, without;
+  // The side with known waits keeps one scan and restarts it each cycle, as the SM does: what
+  // one cycle's scan learnt (its reason, its wake) must not reach the next.
+  const IssueUnits units;
+  Recorder recorder(issuer);
+  IssueScan kept_scan(recorder, gates.data(), issuer.slots, units, 0, 0, 0, &with.parked, with.known.data());
   size_t last_pos = 0, issues = 0, idle = 0;
   uint64_t seed = 12345;
   const auto draw = [&seed](uint64_t n) {
@@ -113,8 +128,9 @@ void same_outcomes(const char* policy_name) {
         gates[i].next_known = true;
         unpark(i);  // the SM forgets it too: choose_next runs in an offer, which records anew
       }
-    const Outcome a = scan_once(*kept, issuer, gates, last_pos, now, with, true);
-    const Outcome b = scan_once(*plain, issuer, gates, last_pos, now, without, false);
+    kept_scan.restart(issuer.slots.size(), last_pos, issuer.slots[last_pos % issuer.slots.size()], now);
+    const Outcome a = pick_once(*kept, kept_scan, recorder);
+    const Outcome b = scan_once(*plain, issuer, gates, last_pos, now, without);
     ASSERT_EQ(a, b) << policy_name << " at cycle " << now;
     if (a.issued != SIZE_MAX) {
       ++issues;
