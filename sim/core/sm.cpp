@@ -245,7 +245,7 @@ inline void Sm::issue(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   ex.set_sm_id(id_);
   const exec::StepResult r = ex.step(w.state, block.state);
   gate(w).next_known = false;
-  unpark(w.slot);
+  unpark(s, w.slot);
   if (!r.instruction) {  // nothing left to run: every lane had exited
     retire_warp(w, now);
     return;

@@ -335,10 +335,11 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // A warp that waits with no known end (a response, a barrier) is parked: the scan skips it
   // (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks it. The same events
   // are the only ones that can bring a warp's gate-bound wait forward: its known wait goes too.
-  void unpark(uint32_t slot) {
+  void unpark(uint32_t slot) { unpark(schedulers_[scheduler_of_[slot]], slot); }
+  // unpark(), where the warp's scheduler `s` is at hand (an issue).
+  void unpark(Scheduler& s, uint32_t slot) {
     const uint32_t index = live_index_[slot];
     if (index == kNotLive) return;
-    Scheduler& s = schedulers_[scheduler_of_[slot]];
     if (index < 64) s.parked &= ~(uint64_t{1} << index);
     s.live.forget_wait(index);
   }

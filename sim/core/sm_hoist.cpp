@@ -38,7 +38,7 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   w.hoist.value_used();
   w.next_waited_memory = false;
   gate(w).next_known = false;
-  unpark(w.slot);
+  unpark(s, w.slot);
 }
 
 }  // namespace gpusim::core
