@@ -165,11 +165,10 @@ inline Readiness Sm::offered_readiness(TimedWarp& w, Scheduler& s, engine::Cycle
   const WarpGate& g = gate(w);
   if (!g.next_known) {
     choose_next(w, now);
-    // offer() has seen the gate open (eligible, not at a barrier), and choosing the next
-    // instruction sets neither: its operands and its unit are what is left to check.
-    if (g.operands_at > now) return {g.operands_at, g.operands_wait};
-    const Readiness units = units_readiness(*g.next, s.units, now);
-    if (units.at > now) return units;
+    // offer() has seen the gate open, and choosing the next instruction (setting aside
+    // loads, which are not barriers) leaves it so.
+    const Readiness known = operands_readiness(g, s.units, now);
+    if (known.at > now) return known;
   }
   return lsu_readiness(g, now);
 }

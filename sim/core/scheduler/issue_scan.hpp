@@ -53,11 +53,15 @@ inline Readiness units_readiness(const InstructionTiming& t, const IssueUnits& u
   if (unit_cycle > now) return {unit_cycle, unit_throttle(t)};
   return {now, Stall::Idle};
 }
+// known_readiness() once the gate is open (eligible, not at a barrier): operands, then units.
+inline Readiness operands_readiness(const WarpGate& w, const IssueUnits& units, engine::Cycle now) {
+  if (w.operands_at > now) return {w.operands_at, w.operands_wait};
+  return units_readiness(*w.next, units, now);
+}
 inline Readiness known_readiness(const WarpGate& w, const IssueUnits& units, engine::Cycle now) {
   if (now < w.eligible_at) return {w.eligible_at, w.eligible_wait};
   if (w.at_barrier) return {engine::kNever, Stall::Barrier};
-  if (w.operands_at > now) return {w.operands_at, w.operands_wait};
-  return units_readiness(*w.next, units, now);
+  return operands_readiness(w, units, now);
 }
 
 // What issues a warp's instruction (the SM): the slow path of an offer.
