@@ -50,10 +50,10 @@ class Scoreboard {
       return false;
     };
     Wait w;
+    const uint64_t touched = t.reads_mask | (renamed ? 0 : t.writes_mask);
     const bool full = count_ == kEntries && t.writes[0] != kernel::kNoReg;
     // Most instructions touch no register with a write in flight: no entry to look at.
-    if (!full && !(pending_mask_ & (t.reads_mask | (renamed ? 0 : t.writes_mask)))) return w;
-    const uint64_t touched = t.reads_mask | (renamed ? 0 : t.writes_mask);
+    if (!(pending_mask_ & touched) && !full) return w;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       if (!(touched >> (p.reg % 64) & 1u)) continue;  // the summary rules it out
@@ -87,7 +87,7 @@ class Scoreboard {
       const Pending& p = entries_[static_cast<size_t>(i)];
       if (!(t.reads_mask >> (p.reg % 64) & 1u)) continue;  // the summary rules most out
       bool read = false;
-      for (uint32_t r : t.reads) read |= r == p.reg && r != kernel::kNoReg;
+      for (uint32_t r : t.reads) read |= r == p.reg;  // an entry's register is never kNoReg (add_writes)
       if (!read) continue;
       if (p.at != engine::kNever) known = std::max(known, p.at);
       else if (n < waits.size() && std::find(waits.begin(), waits.begin() + static_cast<long>(n), p.ticket) == waits.begin() + static_cast<long>(n))
