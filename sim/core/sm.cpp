@@ -111,7 +111,7 @@ void Sm::wake_all() {
 // Which instruction the warp issues next, setting aside what waits for memory (core/hoist_queue.hpp,
 // sm_hoist.cpp). Here, beside readiness(), its only caller, to be compiled into it: its call
 // cost 0.9% of the Hopper stencil's host instructions.
-inline void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
+inline void Sm::choose_next(TimedWarp& w) {
   // `loaded`: it waits for a value a load brought (not a parameter or constant: operands in
   // SASS), so issuing it opens a new load window.
   WarpGate& g = gate(w);
@@ -139,7 +139,7 @@ inline void Sm::choose_next(TimedWarp& w, engine::Cycle now) {
         const bool waits_for_memory = wait.at == kNever && wait.from_memory();
         if (config_.hoist_trips > 1 && waits_for_memory && !t.is_control && !t.hoist_fence && !q.full() &&
             !q.window_full(config_.hoist_loads) && w.scoreboard.has_room(t)) {
-          set_aside(w, t, now);
+          set_aside(w, t);
           continue;
         }
         const engine::Cycle head = queued ? q.front().ready_at() : kNever;
@@ -155,7 +155,7 @@ inline Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const WarpGate& g = gate(w);
   if (now < g.eligible_at) return {g.eligible_at, g.eligible_wait};
   if (g.at_barrier) return {kNever, Stall::Barrier};
-  if (!g.next_known) choose_next(w, now);
+  if (!g.next_known) choose_next(w);
   const Readiness known = known_readiness(g, s.units, now);
   if (known.at > now) return known;
   return lsu_readiness(g, now);
@@ -164,7 +164,7 @@ inline Readiness Sm::readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
 inline Readiness Sm::offered_readiness(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const WarpGate& g = gate(w);
   if (!g.next_known) {
-    choose_next(w, now);
+    choose_next(w);
     // offer() has seen the gate open, and choosing the next instruction (setting aside
     // loads, which are not barriers) leaves it so.
     const Readiness known = operands_readiness(g, s.units, now);
@@ -195,9 +195,10 @@ inline Sm::Begun Sm::start(TimedWarp& w, const InstructionTiming& t, const exec:
   stats_.thread_instructions += static_cast<uint64_t>(util::lane_count(r.active_mask));
   stats_.predicated_on_threads += static_cast<uint64_t>(util::lane_count(r.executed_mask));
   Begun b{now + t.latency, Scoreboard::kArithmetic, t.occupancy};
+  if (!t.is_memory) return b;  // a shuffle is on the load/store unit too
   if (r.instruction && r.instruction->op == kernel::Opcode::Shfl) {
     b.ready = now + static_cast<engine::Cycle>(config_.shared.latency);
-  } else if (t.is_memory && r.addresses) {
+  } else if (r.addresses) {
     b.ticket = Scoreboard::kMemoryKnown;
     if (r.executed_mask) {
       const LoadStoreUnit::Access a = lsu_.access(r, w.slot, now, stats_);
@@ -243,8 +244,6 @@ inline void Sm::issue(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const auto pc = static_cast<int32_t>(&t - kernel_.timing.data());
   last_free_ = t.issue_slots == 0;
   ResidentBlock& block = blocks_[w.block_slot];
-  ex.set_clock(now);
-  ex.set_sm_id(id_);
   const exec::StepResult r = ex.step(w.state, block.state);
   gate(w).next_known = false;
   unpark(s, w.slot);
@@ -334,6 +333,9 @@ bool Sm::take_response(uint64_t tag, engine::Cycle now) {
 
 engine::Cycle Sm::tick(engine::Cycle now) {
   if (!unready_warps_.empty()) make_ready();
+  // What %clock and %smid read in every instruction this cycle executes (issued or set aside).
+  executor().set_clock(now);
+  executor().set_sm_id(id_);
   account(now);
   // Each scheduler's last issuer is the likeliest to issue again (greedy policies): fetch its
   // state from host memory while the schedulers before it scan.

@@ -214,8 +214,8 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Decides what the warp issues next - the instruction at its PC, or the oldest one it set
   // aside - setting aside (executing) the instructions ptxas would have moved below later
   // ones; fills w.next and w.operands_at.
-  [[gnu::always_inline]] void choose_next(TimedWarp& w, engine::Cycle now);
-  void set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now);
+  [[gnu::always_inline]] void choose_next(TimedWarp& w);
+  void set_aside(TimedWarp& w, const InstructionTiming& t);
   void issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now);
   // What an instruction issued at `now` starts: when its result is ready, what the scoreboard
   // waits for, how long its unit is busy (a memory access goes out here); counts it.

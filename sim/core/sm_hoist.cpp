@@ -8,10 +8,8 @@
 
 namespace gpusim::core {
 
-void Sm::set_aside(TimedWarp& w, const InstructionTiming& t, engine::Cycle now) {
+void Sm::set_aside(TimedWarp& w, const InstructionTiming& t) {
   ResidentBlock& block = blocks_[w.block_slot];
-  executor().set_clock(now);
-  executor().set_sm_id(id_);
   DeferredOp& op = w.hoist.push();
   op.timing = &t;
   op.ticket = w.hoist.next_ticket();
