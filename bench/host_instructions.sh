@@ -9,7 +9,10 @@
 # With --cache, callgrind also simulates a host cache of fixed sizes (32 KB L1s, a 2 MB
 # last level, whatever this machine has, so the counts are the same everywhere) and adds the
 # last-level misses per simulated warp instruction (reads and writes): the host's cache misses
-# on the simulator's state, which the instruction count does not see. Twice as slow again.
+# on the simulator's state, which the instruction count does not see; then the L1 data misses
+# (reads and writes: nearly all served by the host's second level) and the mispredicted
+# branches (callgrind's branch simulation, conditional and indirect), per warp instruction:
+# with the instructions, what sets the wall clock. Twice as slow again.
 # usage: bench/host_instructions.sh [--cache] GPUSIM RUN...
 #   RUN: arch,workload[,extra flags]   e.g. hopper,stencil  or  hopper,vecadd,--size h100
 # Needs valgrind (apt-get install valgrind). Each run takes about 50x its normal time.
@@ -32,8 +35,9 @@ trap 'rm -rf "$work"' EXIT
 cache_flags=()
 header=date,host,arch,workload,flags,warp_instructions,launch_host_instructions,per_warp_instruction,in_sm_cycles_pct
 if [ $cache = 1 ]; then
-  cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64)
-  header+=,ll_misses_per_warp_instruction
+  # shellcheck disable=SC2054  # valgrind writes a cache geometry with commas
+  cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64 --branch-sim=yes)
+  header+=,ll_misses_per_warp_instruction,l1d_misses_per_warp_instruction,mispredicts_per_warp_instruction
 fi
 echo "$header"
 for run in "$@"; do
@@ -52,9 +56,10 @@ for run in "$@"; do
   in_sm=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" 2>/dev/null |
     awk '/gpusim::core::Sm::run_cycle\(/ && !n++ { gsub(",", "", $1); print $1 }')
   share=$(/usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "${in_sm:-}")
-  # Events with --cache: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+  # Events with --cache: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim
   misses=""
-  [ $cache = 1 ] && misses=,$(/usr/bin/python3 -c 'import sys; print(f"{(int(sys.argv[1]) + int(sys.argv[2])) / int(sys.argv[3]):.2f}")' "${totals[7]}" "${totals[8]}" "$warp")
+  [ $cache = 1 ] && misses=$(/usr/bin/python3 -c 'import sys; t = [int(x) for x in sys.argv[1:]]; w = t.pop()
+print("".join(f",{(a + b) / w:.2f}" for a, b in ((t[7], t[8]), (t[4], t[5]), (t[10], t[12]))))' "${totals[@]}" "$warp")
   printf '%s,%s,%s,%s,%s,%s,%s,%s,%s%s\n' "$(date -u +%F)" "$(uname -n)" "$arch" "$workload" "$flags" "$warp" "$total" \
     "$(( (total + warp / 2) / warp ))" "$share" "$misses"
 done
