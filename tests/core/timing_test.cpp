@@ -49,6 +49,30 @@ TEST(Timing, ClockAndGlobaltimerMeasureSimulatedTime) {
   EXPECT_NEAR(static_cast<double>(ns200), cycles200 / 1.98, 1.0);
 }
 
+// %smid names the SM that runs the warp. Every warp of this straight-line kernel issues the
+// same instructions, so an SM's count of warp instructions is that many times the blocks that
+// wrote its id, wherever the dispatcher put them (264 one-warp blocks on 132 SMs); on two host
+// threads too, whose SMs share neither executor.
+TEST(Timing, SmidNamesTheSmThatRunsTheWarp) {
+  constexpr uint32_t kBlocks = 264;
+  for (const int host_threads : {1, 2}) {
+    SCOPED_TRACE(host_threads);
+    const SimRun r = simulate(kernel("mov.u32 %r26, %smid;\nmov.b32 %f44, %r26;\n"), "hopper", {}, 32, kBlocks, 0,
+                              true, false, SampleMode::Exact, host_threads);
+    ASSERT_EQ(r.total.warp_instructions % kBlocks, 0u);
+    const uint64_t per_warp = r.total.warp_instructions / kBlocks;
+    std::vector<uint64_t> blocks_on(r.stats.per_sm.size());
+    for (uint32_t b = 0; b < kBlocks; ++b) {
+      const uint32_t id = r.out[b * 32];
+      ASSERT_LT(id, blocks_on.size()) << "block " << b;
+      for (uint32_t lane = 1; lane < 32; ++lane) ASSERT_EQ(r.out[b * 32 + lane], id) << "block " << b;
+      ++blocks_on[id];
+    }
+    for (size_t sm = 0; sm < blocks_on.size(); ++sm)
+      EXPECT_EQ(r.stats.per_sm[sm].warp_instructions, blocks_on[sm] * per_warp) << "SM " << sm;
+  }
+}
+
 // cp.async's groups, timed: global memory answers after 500 cycles, and the data is in shared
 // memory one shared access (25 cycles on hopper.yaml) later. Waiting for the only group
 // (wait_group 0, or wait_all) waits for its copy; allowing one group in flight
