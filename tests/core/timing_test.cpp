@@ -52,7 +52,7 @@ TEST(Timing, ClockAndGlobaltimerMeasureSimulatedTime) {
 // %smid names the SM that runs the warp. Every warp of this straight-line kernel issues the
 // same instructions, so an SM's count of warp instructions is that many times the blocks that
 // wrote its id, wherever the dispatcher put them (264 one-warp blocks on 132 SMs); on two host
-// threads too, whose SMs share neither executor.
+// threads too, where each thread's SMs run on an executor of its own.
 TEST(Timing, SmidNamesTheSmThatRunsTheWarp) {
   constexpr uint32_t kBlocks = 264;
   for (const int host_threads : {1, 2}) {
