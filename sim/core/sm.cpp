@@ -59,22 +59,22 @@ bool Sm::try_offer(IssueScan& scan, size_t index) {
 Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::MemorySystem& memory,
        const KernelContext& kernel, BlockSink& dispatcher)
     : id_(id),
-      config_(config),
-      events_(events),
-      memory_(memory),
-      kernel_(kernel),
-      dispatcher_(dispatcher),
-      lsu_(id, config.shared, memory),
-      tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
-      release_event_(this),
       executor_(&kernel.executor),
+      last_tick_(events.now()),
       warps_(static_cast<size_t>(config.max_warps)),
       gates_(static_cast<size_t>(config.max_warps)),
       blocks_(static_cast<size_t>(config.max_blocks)),
       schedulers_(static_cast<size_t>(config.schedulers)),
-      last_tick_(events.now()),
       scheduler_of_(static_cast<size_t>(config.max_warps)),
-      live_index_(static_cast<size_t>(config.max_warps), kNotLive) {
+      live_index_(static_cast<size_t>(config.max_warps), kNotLive),
+      kernel_(kernel),
+      memory_(memory),
+      config_(config),
+      lsu_(id, config.shared, memory),
+      events_(events),
+      dispatcher_(dispatcher),
+      tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
+      release_event_(this) {
   // Slot i belongs to scheduler i % schedulers: each has at most this many.
   const size_t per_scheduler = (warps_.size() + schedulers_.size() - 1) / schedulers_.size();
   live_storage_.resize(per_scheduler * schedulers_.size());

@@ -289,49 +289,55 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   bool take_response(uint64_t tag, engine::Cycle now);
 
   uint32_t id_;
-  SmConfig config_;
-  engine::EventQueue& events_;
-  memory::MemorySystem& memory_;
-  const KernelContext& kernel_;
-  BlockSink& dispatcher_;
-  LoadStoreUnit lsu_;
-  engine::MemberEvent<Sm, &Sm::on_tick> tick_event_;
-  engine::MemberEvent<Sm, &Sm::on_release> release_event_;
+  // First, what each cycle of the SM reads (tick, run_cycle, end_cycle), together on few host
+  // cache lines: on Hopper an SM's cycle comes after 131 others', which push its lines out.
   exec::Executor* executor_;  // the kernel's, or in a batch, that of the thread running the SM
-  TickBatch* batch_ = nullptr;
-  exec::StoreLog stores_;     // in a batch: this cycle's global stores
+  Scheduler* scanning_ = nullptr;  // the scheduler whose cycle is being scanned
   engine::Cycle next_tick_ = engine::kNever;  // in a batch: what run_cycle found
   // Pulled responses: the earliest due in the memory system's queue for this SM, kept from
   // take_due and on_response_due, so a cycle with none due does not read that queue.
   engine::Cycle response_due_ = engine::kNever;
   uint64_t instructions_before_ = 0;
+  engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   std::exception_ptr fault_;
-  std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
+  uint32_t live_warps_ = 0;
+  int retired_ = 0;
+  uint32_t ticks_ = 0;      // for checking the wall-clock deadline now and then
+  bool issued_ = false;     // whether that scan issued
+  bool last_free_ = false;  // the instruction try_issue last issued was folded (no issue cycle)
+  bool every_cycle_ = false;
   struct UnreadyWarp {
     uint32_t slot, warp_in_block;
   };
   std::vector<UnreadyWarp> unready_warps_;  // the warps launched since the last tick (make_ready)
-
   std::vector<TimedWarp> warps_;
   std::vector<WarpGate> gates_;  // by slot: what the scan reads (core/warp.hpp)
   WarpGate& gate(const TimedWarp& w) { return gates_[w.slot]; }
   const WarpGate& gate(const TimedWarp& w) const { return gates_[w.slot]; }
   std::vector<ResidentBlock> blocks_;
   std::vector<Scheduler> schedulers_;
-  std::vector<uint32_t> live_storage_;  // the schedulers' live lists, one part each
-  std::vector<engine::Cycle> known_waits_;  // and their known waits, one part each
-  Scheduler* scanning_ = nullptr;  // the scheduler whose cycle is being scanned
-  bool issued_ = false;            // whether that scan issued
-  bool last_free_ = false;  // the instruction try_issue last issued was folded (no issue cycle)
-  bool every_cycle_ = false;
-  engine::Cycle last_tick_ = 0;  // cycles before this are accounted
-  uint32_t live_warps_ = 0;
   // Each warp slot's scheduler (slot % schedulers, kept to spare the issue path a division)
   // and, while live, its index in that scheduler's `live` (kNotLive: none), which the
   // scheduler's parked bits go by.
   static constexpr uint32_t kNotLive = 0xFFFFFFFFu;
   std::vector<uint32_t> scheduler_of_;
   std::vector<uint32_t> live_index_;
+  SmStats stats_;
+  TickBatch* batch_ = nullptr;
+  const KernelContext& kernel_;
+  memory::MemorySystem& memory_;
+  SmConfig config_;
+  exec::StoreLog stores_;                // in a batch: this cycle's global stores
+  std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
+  InstructionProfile profile_;
+  LoadStoreUnit lsu_;
+  // Then what only some cycles touch.
+  engine::EventQueue& events_;
+  BlockSink& dispatcher_;
+  engine::MemberEvent<Sm, &Sm::on_tick> tick_event_;
+  engine::MemberEvent<Sm, &Sm::on_release> release_event_;
+  std::vector<uint32_t> live_storage_;      // the schedulers' live lists, one part each
+  std::vector<engine::Cycle> known_waits_;  // and their known waits, one part each
   // A warp that waits with no known end (a response, a barrier) is parked: the scan skips it
   // (core/scheduler/issue_scan.hpp); whatever ends such a wait unparks it. The same events
   // are the only ones that can bring a warp's gate-bound wait forward: its known wait goes too.
@@ -343,13 +349,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
     if (index < 64) s.parked &= ~(uint64_t{1} << index);
     s.live.forget_wait(index);
   }
-  int retired_ = 0;
   uint64_t next_age_ = 0;
-  uint32_t ticks_ = 0;  // for checking the wall-clock deadline now and then
-  SmStats stats_;
   std::vector<BlockSlice> block_trace_;
   std::vector<WarpSlice> warp_trace_;
-  InstructionProfile profile_;
 };
 
 }  // namespace gpusim::core
