@@ -1,6 +1,7 @@
 #include "core/tick_batch.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -61,6 +62,7 @@ TickBatch::TickBatch(engine::EventQueue& events, const std::vector<std::unique_p
     : events_(events),
       event_(this, engine::priority::kSmTick + static_cast<int32_t>(sms.size())),  // after every SM's tick event
       next_(sms.size(), engine::kNever),
+      ticking_((sms.size() + 63) / 64, 0),
       executors_(std::move(executors)),
       instructions_(instructions),
       limits_(limits) {
@@ -171,13 +173,19 @@ void TickBatch::run() {
   now_ = events_.now();
   running_.clear();
   engine::Cycle later = engine::kNever;  // the next tick of the SMs not due now
-  for (size_t i = 0; i < sms_.size(); ++i) {  // in SM order
-    if (next_[i] == now_) {
-      next_[i] = engine::kNever;
-      running_.push_back(sms_[i]);
-    } else {
-      later = std::min(later, next_[i]);
+  for (size_t word = 0; word < ticking_.size(); ++word) {  // in SM order
+    uint64_t still = 0;  // the word's SMs that keep a later tick
+    for (uint64_t bits = ticking_[word]; bits != 0; bits &= bits - 1) {
+      const size_t i = word * 64 + static_cast<size_t>(std::countr_zero(bits));
+      if (next_[i] == now_) {
+        next_[i] = engine::kNever;
+        running_.push_back(sms_[i]);
+      } else if (next_[i] != engine::kNever) {
+        still |= bits & -bits;
+        later = std::min(later, next_[i]);
+      }
     }
+    ticking_[word] = still;
   }
   if (later != engine::kNever) events_.schedule(event_, later);  // (the due SMs' next ticks move it)
   const size_t n = running_.size();
@@ -233,8 +241,9 @@ void TickBatch::run_shared() {
     // Its next tick before its settle's wakes and any end_cycle (whose retired blocks may
     // launch others and wake their SMs), as if its own thread had woken it.
     if (ticket.alone) {
-      engine::Cycle& at = next_[running_[i]->id()];
-      at = std::min(at, ticket.next);
+      const uint32_t sm = running_[i]->id();
+      next_[sm] = std::min(next_[sm], ticket.next);
+      mark_ticking(sm);
     }
     settle(i);
   }
