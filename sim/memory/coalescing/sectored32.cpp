@@ -1,5 +1,6 @@
 // Compute capability 3.x and later: per warp, one 32-byte sector per distinct sector.
 #include "memory/coalescing/align.hpp"
+#include "util/seen_set.hpp"
 
 namespace gpusim::memory {
 namespace {
@@ -13,10 +14,11 @@ class Sectored32 final : public CoalescingRule {
       for (uint64_t b = align_down(a[0], 32); b < a[31] + size; b += 32) out.push_back({b, 32});
       return;
     }
+    util::SeenSet seen;
     for (int k = 0; k < 32; ++k) {
       if (!(mask >> k & 1u)) continue;
       for (uint64_t b = align_down(a[k], 32); b < a[k] + size; b += 32)
-        if (out.empty() || out.back().address != b) add_unique(out, b, 32);  // neighbours mostly share
+        if ((out.empty() || out.back().address != b) && seen.insert(b)) out.push_back({b, 32});  // neighbours mostly share
     }
   }
 };

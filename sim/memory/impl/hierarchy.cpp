@@ -2,6 +2,7 @@
 #include "util/bits.hpp"
 #include "util/parallel_for.hpp"
 #include "util/rounding.hpp"
+#include "util/seen_set.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -199,10 +200,10 @@ void MemoryHierarchy::count_lines(Sm& sm) {
     for (uint64_t a = line_of(sm.tx.front().address); a <= last; ++a) sm.lines.push_back(a);
     return;
   }
+  util::SeenSet seen;
   for (const Transaction& t : sm.tx)
     for (uint64_t a = line_of(t.address); (a << line_shift_) < t.address + t.bytes; ++a)
-      if (sm.lines.empty() || (sm.lines.back() != a && std::find(sm.lines.begin(), sm.lines.end(), a) == sm.lines.end()))
-        sm.lines.push_back(a);
+      if ((sm.lines.empty() || sm.lines.back() != a) && seen.insert(a)) sm.lines.push_back(a);
 }
 
 uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, bool one_run, uint64_t sector, uint32_t sector_bytes) {

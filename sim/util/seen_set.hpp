@@ -1,0 +1,53 @@
+// Which 64-bit keys have been met, for the few dozen a warp's access has (its distinct
+// sectors, its distinct lines): each answered in a step or two, where a search of the list so
+// far takes a warp of scattered lanes 32 x 32 / 2 comparisons. The callers keep their lists
+// in the order first met; this only says whether a key is new. Uninitialised but for a bit
+// per slot: made on the stack per access, it costs two words' clearing.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gpusim::util {
+
+class SeenSet {
+ public:
+  // True when `key` is new (and remembers it), false when it was met before.
+  bool insert(uint64_t key) {
+    if (count_ >= kMaxInTable) {  // more keys than an access has: a list, searched
+      if (std::find(overflow_.begin(), overflow_.end(), key) != overflow_.end() || contains(key)) return false;
+      overflow_.push_back(key);
+      return true;
+    }
+    for (size_t slot = home(key);; slot = (slot + 1) % kSlots) {
+      if (!used(slot)) {
+        used_[slot / 64] |= uint64_t{1} << (slot % 64);
+        keys_[slot] = key;
+        ++count_;
+        return true;
+      }
+      if (keys_[slot] == key) return false;
+    }
+  }
+
+ private:
+  static constexpr size_t kSlots = 256;
+  static constexpr size_t kMaxInTable = kSlots / 2;  // linear probing stays short at half full
+  static size_t home(uint64_t key) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 56); }
+  bool used(size_t slot) const { return used_[slot / 64] >> (slot % 64) & 1u; }
+  bool contains(uint64_t key) const {
+    for (size_t slot = home(key); used(slot); slot = (slot + 1) % kSlots)
+      if (keys_[slot] == key) return true;
+    return false;
+  }
+
+  std::array<uint64_t, kSlots / 64> used_{};
+  std::array<uint64_t, kSlots> keys_;  // where used_ says so
+  size_t count_ = 0;
+  std::vector<uint64_t> overflow_;
+};
+
+}  // namespace gpusim::util

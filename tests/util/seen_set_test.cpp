@@ -1,0 +1,56 @@
+#include "util/seen_set.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+
+namespace gpusim::util {
+namespace {
+
+// The oracle is std::set: for every key, new exactly when the set had not held it.
+void expect_like_std_set(const std::vector<uint64_t>& keys) {
+  SeenSet seen;
+  std::set<uint64_t> held;
+  for (size_t i = 0; i < keys.size(); ++i)
+    ASSERT_EQ(seen.insert(keys[i]), held.insert(keys[i]).second) << "key " << i << ": " << keys[i];
+}
+
+TEST(SeenSet, AWarpsScatteredSectorsAreEachNewOnce) {
+  // 32 lanes, a row of 16 KB apart each (a thread per row), two sectors each, met twice.
+  std::vector<uint64_t> keys;
+  for (int round = 0; round < 2; ++round)
+    for (uint64_t lane = 0; lane < 32; ++lane)
+      for (uint64_t s = 0; s < 2; ++s) keys.push_back(0x7f0000000000ull + lane * 16384 + s * 32);
+  SeenSet seen;
+  int fresh = 0;
+  for (uint64_t k : keys) fresh += seen.insert(k);
+  EXPECT_EQ(fresh, 64);
+  expect_like_std_set(keys);
+}
+
+TEST(SeenSet, TheLastKeyInTheTableAndTheFirstInTheListAreTold) {
+  // The table takes 128 keys (half its slots), the list the rest: each met again after both.
+  std::vector<uint64_t> keys;
+  for (uint64_t k = 0; k < 130; ++k) keys.push_back(k * 128);
+  for (uint64_t k = 0; k < 130; ++k) keys.push_back(k * 128);
+  expect_like_std_set(keys);
+  SeenSet seen;
+  for (uint64_t k = 0; k < 130; ++k) ASSERT_TRUE(seen.insert(k * 128));
+  EXPECT_FALSE(seen.insert(127 * 128));  // the table's last
+  EXPECT_FALSE(seen.insert(128 * 128));  // the list's first
+  EXPECT_TRUE(seen.insert(130 * 128));
+}
+
+TEST(SeenSet, MoreKeysThanTheTableHoldsGoOnBeingTold) {
+  // Past 128 keys the rest are kept in a list: 1,000 random keys from 600 values, so that
+  // repeats fall in both the table and the list.
+  std::mt19937_64 random(17);
+  std::vector<uint64_t> keys;
+  for (int i = 0; i < 1000; ++i) keys.push_back(random() % 600 * 0x1000);
+  expect_like_std_set(keys);
+}
+
+}  // namespace
+}  // namespace gpusim::util
