@@ -2,7 +2,7 @@
 // sectors, its distinct lines): each answered in a step or two, where a search of the list so
 // far takes a warp of scattered lanes 32 x 32 / 2 comparisons. The callers keep their lists
 // in the order first met; this only says whether a key is new. Uninitialised but for a bit
-// per slot: made on the stack per access, it costs two words' clearing.
+// per slot: made on the stack per access, it costs four words' clearing.
 #pragma once
 
 #include <algorithm>

@@ -10,12 +10,6 @@ namespace gpusim::memory {
 
 inline uint64_t align_down(uint64_t a, uint64_t n) { return a / n * n; }
 
-inline void add_unique(std::vector<Transaction>& out, uint64_t address, uint32_t bytes) {
-  for (const Transaction& t : out)
-    if (t.address == address && t.bytes == bytes) return;
-  out.push_back({address, bytes});
-}
-
 // A 1.x rule: the two half-warps of a warp are coalesced separately, each by `HalfWarp`
 // (out, addresses, mask, first lane, bytes per lane).
 template <void (*HalfWarp)(std::vector<Transaction>&, const uint64_t*, uint32_t, int, uint32_t)>
