@@ -90,7 +90,7 @@ class TickBatch {
   std::vector<engine::Cycle> next_;  // by SM index: its next tick (kNever: none)
   // A bit per SM index, set for every SM with a next tick (and perhaps for one without): each
   // batch looks at these SMs only. A grid of few blocks leaves most SMs without one, and a
-  // look at all of them every cycle was a fifth of such a kernel's time (matvec_rows).
+  // look at all of them every cycle was 15% of such a kernel's host instructions (matvec).
   std::vector<uint64_t> ticking_;
   std::vector<Sm*> running_;
   std::vector<exec::Executor*> executors_;
