@@ -18,19 +18,16 @@ class SeenSet {
   // True when `key` is new (and remembers it), false when it was met before.
   bool insert(uint64_t key) {
     if (count_ >= kMaxInTable) {  // more keys than an access has: a list, searched
-      if (std::find(overflow_.begin(), overflow_.end(), key) != overflow_.end() || contains(key)) return false;
+      if (used(slot_of(key)) || std::find(overflow_.begin(), overflow_.end(), key) != overflow_.end()) return false;
       overflow_.push_back(key);
       return true;
     }
-    for (size_t slot = home(key);; slot = (slot + 1) % kSlots) {
-      if (!used(slot)) {
-        used_[slot / 64] |= uint64_t{1} << (slot % 64);
-        keys_[slot] = key;
-        ++count_;
-        return true;
-      }
-      if (keys_[slot] == key) return false;
-    }
+    const size_t slot = slot_of(key);
+    if (used(slot)) return false;
+    used_[slot / 64] |= uint64_t{1} << (slot % 64);
+    keys_[slot] = key;
+    ++count_;
+    return true;
   }
 
  private:
@@ -38,10 +35,11 @@ class SeenSet {
   static constexpr size_t kMaxInTable = kSlots / 2;  // linear probing stays short at half full
   static size_t home(uint64_t key) { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> 56); }
   bool used(size_t slot) const { return used_[slot / 64] >> (slot % 64) & 1u; }
-  bool contains(uint64_t key) const {
-    for (size_t slot = home(key); used(slot); slot = (slot + 1) % kSlots)
-      if (keys_[slot] == key) return true;
-    return false;
+  // The slot holding `key`, or the free one where it would go.
+  size_t slot_of(uint64_t key) const {
+    size_t slot = home(key);
+    while (used(slot) && keys_[slot] != key) slot = (slot + 1) % kSlots;
+    return slot;
   }
 
   std::array<uint64_t, kSlots / 64> used_{};
