@@ -29,6 +29,12 @@ class SeenSet {
     ++count_;
     return true;
   }
+  // Forgets every key: the set of a new access, where one outlives a single call.
+  void clear() {
+    used_ = {};
+    count_ = 0;
+    overflow_.clear();
+  }
 
  private:
   static constexpr size_t kSlots = 256;

@@ -184,5 +184,25 @@ TEST(SectoredCache, FillingASpanIsFillingItsAbsentSectorsOneByOne) {
   }
 }
 
+TEST(SectoredCache, APlaceholderIsResolvedWhereItWasPutWhileItsLineIsThere) {
+  // One set of two ways, LRU. Lines 0 and 1 arrive with placeholders 0 and 1; line 2 evicts
+  // line 0, and line 0 comes back (placeholder 2) in line 1's way. Only the last resolve has
+  // a sector to set: line 0's first placement and line 1 are gone.
+  SectoredCache c(geometry(1, 2));
+  const SectoredCache::Placed first = c.fill_placeholder(0, 0);
+  const SectoredCache::Placed second = c.fill_placeholder(128, 1);
+  EXPECT_NE(first.way, second.way);
+  EXPECT_EQ(c.fill(256, 7, false), 0u);  // evicts line 0 (least recently used)
+  const SectoredCache::Placed again = c.fill_placeholder(0, 2);
+  EXPECT_EQ(again.way, second.way);
+  c.resolve(first, 0, SectoredCache::placeholder(0), 50);
+  c.resolve(second, 128, SectoredCache::placeholder(1), 60);
+  EXPECT_EQ(c.probe(0).ready_at, SectoredCache::placeholder(2));
+  EXPECT_EQ(c.probe(256).ready_at, 7u);
+  EXPECT_FALSE(c.probe(128).present);
+  c.resolve(again, 0, SectoredCache::placeholder(2), 70);
+  EXPECT_EQ(c.probe(0).ready_at, 70u);
+}
+
 }  // namespace
 }  // namespace gpusim::memory

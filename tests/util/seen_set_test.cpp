@@ -52,5 +52,14 @@ TEST(SeenSet, MoreKeysThanTheTableHoldsGoOnBeingTold) {
   expect_like_std_set(keys);
 }
 
+TEST(SeenSet, ClearedItTellsEveryKeyNewAgain) {
+  // 200 keys fill the table and the list; cleared, each is new once more, and then not.
+  SeenSet seen;
+  for (uint64_t k = 0; k < 200; ++k) ASSERT_TRUE(seen.insert(k * 128));
+  seen.clear();
+  for (uint64_t k = 0; k < 200; ++k) ASSERT_TRUE(seen.insert(k * 128)) << k;
+  for (uint64_t k = 0; k < 200; ++k) ASSERT_FALSE(seen.insert(k * 128)) << k;
+}
+
 }  // namespace
 }  // namespace gpusim::util

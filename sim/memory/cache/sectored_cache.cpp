@@ -151,10 +151,15 @@ SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes,
   return out;
 }
 
-void SectoredCache::resolve(uint64_t address, uint64_t placeholder, uint64_t ready_at) {
-  const auto [set, way] = locate(line_of(address));
-  if (way < 0) return;
-  uint64_t& ready = record(set, static_cast<uint32_t>(way))[kReady + sector_of(address)];
+SectoredCache::Placed SectoredCache::fill_placeholder(uint64_t address, uint32_t i) {
+  fill(address, placeholder(i), false);
+  return {memo_set_, static_cast<uint32_t>(memo_way_)};  // fill() leaves the line's place remembered
+}
+
+void SectoredCache::resolve(Placed where, uint64_t address, uint64_t placeholder, uint64_t ready_at) {
+  uint64_t* r = record(where.set, where.way);
+  if (line_in(r) != line_of(address)) return;
+  uint64_t& ready = r[kReady + sector_of(address)];
   if (ready == placeholder) ready = ready_at;
 }
 

@@ -45,8 +45,17 @@ class SectoredCache {
   static constexpr uint64_t kPlaceholderBase = uint64_t{1} << 62;
   static uint64_t placeholder(uint32_t i) { return kPlaceholderBase + i; }
   static bool is_placeholder(uint64_t ready_at) { return ready_at >= kPlaceholderBase; }
-  // Sets the time of `address`'s sector if it still holds `placeholder` (it may have been evicted).
-  void resolve(uint64_t address, uint64_t placeholder, uint64_t ready_at);
+  // Where fill_placeholder() put a line: resolve() looks there, without a search.
+  struct Placed {
+    uint64_t set;
+    uint32_t way;
+  };
+  // fill(), clean, of a sector whose time is not known yet: it holds placeholder(i).
+  Placed fill_placeholder(uint64_t address, uint32_t i);
+  // Sets the time of `address`'s sector, placed at `where`, if it still holds `placeholder`.
+  // The line may have been evicted since (another in its way): no other way then holds the
+  // placeholder, as a line filled again gets a placeholder of its own.
+  void resolve(Placed where, uint64_t address, uint64_t placeholder, uint64_t ready_at);
   // Marks a present sector dirty (a write hit); false when absent.
   bool write_hit(uint64_t address);
   // Drops one sector (a copy made stale by a write elsewhere); its dirty bit goes with it.

@@ -26,7 +26,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, {}, false, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -70,8 +70,18 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   const int cycles = config_.l1 ? config_.l1->miss_line_cycles : 0;
   if (cycles == 0 && !sm.mshrs.limited()) return now;
   const uint64_t line = line_of(address);
-  for (const Departed& d : sm.departed)
-    if (d.line == line) return d.at;
+  // A line's sectors mostly come one after another. Past a few lines (a warp of scattered
+  // lanes has 32), a new line is told by the set and not searched for.
+  if (!sm.departed.empty() && sm.departed.back().line == line) return sm.departed.back().at;
+  const size_t held = sm.departed.size();
+  if (held > kSearchedLines ? !sm.departed_lines.insert(line) : true)
+    for (const Departed& d : sm.departed)
+      if (d.line == line) return d.at;
+  if (held == kSearchedLines) {  // the set takes over from the next line on
+    sm.departed_lines.clear();
+    for (const Departed& d : sm.departed) sm.departed_lines.insert(d.line);
+    sm.departed_lines.insert(line);
+  }
   engine::Cycle at = now;
   size_t entry = 0;
   if (sm.mshrs.limited()) {
@@ -168,7 +178,7 @@ void MemoryHierarchy::do_below(uint32_t index) {
 
 void MemoryHierarchy::resolve_fills(Sm& sm) {
   for (size_t i = 0; i < sm.fills.size(); ++i)
-    sm.l1->resolve(sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
+    sm.l1->resolve(sm.fills[i].placed, sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
   sm.fills.clear();
 }
 
@@ -339,7 +349,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       const auto fill = static_cast<uint32_t>(sm.fills.size());
       sm.fills.push_back({a, sent});
       for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill);
-      l1.fill(a, SectoredCache::placeholder(fill), false);
+      sm.fills[fill].placed = l1.fill_placeholder(a, fill);
       sm.below.push_back({Below::Op::WaitFill, false, fill, 0, 0, 0});
     }
   }
@@ -356,6 +366,21 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   }
   return cached && config_.l1->lookup_banks > 0 ? banked_lookup(sm, r) : per_line(sm);
 }
+
+namespace {
+// The index of `line` in `lines` (each line once; lines.size() if absent), searched for from
+// `start` to the end and then from the beginning: lanes mostly meet the lines in the order
+// listed, so a lane's line is found at once where a search from the beginning takes a warp of
+// scattered lanes 32 x 32 / 2 steps.
+size_t find_from(const std::vector<uint64_t>& lines, size_t start, uint64_t line) {
+  const size_t n = lines.size();
+  for (size_t i = start; i < n; ++i)
+    if (lines[i] == line) return i;
+  for (size_t i = 0; i < std::min(start, n); ++i)
+    if (lines[i] == line) return i;
+  return n;
+}
+}  // namespace
 
 Accepted MemoryHierarchy::banked_lookup(Sm& sm, const MemoryRequest& r) {
   // micro_l1_banks: 32 consecutive lines in 32 data banks take 9.2 cycles a request, 16 take
@@ -375,12 +400,12 @@ Accepted MemoryHierarchy::banked_lookup(Sm& sm, const MemoryRequest& r) {
     return {cycles, cycles};
   sm.bank_lines.assign(data, 0);  // per data bank, a bit for each of the request's lines it serves
   uint64_t last = ~uint64_t{0};
-  size_t index = 0;
+  size_t index = 0;  // of `last` in sm.lines
   for (uint32_t m = r.mask; m != 0; m &= m - 1) {
     const uint64_t a = r.addresses[std::countr_zero(m)];
     if (line_of(a) != last) {
+      index = find_from(sm.lines, last == ~uint64_t{0} ? 0 : index + 1, line_of(a));
       last = line_of(a);
-      index = static_cast<size_t>(std::find(sm.lines.begin(), sm.lines.end(), last) - sm.lines.begin());
     }
     if (index >= 32) continue;
     for (uint64_t w = a / 4; w * 4 < a + r.bytes_per_lane; ++w) sm.bank_lines[w % data] |= 1u << index;

@@ -18,6 +18,7 @@
 #include "memory/memory_system.hpp"
 #include "memory/mshr.hpp"
 #include "memory/write_combiner.hpp"
+#include "util/seen_set.hpp"
 
 namespace gpusim::memory {
 
@@ -52,11 +53,13 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle at = 0;   // when it leaves the SM; Respond, Acked: the earliest answer the SM's side allows
   };
   static constexpr uint32_t kNoFill = ~0u;
+  static constexpr size_t kSearchedLines = 8;  // a request's departed lines searched, not hashed, up to this many
   // An L1 sector on its way: installed with a placeholder, its time the latest of its
   // departure and its reads.
   struct Fill {
     uint64_t address;
     engine::Cycle at;
+    SectoredCache::Placed placed = {};
   };
   struct Departed {
     uint64_t line;
@@ -82,6 +85,7 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle below_cycle = 0;  // pulled: the cycle whose requests `below` and `fills` hold
     // Scratch, reused by every request.
     std::vector<Departed> departed;
+    util::SeenSet departed_lines;  // the lines of `departed`, once it has more than kSearchedLines
     std::vector<Transaction> tx;
     std::vector<uint64_t> lines;
     bool one_run = false;              // the request's lanes are one run (memory::one_run)
