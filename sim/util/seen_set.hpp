@@ -54,4 +54,32 @@ class SeenSet {
   std::vector<uint64_t> overflow_;
 };
 
+// SeenSet's answer for a caller that lists its new keys in the order first met. While keys
+// come in ascending order (a warp's lanes mostly do, each row's after the last), a key is
+// new exactly when it is above the last, and the table is not touched; the first key out of
+// order fills it from the caller's list (`listed(add)` calls add on each key listed so far).
+class FirstSeen {
+ public:
+  template <class Listed>
+  bool insert(uint64_t key, Listed listed) {
+    if (ascending_) {
+      if (empty_ || key > last_) {
+        empty_ = false;
+        last_ = key;
+        return true;
+      }
+      if (key == last_) return false;
+      ascending_ = false;
+      listed([this](uint64_t k) { seen_.insert(k); });
+    }
+    return seen_.insert(key);
+  }
+
+ private:
+  bool ascending_ = true;
+  bool empty_ = true;
+  uint64_t last_ = 0;
+  SeenSet seen_;
+};
+
 }  // namespace gpusim::util

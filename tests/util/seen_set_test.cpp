@@ -61,5 +61,46 @@ TEST(SeenSet, ClearedItTellsEveryKeyNewAgain) {
   for (uint64_t k = 0; k < 200; ++k) ASSERT_FALSE(seen.insert(k * 128)) << k;
 }
 
+// FirstSeen, for a caller that lists the new keys: against std::set the same way.
+void expect_first_seen_like_std_set(const std::vector<uint64_t>& keys) {
+  FirstSeen seen;
+  std::vector<uint64_t> listed;
+  std::set<uint64_t> held;
+  const auto list = [&listed](auto add) {
+    for (uint64_t k : listed) add(k);
+  };
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const bool fresh = seen.insert(keys[i], list);
+    ASSERT_EQ(fresh, held.insert(keys[i]).second) << "key " << i << ": " << keys[i];
+    if (fresh) listed.push_back(keys[i]);
+  }
+}
+
+TEST(FirstSeen, AscendingKeysAndThenOnesOutOfOrderAreEachNewOnce) {
+  // A row per lane, ascending, each met twice in a row; then the same rows backwards (all
+  // met before), then new keys between and below them.
+  std::vector<uint64_t> keys;
+  for (uint64_t lane = 0; lane < 32; ++lane) keys.insert(keys.end(), 2, 0x7f0000000000ull + lane * 16384);
+  for (uint64_t lane = 32; lane-- > 0;) keys.push_back(0x7f0000000000ull + lane * 16384);
+  for (uint64_t lane = 0; lane < 32; ++lane) keys.push_back(0x7f0000000000ull + lane * 16384 + 32);
+  keys.push_back(0x10);
+  keys.push_back(0x10);
+  expect_first_seen_like_std_set(keys);
+}
+
+TEST(FirstSeen, RandomKeysAreToldAsBySeenSet) {
+  // Runs of ascending keys broken at random, past the table's 128 keys too.
+  std::mt19937_64 random(29);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<uint64_t> keys;
+    uint64_t k = random() % 64;
+    for (int i = 0; i < 300; ++i) {
+      k = random() % 4 == 0 ? random() % 400 : k + random() % 3;
+      keys.push_back(k * 32);
+    }
+    expect_first_seen_like_std_set(keys);
+  }
+}
+
 }  // namespace
 }  // namespace gpusim::util

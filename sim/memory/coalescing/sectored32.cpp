@@ -14,11 +14,14 @@ class Sectored32 final : public CoalescingRule {
       for (uint64_t b = align_down(a[0], 32); b < a[31] + size; b += 32) out.push_back({b, 32});
       return;
     }
-    util::SeenSet seen;
+    util::FirstSeen seen;
+    const auto listed = [&out](auto add) {
+      for (const Transaction& t : out) add(t.address);
+    };
     for (int k = 0; k < 32; ++k) {
       if (!(mask >> k & 1u)) continue;
       for (uint64_t b = align_down(a[k], 32); b < a[k] + size; b += 32)
-        if ((out.empty() || out.back().address != b) && seen.insert(b)) out.push_back({b, 32});  // neighbours mostly share
+        if ((out.empty() || out.back().address != b) && seen.insert(b, listed)) out.push_back({b, 32});  // neighbours mostly share
     }
   }
 };

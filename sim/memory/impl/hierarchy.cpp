@@ -210,10 +210,13 @@ void MemoryHierarchy::count_lines(Sm& sm) {
     for (uint64_t a = line_of(sm.tx.front().address); a <= last; ++a) sm.lines.push_back(a);
     return;
   }
-  util::SeenSet seen;
+  util::FirstSeen seen;
+  const auto listed = [&sm](auto add) {
+    for (uint64_t line : sm.lines) add(line);
+  };
   for (const Transaction& t : sm.tx)
     for (uint64_t a = line_of(t.address); (a << line_shift_) < t.address + t.bytes; ++a)
-      if ((sm.lines.empty() || sm.lines.back() != a) && seen.insert(a)) sm.lines.push_back(a);
+      if ((sm.lines.empty() || sm.lines.back() != a) && seen.insert(a, listed)) sm.lines.push_back(a);
 }
 
 uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, bool one_run, uint64_t sector, uint32_t sector_bytes) {
