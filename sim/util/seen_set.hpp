@@ -74,6 +74,12 @@ class FirstSeen {
     }
     return seen_.insert(key);
   }
+  // Forgets every key (the table is cleared only if it was filled).
+  void clear() {
+    if (!ascending_) seen_.clear();
+    ascending_ = true;
+    empty_ = true;
+  }
 
  private:
   bool ascending_ = true;

@@ -65,11 +65,6 @@ SectoredCache::Place SectoredCache::locate(uint64_t line) const {
     if (line_in(record(memo_set_, static_cast<uint32_t>(memo_way_))) == line)
       return {memo_set_, memo_way_};  // no other way can hold it
   }
-  const Recent& recent = recent_[recent_slot(line)];
-  if (recent.line == line && line_in(record(recent.set, recent.way)) == line) {
-    remember(line, recent.set, static_cast<int>(recent.way));
-    return {recent.set, static_cast<int>(recent.way)};
-  }
   const uint64_t set = set_of(line);
   const int way = find(line, set);
   remember(line, set, way);

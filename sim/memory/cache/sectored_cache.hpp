@@ -4,7 +4,6 @@
 // replacement policy's choice (a plug-in, replacement/).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -148,19 +147,7 @@ class SectoredCache {
     memo_line_ = line;
     memo_set_ = set;
     memo_way_ = way;
-    if (way >= 0) recent_[recent_slot(line)] = {line, set, static_cast<uint32_t>(way)};
   }
-  // Where lines were found or put lately, a few dozen by a hash of the line: a warp whose
-  // lanes each read their own line (a row each) looks the same 32 lines up again and again,
-  // one after another. An entry is only a guess: it is taken when its way still holds the
-  // line (then no other way does), so none needs dropping when a line leaves.
-  struct Recent {
-    uint64_t line = 0;
-    uint64_t set = 0;
-    uint32_t way = 0;
-  };
-  static constexpr size_t kRecent = 512;
-  static size_t recent_slot(uint64_t line) { return static_cast<size_t>((line * 0x9E3779B97F4A7C15ull) >> 55); }
 
   bool hashed_;
   uint32_t line_, sector_, sectors_per_line_, ways_;
@@ -175,7 +162,6 @@ class SectoredCache {
   std::unique_ptr<ReplacementPolicy> policy_;
   mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line looked up, and where
   mutable int memo_way_ = 0;
-  mutable std::array<Recent, kRecent> recent_{};
   uint64_t filled_sectors_ = 0;
 };
 

@@ -26,7 +26,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, {}, false, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -70,18 +70,15 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   const int cycles = config_.l1 ? config_.l1->miss_line_cycles : 0;
   if (cycles == 0 && !sm.mshrs.limited()) return now;
   const uint64_t line = line_of(address);
-  // A line's sectors mostly come one after another. Past a few lines (a warp of scattered
-  // lanes has 32), a new line is told by the set and not searched for.
+  // A line's sectors mostly come one after another; a line met before is searched for, a new
+  // one is not (a warp of scattered lanes has 32).
   if (!sm.departed.empty() && sm.departed.back().line == line) return sm.departed.back().at;
-  const size_t held = sm.departed.size();
-  if (held > kSearchedLines ? !sm.departed_lines.insert(line) : true)
+  const auto listed = [&sm](auto add) {
+    for (const Departed& d : sm.departed) add(d.line);
+  };
+  if (!sm.departed_lines.insert(line, listed))
     for (const Departed& d : sm.departed)
       if (d.line == line) return d.at;
-  if (held == kSearchedLines) {  // the set takes over from the next line on
-    sm.departed_lines.clear();
-    for (const Departed& d : sm.departed) sm.departed_lines.insert(d.line);
-    sm.departed_lines.insert(line);
-  }
   engine::Cycle at = now;
   size_t entry = 0;
   if (sm.mshrs.limited()) {
@@ -431,6 +428,7 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
     sm.below_cycle = cycle;
   }
   sm.departed.clear();  // each line of this request leaves the SM once
+  sm.departed_lines.clear();
   sm.one_run = one_run(r);  // once per request: the coalescer, the lines, a store's sectors, the banks
   coalescing_.coalesce(sm.tx, r.addresses, r.mask, r.bytes_per_lane, through_l1(r), sm.one_run);
   count_lines(sm);

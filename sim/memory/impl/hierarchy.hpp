@@ -53,7 +53,6 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle at = 0;   // when it leaves the SM; Respond, Acked: the earliest answer the SM's side allows
   };
   static constexpr uint32_t kNoFill = ~0u;
-  static constexpr size_t kSearchedLines = 8;  // a request's departed lines searched, not hashed, up to this many
   // An L1 sector on its way: installed with a placeholder, its time the latest of its
   // departure and its reads.
   struct Fill {
@@ -85,13 +84,13 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle below_cycle = 0;  // pulled: the cycle whose requests `below` and `fills` hold
     // Scratch, reused by every request.
     std::vector<Departed> departed;
-    util::SeenSet departed_lines;  // the lines of `departed`, once it has more than kSearchedLines
     std::vector<Transaction> tx;
     std::vector<uint64_t> lines;
     bool one_run = false;              // the request's lanes are one run (memory::one_run)
     std::vector<uint32_t> bank_load;   // banked_lookup's scratch
     std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
+    util::FirstSeen departed_lines;    // the lines of `departed` (last: its table is seldom touched)
   };
   // Does one SM's steps below. An SM that does not pull its responses then clears them and
   // gives its L1's sectors on their way their times (settle_below); one that does gets them
