@@ -102,5 +102,26 @@ TEST(FirstSeen, RandomKeysAreToldAsBySeenSet) {
   }
 }
 
+TEST(FirstSeen, ClearedItForgetsTheKeysItsTableHeld) {
+  // 5 then 3 fill the table; cleared, 7 then 3 find 3 new again (the table forgot it), and
+  // 5, met before the clear only, is new too.
+  FirstSeen seen;
+  std::vector<uint64_t> listed;
+  const auto list = [&listed](auto add) {
+    for (uint64_t k : listed) add(k);
+  };
+  for (uint64_t k : {5, 3}) {
+    ASSERT_TRUE(seen.insert(k, list));
+    listed.push_back(k);
+  }
+  seen.clear();
+  listed.clear();
+  for (uint64_t k : {7, 3, 5}) {
+    EXPECT_TRUE(seen.insert(k, list)) << k;
+    listed.push_back(k);
+  }
+  EXPECT_FALSE(seen.insert(3, list));
+}
+
 }  // namespace
 }  // namespace gpusim::util
