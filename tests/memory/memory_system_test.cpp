@@ -298,6 +298,28 @@ TEST(MemorySystem, OnlyTheSectorsAStoreCoversPartlyReadTheirChunkFromDram) {
   EXPECT_EQ(dram_read(run, 0xFFFFFFFFu), 128u);
 }
 
+TEST(MemorySystem, AScatteredStoreReadsTheChunksOfOnlyTheSectorsItsLanesCoverInPart) {
+  // hopper.yaml, as above, with the lanes scattered: lane l writes word 7 - l / 4 of one of four
+  // sectors in lines of their own (lanes l % 4 == 3 the lowest, then 0, 1, 2), so that each
+  // sector's eight words come from eight lanes, highest word first, and the lanes meet the
+  // sectors out of address order. Every sector is whole: nothing is read. Lane 5 off: its
+  // sector has 28 bytes, one 64-byte chunk. Lane 6 moved to a fifth line as well: its old
+  // sector and the new one are partial too, three chunks.
+  const auto dram_read = [](const std::array<uint64_t, 32>& addresses, uint32_t mask) {
+    Port port(arch::load_arch_config(test::config_path("hopper"), {}));
+    port.send(global_store(addresses, mask));
+    port.events.run();
+    return port.memory->stats().dram_read_bytes;
+  };
+  std::array<uint64_t, 32> scattered{};
+  const std::array<uint64_t, 4> sector_of_lane_group = {4096, 8192, 12288, 0};
+  for (uint64_t l = 0; l < 32; ++l) scattered[l] = (1ull << 32) + sector_of_lane_group[l % 4] + (7 - l / 4) * 4;
+  EXPECT_EQ(dram_read(scattered, 0xFFFFFFFFu), 0u);
+  EXPECT_EQ(dram_read(scattered, ~(1u << 5)), 64u);
+  scattered[6] = (1ull << 32) + 16384;
+  EXPECT_EQ(dram_read(scattered, ~(1u << 5)), 192u);
+}
+
 TEST(MemorySystem, AKernelsWritesAreDoneWhenAcknowledged) {
   // A store leaves nothing for the SM to wait on, but the kernel is complete only when the L2
   // has acknowledged it: from a home near the writer after the L2 latency (set to 300), from

@@ -26,7 +26,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}, 0, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -216,19 +216,52 @@ void MemoryHierarchy::count_lines(Sm& sm) {
       if ((sm.lines.empty() || sm.lines.back() != a) && seen.insert(a, listed)) sm.lines.push_back(a);
 }
 
-uint32_t MemoryHierarchy::bytes_written(const MemoryRequest& r, bool one_run, uint64_t sector, uint32_t sector_bytes) {
-  if (one_run) {  // the lanes' bytes are one run from lane 0's address: the sector's part of it
-    const uint64_t begin = std::max(r.addresses[0], sector);
-    const uint64_t end = std::min(r.addresses[0] + 32 * uint64_t{r.bytes_per_lane}, sector + sector_bytes);
-    return end > begin ? static_cast<uint32_t>(end - begin) : 0;
-  }
-  uint32_t bytes = 0;  // lanes writing the same bytes count once only in the worst case; enough to tell whole from part
+uint32_t MemoryHierarchy::run_bytes_in(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes) {
+  const uint64_t begin = std::max(r.addresses[0], sector);
+  const uint64_t end = std::min(r.addresses[0] + 32 * uint64_t{r.bytes_per_lane}, sector + sector_bytes);
+  return end > begin ? static_cast<uint32_t>(end - begin) : 0;
+}
+
+void MemoryHierarchy::list_written(Sm& sm, const MemoryRequest& r, uint32_t sector_bytes) {
+  // Lanes writing the same bytes each count: a sum, enough to tell whole from part where
+  // lanes write bytes of their own.
+  auto& out = sm.written;
+  out.clear();
   for (uint32_t m = r.mask; m != 0; m &= m - 1) {
     const uint64_t a = r.addresses[std::countr_zero(m)];
-    if (a + r.bytes_per_lane > sector && a < sector + sector_bytes)
-      bytes += static_cast<uint32_t>(std::min(a + r.bytes_per_lane, sector + sector_bytes) - std::max(a, sector));
+    const uint64_t end = a + r.bytes_per_lane, first = util::align_down(a, sector_bytes);
+    if (end - first <= sector_bytes) {  // in one sector (most lanes)
+      out.push_back({first, r.bytes_per_lane});
+      continue;
+    }
+    for (uint64_t s = first; s < end; s += sector_bytes) {
+      out.push_back({s, static_cast<uint32_t>(std::min(end, s + sector_bytes) - std::max(a, s))});
+      if (s + sector_bytes < s) break;  // the last sector of the address space
+    }
   }
-  return bytes;
+  const auto by_sector = [](const Sm::SectorBytes& x, const Sm::SectorBytes& y) { return x.sector < y.sector; };
+  if (!std::is_sorted(out.begin(), out.end(), by_sector)) std::sort(out.begin(), out.end(), by_sector);  // lanes mostly ascend
+  size_t kept = 0;
+  for (const Sm::SectorBytes& e : out) {
+    if (kept > 0 && out[kept - 1].sector == e.sector)
+      out[kept - 1].bytes += e.bytes;
+    else
+      out[kept++] = e;
+  }
+  out.resize(kept);
+  sm.written_next = 0;
+}
+
+uint32_t MemoryHierarchy::written_in(Sm& sm, uint64_t sector) {
+  const auto& in = sm.written;
+  size_t i = sm.written_next;  // the store's sectors mostly come in the list's order
+  if (i >= in.size() || in[i].sector != sector)
+    i = static_cast<size_t>(std::lower_bound(in.begin(), in.end(), sector,
+                                             [](const Sm::SectorBytes& e, uint64_t key) { return e.sector < key; }) -
+                            in.begin());
+  if (i == in.size() || in[i].sector != sector) return 0;
+  sm.written_next = i + 1;
+  return in[i].bytes;
 }
 
 void MemoryHierarchy::count_request(Sm& sm, const MemoryRequest& r) {
@@ -284,6 +317,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   const bool partial_reads = l2_ && config_.l2->partial_write_reads;
   // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
   const bool one_run = partial_reads && sm.one_run;
+  bool listed = false;  // sm.written holds this request's sectors
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
@@ -301,7 +335,14 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       if (sm.l1) sm.l1->write_hit(a);  // L1: write-through, no allocate
       if (merging) continue;
       ++sectors;
-      const bool whole = !partial_reads || bytes_written(r, one_run, a, step) >= step;
+      bool whole = true;
+      if (partial_reads && one_run) {
+        whole = run_bytes_in(r, a, step) >= step;
+      } else if (partial_reads) {
+        if (!listed) list_written(sm, r, step);
+        listed = true;
+        whole = written_in(sm, a) >= step;
+      }
       sm.below.push_back({Below::Op::Write, whole, 0, a, 0, now});
     }
   }

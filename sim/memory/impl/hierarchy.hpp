@@ -90,6 +90,12 @@ class MemoryHierarchy final : public MemorySystem {
     std::vector<uint32_t> bank_load;   // banked_lookup's scratch
     std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
+    struct SectorBytes {
+      uint64_t sector;
+      uint32_t bytes;
+    };
+    std::vector<SectorBytes> written;  // list_written's, ascending by sector
+    size_t written_next = 0;           // where written_in() looks first
     util::FirstSeen departed_lines;    // the lines of `departed` (last: its table is seldom touched)
   };
   // Does one SM's steps below. An SM that does not pull its responses then clears them and
@@ -101,9 +107,15 @@ class MemoryHierarchy final : public MemorySystem {
   void resolve_fills(Sm& sm);
   void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
-  // Bytes of the sector at `sector` the request's lanes write; `one_run`: they are one run of
-  // bytes from lane 0's address (a full warp of consecutive elements).
-  static uint32_t bytes_written(const MemoryRequest& r, bool one_run, uint64_t sector, uint32_t sector_bytes);
+  // Bytes of the sector at `sector` that a request whose lanes are one run of bytes from lane
+  // 0's address (a full warp of consecutive elements) writes.
+  static uint32_t run_bytes_in(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
+  // The bytes the request's lanes write in each sector they touch, into sm.written by sector:
+  // one pass over the lanes for the whole request (a scattered store's 32 sectors asked the
+  // 32 lanes each before).
+  static void list_written(Sm& sm, const MemoryRequest& r, uint32_t sector_bytes);
+  // What list_written() found for the sector at `sector`.
+  static uint32_t written_in(Sm& sm, uint64_t sector);
   Accepted load(const MemoryRequest& r, engine::Cycle now);
   // atom and red where there is an L2: each sector's updates go to the line's slice.
   Accepted atomic(const MemoryRequest& r, engine::Cycle now);
