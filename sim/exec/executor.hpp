@@ -23,6 +23,8 @@
 
 namespace gpusim::exec {
 
+struct LaneSpan;  // exec/lane_span.hpp
+
 template <typename F>
 inline void for_each_lane(uint32_t mask, F&& f) {
   if (mask == 0xFFFFFFFFu) {  // the common case: a counted loop the compiler can vectorise
@@ -316,6 +318,16 @@ class Executor {
   void permute(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void funnel_shift(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
 
+  // Every lane's address of `addr_op` (a register, an immediate, a call frame's slot) into
+  // addresses_, wrapped to `wrap`: the register read in place where every lane of `mask` wrote
+  // it (most accesses), else gathered. `bytes`: each lane's access, for the alignment check.
+  LaneSpan warp_addresses(WarpState& w, BlockState& b, const Operand& addr_op, uint32_t mask, uint64_t wrap,
+                          uint32_t bytes);
+  // The host address of `lanes.lo` where every lane of `mask` is aligned and the warp's span lies
+  // inside one buffer (or the block's shared memory, or the parameters), so that one bounds
+  // check serves all lanes; null otherwise (each lane is then checked on its own).
+  uint8_t* warp_span(const LaneSpan& lanes, kernel::StateSpace space, BlockState& b, uint32_t bytes,
+                     uint32_t mask);
   // An out-of-bounds access: a fault, or with an OutOfBoundsLog, logged, and zeros to read
   // (or a place to drop a store).
   uint8_t* out_of_bounds(WarpState& w, BlockState& b, uint32_t lane, const std::string& what, bool store);

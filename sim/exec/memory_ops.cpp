@@ -122,6 +122,34 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
   }
 }
 
+[[gnu::always_inline]] inline LaneSpan Executor::warp_addresses(WarpState& w, BlockState& b, const Operand& addr_op,
+                                                                  uint32_t mask, uint64_t wrap, uint32_t bytes) {
+  const auto offset = static_cast<uint64_t>(addr_op.imm);
+  Operand reg;
+  reg.kind = Operand::Kind::Reg;
+  reg.reg = addr_op.reg;
+  if (addr_op.reg != kernel::kNoReg && !addr_op.frame) {
+    if (const uint64_t* wide = wide_view(w, reg, mask, nullptr)) return lane_span(addresses_, wide, mask, offset, wrap, bytes);
+    if (const uint32_t* narrow = narrow_view(w, reg, mask, nullptr))
+      return lane_span(addresses_, narrow, mask, offset, wrap, bytes);
+  }
+  uint64_t bases[kWarpSize];
+  if (addr_op.reg != kernel::kNoReg) gather(w, b, reg, mask, bases);
+  else std::fill_n(bases, kWarpSize, 0);
+  if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
+  return lane_span(addresses_, bases, mask, offset, wrap, bytes);
+}
+
+[[gnu::always_inline]] inline uint8_t* Executor::warp_span(const LaneSpan& lanes, StateSpace space, BlockState& b,
+                                                            uint32_t bytes, uint32_t mask) {
+  const uint64_t lo = lanes.lo, hi = lanes.hi;
+  if (!mask || lanes.misaligned != 0 || (bytes & (bytes - 1)) != 0 || hi - lo >= (uint64_t{1} << 40)) return nullptr;
+  if (space == StateSpace::Shared) return hi + bytes <= b.shared.size() ? b.shared.data() + lo : nullptr;
+  if (space == StateSpace::Global) return memory_.translate(lo, hi - lo + bytes, region_hint_);
+  if (space == StateSpace::Param && hi + bytes <= launch_.params.size()) return const_cast<uint8_t*>(launch_.params.data()) + lo;
+  return nullptr;
+}
+
 void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
   const uint32_t size = static_cast<uint32_t>(kernel::type_bits(in.type) / 8);
   const Operand& addr_op = in.src[0];
@@ -132,41 +160,11 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
              param = in.space == StateSpace::Param;
   const uint32_t bytes = size * count;
   const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
-  const auto offset = static_cast<uint64_t>(addr_op.imm);
-  // The base register read in place where every lane of `mask` wrote it (most accesses); else
-  // gathered, with a call frame's slot added.
-  LaneSpan lanes;
-  Operand reg;
-  reg.kind = Operand::Kind::Reg;
-  reg.reg = addr_op.reg;
-  const uint64_t* wide_base = nullptr;
-  const uint32_t* narrow_base = nullptr;
-  if (addr_op.reg != kernel::kNoReg && !addr_op.frame) {
-    wide_base = wide_view(w, reg, mask, nullptr);
-    if (!wide_base) narrow_base = narrow_view(w, reg, mask, nullptr);
-  }
-  if (wide_base) {
-    lanes = lane_span(addresses_, wide_base, mask, offset, wrap, bytes);
-  } else if (narrow_base) {
-    lanes = lane_span(addresses_, narrow_base, mask, offset, wrap, bytes);
-  } else {
-    uint64_t bases[kWarpSize];
-    if (addr_op.reg != kernel::kNoReg) gather(w, b, reg, mask, bases);
-    else std::fill_n(bases, kWarpSize, 0);
-    if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
-    lanes = lane_span(addresses_, bases, mask, offset, wrap, bytes);
-  }
+  const LaneSpan lanes = warp_addresses(w, b, addr_op, mask, wrap, bytes);
   uint8_t* host[kWarpSize];
-  // The fast path: every lane aligned and the warp's whole span inside one buffer (or the
-  // block's shared memory, or the parameters), so one bounds check serves all lanes.
+  // The fast path: one bounds check for the warp.
   const uint64_t lo = lanes.lo, hi = lanes.hi;
-  uint8_t* span = nullptr;  // host address of `lo`
-  if (mask && lanes.misaligned == 0 && (bytes & (bytes - 1)) == 0 && hi - lo < (uint64_t{1} << 40)) {
-    const uint64_t extent = hi - lo + bytes;
-    if (shared && hi + bytes <= b.shared.size()) span = b.shared.data() + lo;
-    else if (global) span = memory_.translate(lo, extent, region_hint_);
-    else if (param && hi + bytes <= launch_.params.size()) span = const_cast<uint8_t*>(launch_.params.data()) + lo;
-  }
+  uint8_t* span = warp_span(lanes, in.space, b, bytes, mask);  // host address of `lo`
   // Only with a span are the addresses left as computed (the lane by lane path may rebase them).
   half_stride_ = span && lanes.halves ? std::optional(lanes.stride) : std::nullopt;
   // As util::consecutive_lanes would find for StepResult's access_bytes (a positive stride: lane 0 at lo).
@@ -326,45 +324,68 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   if (kernel::is_float(t) && !float_op)
     fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)),
           std::string(kernel::opcode_name(in.op)) + " on " + kernel::type_name(t) + ": only add, min and max (half types), exch and cas");
-  // Lanes apply their updates one after another, in lane order.
-  for_each_lane(mask, [&](uint32_t lane) {
-    uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
-                 static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
-    if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
-    uint8_t* p = address(w, b, in.space, a, size, lane, "atomic");
-    addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
-    const uint64_t old = load_bits(p, size);
-    const uint64_t v = read(w, b, in.src[1], lane);
-    const int bits = kernel::type_bits(t);
-    uint64_t next = old;
-    const int64_t so = as_int(old, t), sv = as_int(v, t);
-    const uint64_t uo = low_bits(old, bits), uv = low_bits(v, bits);
-    switch (op) {
-      case AtomOp::Add:
-        if (half) next = half_atomic(old, v, t, [](double x, double y) { return x + y; });
-        else if (t == DataType::F32) next = from_f32(as_f32(old) + as_f32(v));
-        else if (t == DataType::F64) next = from_f64(as_f64(old) + as_f64(v));
-        else next = uo + uv;
-        break;
-      case AtomOp::Min:
-        if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmin(x, y); });
-        else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv);
-        break;
-      case AtomOp::Max:
-        if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmax(x, y); });
-        else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv);
-        break;
-      case AtomOp::Inc: next = uo >= uv ? 0 : uo + 1; break;
-      case AtomOp::Dec: next = (uo == 0 || uo > uv) ? uv : uo - 1; break;
-      case AtomOp::And: next = uo & uv; break;
-      case AtomOp::Or: next = uo | uv; break;
-      case AtomOp::Xor: next = uo ^ uv; break;
-      case AtomOp::Exch: next = uv; break;
-      case AtomOp::Cas: next = uo == uv ? low_bits(read(w, b, in.src[2], lane), bits) : uo; break;
-    }
-    store_bits(p, low_bits(next, bits), size);
-    if (returns) write(w, in.dst.reg, lane, loaded_value(uo, t));
-  });
+  // The warp's addresses and one bounds check where its span lies in shared memory or one
+  // buffer (most atomics: a histogram's bins); else each lane's address on its own, which
+  // faults or logs as a lane's access does.
+  uint8_t* span = nullptr;
+  uint64_t lo = 0;
+  if (in.space == StateSpace::Shared || in.space == StateSpace::Global) {
+    const LaneSpan lanes =
+        warp_addresses(w, b, addr_op, mask, in.space == StateSpace::Shared ? 0xFFFFFFFFull : ~0ull, size);
+    span = warp_span(lanes, in.space, b, size, mask);
+    lo = lanes.lo;
+    if (span) last_space_ = in.space;  // as address() sets it
+  }
+  // Lanes apply their updates one after another, in lane order. `width`: the size, a constant
+  // where it is 4 or 8 bytes, so that each lane's load and store are moves, not memcpy calls.
+  const auto update = [&](auto width) {
+    for_each_lane(mask, [&](uint32_t lane) {
+      uint8_t* p;
+      if (span) {
+        p = span + (addresses_[lane] - lo);
+      } else {
+        uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
+                     static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+        if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
+        p = address(w, b, in.space, a, size, lane, "atomic");
+        addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
+      }
+      const uint64_t old = load_bits(p, width);
+      const uint64_t v = read(w, b, in.src[1], lane);
+      const int bits = kernel::type_bits(t);
+      uint64_t next = old;
+      const int64_t so = as_int(old, t), sv = as_int(v, t);
+      const uint64_t uo = low_bits(old, bits), uv = low_bits(v, bits);
+      switch (op) {
+        case AtomOp::Add:
+          if (half) next = half_atomic(old, v, t, [](double x, double y) { return x + y; });
+          else if (t == DataType::F32) next = from_f32(as_f32(old) + as_f32(v));
+          else if (t == DataType::F64) next = from_f64(as_f64(old) + as_f64(v));
+          else next = uo + uv;
+          break;
+        case AtomOp::Min:
+          if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmin(x, y); });
+          else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv);
+          break;
+        case AtomOp::Max:
+          if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmax(x, y); });
+          else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv);
+          break;
+        case AtomOp::Inc: next = uo >= uv ? 0 : uo + 1; break;
+        case AtomOp::Dec: next = (uo == 0 || uo > uv) ? uv : uo - 1; break;
+        case AtomOp::And: next = uo & uv; break;
+        case AtomOp::Or: next = uo | uv; break;
+        case AtomOp::Xor: next = uo ^ uv; break;
+        case AtomOp::Exch: next = uv; break;
+        case AtomOp::Cas: next = uo == uv ? low_bits(read(w, b, in.src[2], lane), bits) : uo; break;
+      }
+      store_bits(p, low_bits(next, bits), width);
+      if (returns) write(w, in.dst.reg, lane, loaded_value(uo, t));
+    });
+  };
+  if (size == 4) update(std::integral_constant<uint32_t, 4>{});
+  else if (size == 8) update(std::integral_constant<uint32_t, 8>{});
+  else update(size);
 }
 
 void Executor::shuffle(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {

@@ -162,5 +162,34 @@ TEST(Atomics, HalfPrecision) {
             std::string::npos);
 }
 
+// A warp's atomics apply lane after lane, in lane order, also where its addresses are found
+// for the whole warp (one bounds check, exec/memory_ops.cpp). Lane t adds t to word (7t) % 8
+// (the lanes t = w', w' + 8, ... share a word): in shared memory each gets the sum of the lanes
+// below it on its word, sum over k >= 1 of (t - 8k); in global memory word w ends at the sum
+// of its four lanes, 4 t0 + 48 with t0 = (8 - w) % 8. A lane out of bounds faults as it did.
+TEST(Atomics, LanesUpdateInLaneOrderAtScatteredWords) {
+  const std::string word = "mul.lo.u32 %r5, %r1, 7;\nand.b32 %r5, %r5, 7;\nshl.b32 %r5, %r5, 2;\n";
+  const Result shared = run_ptx(kernel_with_body(word + "setp.lt.u32 %p1, %r1, 8;\nshl.b32 %r6, %r1, 2;\n"
+                                                        "mov.u32 %r8, sm;\nadd.u32 %r6, %r8, %r6;\n"
+                                                        "@%p1 st.shared.u32 [%r6], 0;\nbar.sync 0;\n"
+                                                        "add.u32 %r6, %r8, %r5;\natom.shared.add.u32 %r7, [%r6], %r1;\n"
+                                                        "st.global.u32 [%rd3], %r7;\nret;"),
+                                       32);
+  for (uint32_t t = 0; t < 32; ++t) {
+    uint32_t below = 0;
+    for (uint32_t k = 1; k <= t / 8; ++k) below += t - 8 * k;
+    EXPECT_EQ(shared.out[t], below) << t;
+  }
+  const Result global = run_ptx(kernel_with_body(word + "cvt.u64.u32 %rd4, %r5;\nadd.s64 %rd4, %rd1, %rd4;\n"
+                                                        "atom.global.add.u32 %r7, [%rd4], %r1;\nret;"),
+                                32);
+  for (uint32_t w = 0; w < 8; ++w) EXPECT_EQ(global.out[w], 4 * ((8 - w) % 8) + 48) << w;
+  for (uint32_t w = 8; w < 32; ++w) EXPECT_EQ(global.out[w], 0u) << w;
+  EXPECT_NE(error_of(kernel_with_body("setp.eq.u32 %p1, %r1, 31;\n@%p1 add.s64 %rd3, %rd3, 4096;\n"
+                                      "atom.global.add.u32 %r7, [%rd3], 1;\nret;"))
+                .find("thread (31,0,0): out-of-bounds global atomic of 4 bytes"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpusim::exec

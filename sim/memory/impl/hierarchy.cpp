@@ -5,6 +5,7 @@
 #include "util/seen_set.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 
@@ -26,7 +27,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}, 0, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, 0, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -222,48 +223,6 @@ uint32_t MemoryHierarchy::run_bytes_in(const MemoryRequest& r, uint64_t sector, 
   return end > begin ? static_cast<uint32_t>(end - begin) : 0;
 }
 
-void MemoryHierarchy::list_written(Sm& sm, const MemoryRequest& r, uint32_t sector_bytes) {
-  // Lanes writing the same bytes each count: a sum, enough to tell whole from part where
-  // lanes write bytes of their own.
-  auto& out = sm.written;
-  out.clear();
-  for (uint32_t m = r.mask; m != 0; m &= m - 1) {
-    const uint64_t a = r.addresses[std::countr_zero(m)];
-    const uint64_t end = a + r.bytes_per_lane, first = util::align_down(a, sector_bytes);
-    if (end - first <= sector_bytes) {  // in one sector (most lanes)
-      out.push_back({first, r.bytes_per_lane});
-      continue;
-    }
-    for (uint64_t s = first; s < end; s += sector_bytes) {
-      out.push_back({s, static_cast<uint32_t>(std::min(end, s + sector_bytes) - std::max(a, s))});
-      if (s + sector_bytes < s) break;  // the last sector of the address space
-    }
-  }
-  const auto by_sector = [](const Sm::SectorBytes& x, const Sm::SectorBytes& y) { return x.sector < y.sector; };
-  if (!std::is_sorted(out.begin(), out.end(), by_sector)) std::sort(out.begin(), out.end(), by_sector);  // lanes mostly ascend
-  size_t kept = 0;
-  for (const Sm::SectorBytes& e : out) {
-    if (kept > 0 && out[kept - 1].sector == e.sector)
-      out[kept - 1].bytes += e.bytes;
-    else
-      out[kept++] = e;
-  }
-  out.resize(kept);
-  sm.written_next = 0;
-}
-
-uint32_t MemoryHierarchy::written_in(Sm& sm, uint64_t sector) {
-  const auto& in = sm.written;
-  size_t i = sm.written_next;  // the store's sectors mostly come in the list's order
-  if (i >= in.size() || in[i].sector != sector)
-    i = static_cast<size_t>(std::lower_bound(in.begin(), in.end(), sector,
-                                             [](const Sm::SectorBytes& e, uint64_t key) { return e.sector < key; }) -
-                            in.begin());
-  if (i == in.size() || in[i].sector != sector) return 0;
-  sm.written_next = i + 1;
-  return in[i].bytes;
-}
-
 void MemoryHierarchy::count_request(Sm& sm, const MemoryRequest& r) {
   const uint64_t bytes = static_cast<uint64_t>(util::lane_count(r.mask)) * r.bytes_per_lane;
   sm.counted = true;
@@ -278,27 +237,18 @@ void MemoryHierarchy::count_request(Sm& sm, const MemoryRequest& r) {
   }
 }
 
-MemoryHierarchy::HotWord MemoryHierarchy::hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end) {
-  HotWord hot;
-  for (uint32_t m = r.mask; m != 0; m &= m - 1) {
-    const uint64_t a = r.addresses[std::countr_zero(m)];
-    if (a < begin || a >= end) continue;
-    uint32_t same = 0;
-    for (uint32_t n = r.mask; n != 0; n &= n - 1) same += r.addresses[std::countr_zero(n)] == a;
-    if (same > hot.updates) hot = {a, same};
-  }
-  return hot;
-}
-
 Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   Sm& sm = sms_[r.sm];
   count_request(sm, r);
   const uint32_t step = l2_->sector_bytes();
   sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
+  list_hot_words(r.addresses, r.mask, step, sm.hot);
+  sm.listed_next = 0;
   for (const Transaction& t : sm.tx)
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
-      const HotWord hot = hot_word(r, a, a + step);
+      const SectorHot* listed = find_sector(sm.hot, sm.listed_next, a);
+      const HotWord hot = listed ? listed->hot : HotWord{};
       sm.below.push_back({Below::Op::Atomic, r.float_atomic, std::max(hot.updates, 1u), a, hot.address, now});
     }
   // A reduction: nothing waits for its value, the kernel's end for its acknowledgement.
@@ -339,9 +289,13 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       if (partial_reads && one_run) {
         whole = run_bytes_in(r, a, step) >= step;
       } else if (partial_reads) {
-        if (!listed) list_written(sm, r, step);
-        listed = true;
-        whole = written_in(sm, a) >= step;
+        if (!listed) {
+          list_written(r.addresses, r.mask, r.bytes_per_lane, step, sm.written);
+          sm.listed_next = 0;
+          listed = true;
+        }
+        const SectorBytes* e = find_sector(sm.written, sm.listed_next, a);
+        whole = (e ? e->bytes : 0) >= step;
       }
       sm.below.push_back({Below::Op::Write, whole, 0, a, 0, now});
     }
@@ -397,7 +351,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   uint32_t extra = 0;
   if (r.is_atomic) {
     // Without an L2 (1.x), atomics resolve at DRAM, one update per cycle for lanes hitting the same address.
-    const HotWord hot = hot_word(r, 0, ~uint64_t{0});
+    const HotWord hot = hot_word(r.addresses, r.mask, 0, ~uint64_t{0});
     if (hot.updates > 1) extra = hot.updates - 1;
   }
   sm.below.push_back({Below::Op::Respond, false, extra, 0, r.tag, ready});

@@ -17,6 +17,7 @@
 #include "memory/memory_config.hpp"
 #include "memory/memory_system.hpp"
 #include "memory/mshr.hpp"
+#include "memory/sector_lanes.hpp"
 #include "memory/write_combiner.hpp"
 #include "util/seen_set.hpp"
 
@@ -90,12 +91,9 @@ class MemoryHierarchy final : public MemorySystem {
     std::vector<uint32_t> bank_load;   // banked_lookup's scratch
     std::vector<uint32_t> bank_lines;  // per data bank: which of the lines it serves
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
-    struct SectorBytes {
-      uint64_t sector;
-      uint32_t bytes;
-    };
-    std::vector<SectorBytes> written;  // list_written's, ascending by sector
-    size_t written_next = 0;           // where written_in() looks first
+    std::vector<SectorBytes> written;  // a store's bytes per sector (memory/sector_lanes.hpp)
+    std::vector<SectorHot> hot;        // an atomic's hot word per sector
+    size_t listed_next = 0;            // where find_sector() looks first in either
     util::FirstSeen departed_lines;    // the lines of `departed` (last: its table is seldom touched)
   };
   // Does one SM's steps below. An SM that does not pull its responses then clears them and
@@ -110,12 +108,6 @@ class MemoryHierarchy final : public MemorySystem {
   // Bytes of the sector at `sector` that a request whose lanes are one run of bytes from lane
   // 0's address (a full warp of consecutive elements) writes.
   static uint32_t run_bytes_in(const MemoryRequest& r, uint64_t sector, uint32_t sector_bytes);
-  // The bytes the request's lanes write in each sector they touch, into sm.written by sector:
-  // one pass over the lanes for the whole request (a scattered store's 32 sectors asked the
-  // 32 lanes each before).
-  static void list_written(Sm& sm, const MemoryRequest& r, uint32_t sector_bytes);
-  // What list_written() found for the sector at `sector`.
-  static uint32_t written_in(Sm& sm, uint64_t sector);
   Accepted load(const MemoryRequest& r, engine::Cycle now);
   // atom and red where there is an L2: each sector's updates go to the line's slice.
   Accepted atomic(const MemoryRequest& r, engine::Cycle now);
@@ -124,12 +116,6 @@ class MemoryHierarchy final : public MemorySystem {
   // A cached load's cycles in the L1 (lookup_banks): its busiest lookup bank's lines, or its
   // busiest data bank's distinct lines, whichever is more.
   Accepted banked_lookup(Sm& sm, const MemoryRequest& r);
-  // The word in [begin, end) the most lanes of the request update, and how many (0: none).
-  struct HotWord {
-    uint64_t address = 0;
-    uint32_t updates = 0;
-  };
-  static HotWord hot_word(const MemoryRequest& r, uint64_t begin, uint64_t end);
   // One sector from the L2, left for settle(); `fill`: the L1 sector it brings (kNoFill: none).
   // `requested`: the line of this request read last (a line's first sector carries its request).
   void read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill);
