@@ -279,18 +279,20 @@ MemoryRequest global_store(const std::array<uint64_t, 32>& addresses, uint32_t m
   return r;
 }
 
+// The DRAM bytes one store of the lanes of `mask` to `addresses` reads on hopper.yaml.
+uint64_t dram_read(const std::array<uint64_t, 32>& addresses, uint32_t mask) {
+  Port port(arch::load_arch_config(test::config_path("hopper"), {}));
+  port.send(global_store(addresses, mask));
+  port.events.run();
+  return port.memory->stats().dram_read_bytes;
+}
+
 TEST(MemorySystem, OnlyTheSectorsAStoreCoversPartlyReadTheirChunkFromDram) {
   // hopper.yaml: a partial sector that misses in the L2 reads its 64-byte chunk from DRAM
   // first (partial_write_reads); a whole one is only written. A full warp's 32 words from
   // byte 16 of a line cover [16, 144): sectors 0 and 4 in part (16 bytes each, two chunks),
   // 1 to 3 whole. From byte 0 every sector is whole. With lane 5 off, sector 0 has 28 of its
   // 32 bytes: one chunk.
-  const auto dram_read = [](const std::array<uint64_t, 32>& addresses, uint32_t mask) {
-    Port port(arch::load_arch_config(test::config_path("hopper"), {}));
-    port.send(global_store(addresses, mask));
-    port.events.run();
-    return port.memory->stats().dram_read_bytes;
-  };
   auto run = strided(StateSpace::Global, 4);
   EXPECT_EQ(dram_read(run, 0xFFFFFFFFu), 0u);
   EXPECT_EQ(dram_read(run, ~(1u << 5)), 64u);
@@ -305,12 +307,6 @@ TEST(MemorySystem, AScatteredStoreReadsTheChunksOfOnlyTheSectorsItsLanesCoverInP
   // sectors out of address order. Every sector is whole: nothing is read. Lane 5 off: its
   // sector has 28 bytes, one 64-byte chunk. Lane 6 moved to a fifth line as well: its old
   // sector and the new one are partial too, three chunks.
-  const auto dram_read = [](const std::array<uint64_t, 32>& addresses, uint32_t mask) {
-    Port port(arch::load_arch_config(test::config_path("hopper"), {}));
-    port.send(global_store(addresses, mask));
-    port.events.run();
-    return port.memory->stats().dram_read_bytes;
-  };
   std::array<uint64_t, 32> scattered{};
   const std::array<uint64_t, 4> sector_of_lane_group = {4096, 8192, 12288, 0};
   for (uint64_t l = 0; l < 32; ++l) scattered[l] = (1ull << 32) + sector_of_lane_group[l % 4] + (7 - l / 4) * 4;
