@@ -318,11 +318,6 @@ class Executor {
   void permute(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   void funnel_shift(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
 
-  // Every lane's address of `addr_op` (a register, an immediate, a call frame's slot) into
-  // addresses_, wrapped to `wrap`: the register read in place where every lane of `mask` wrote
-  // it (most accesses), else gathered. `bytes`: each lane's access, for the alignment check.
-  LaneSpan warp_addresses(WarpState& w, BlockState& b, const Operand& addr_op, uint32_t mask, uint64_t wrap,
-                          uint32_t bytes);
   // The host address of `lanes.lo` where every lane of `mask` is aligned and the warp's span lies
   // inside one buffer (or the block's shared memory, or the parameters), so that one bounds
   // check serves all lanes; null otherwise (each lane is then checked on its own).

@@ -27,12 +27,11 @@ void lane_addresses(uint64_t* addresses, const uint32_t* bases, uint64_t offset,
 bool each_half_steps_by(const uint64_t* addresses, uint64_t stride);
 
 // `bases`: 64-bit lanes, or a 32-bit register's (zero-extended, as gather() would).
-// Static (its one user is load_store): with internal linkage GCC inlines the 32-bit bases'
-// instance there; as an external template both stayed calls, 1.2% more host instructions on
-// the Hopper matmul.
+// Compiled into each caller (load_store and atomic): as a call, 1.2% more host instructions on
+// the Hopper matmul (an external template, and a static one with two callers, both stayed calls).
 template <typename Base>
-static LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask, uint64_t offset, uint64_t wrap,
-                          uint32_t bytes) {
+[[gnu::always_inline]] static inline LaneSpan lane_span(uint64_t* addresses, const Base* bases, uint32_t mask,
+                                                        uint64_t offset, uint64_t wrap, uint32_t bytes) {
   LaneSpan s;
   if (mask == 0xFFFFFFFFu) {
     // A full warp (the common case): counted loops without min/max, which vectorise, and the

@@ -122,24 +122,6 @@ uint8_t* Executor::address(WarpState& w, BlockState& b, StateSpace space, uint64
   }
 }
 
-[[gnu::always_inline]] inline LaneSpan Executor::warp_addresses(WarpState& w, BlockState& b, const Operand& addr_op,
-                                                                  uint32_t mask, uint64_t wrap, uint32_t bytes) {
-  const auto offset = static_cast<uint64_t>(addr_op.imm);
-  Operand reg;
-  reg.kind = Operand::Kind::Reg;
-  reg.reg = addr_op.reg;
-  if (addr_op.reg != kernel::kNoReg && !addr_op.frame) {
-    if (const uint64_t* wide = wide_view(w, reg, mask, nullptr)) return lane_span(addresses_, wide, mask, offset, wrap, bytes);
-    if (const uint32_t* narrow = narrow_view(w, reg, mask, nullptr))
-      return lane_span(addresses_, narrow, mask, offset, wrap, bytes);
-  }
-  uint64_t bases[kWarpSize];
-  if (addr_op.reg != kernel::kNoReg) gather(w, b, reg, mask, bases);
-  else std::fill_n(bases, kWarpSize, 0);
-  if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
-  return lane_span(addresses_, bases, mask, offset, wrap, bytes);
-}
-
 [[gnu::always_inline]] inline uint8_t* Executor::warp_span(const LaneSpan& lanes, StateSpace space, BlockState& b,
                                                             uint32_t bytes, uint32_t mask) {
   const uint64_t lo = lanes.lo, hi = lanes.hi;
@@ -160,7 +142,30 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
              param = in.space == StateSpace::Param;
   const uint32_t bytes = size * count;
   const uint64_t wrap = shared ? 0xFFFFFFFFull : ~0ull;  // shared addresses are 32 bits: an offset formed in 32 bits wraps
-  const LaneSpan lanes = warp_addresses(w, b, addr_op, mask, wrap, bytes);
+  const auto offset = static_cast<uint64_t>(addr_op.imm);
+  // The base register read in place where every lane of `mask` wrote it (most accesses); else
+  // gathered, with a call frame's slot added.
+  LaneSpan lanes;
+  Operand reg;
+  reg.kind = Operand::Kind::Reg;
+  reg.reg = addr_op.reg;
+  const uint64_t* wide_base = nullptr;
+  const uint32_t* narrow_base = nullptr;
+  if (addr_op.reg != kernel::kNoReg && !addr_op.frame) {
+    wide_base = wide_view(w, reg, mask, nullptr);
+    if (!wide_base) narrow_base = narrow_view(w, reg, mask, nullptr);
+  }
+  if (wide_base) {
+    lanes = lane_span(addresses_, wide_base, mask, offset, wrap, bytes);
+  } else if (narrow_base) {
+    lanes = lane_span(addresses_, narrow_base, mask, offset, wrap, bytes);
+  } else {
+    uint64_t bases[kWarpSize];
+    if (addr_op.reg != kernel::kNoReg) gather(w, b, reg, mask, bases);
+    else std::fill_n(bases, kWarpSize, 0);
+    if (addr_op.frame) for_each_lane(mask, [&](uint32_t lane) { bases[lane] += w.fp(lane); });  // a call frame's slot
+    lanes = lane_span(addresses_, bases, mask, offset, wrap, bytes);
+  }
   uint8_t* host[kWarpSize];
   // The fast path: one bounds check for the warp.
   const uint64_t lo = lanes.lo, hi = lanes.hi;
@@ -329,9 +334,17 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   // faults or logs as a lane's access does.
   uint8_t* span = nullptr;
   uint64_t lo = 0;
-  if (in.space == StateSpace::Shared || in.space == StateSpace::Global) {
-    const LaneSpan lanes =
-        warp_addresses(w, b, addr_op, mask, in.space == StateSpace::Shared ? 0xFFFFFFFFull : ~0ull, size);
+  // Where every lane wrote the address register (a register of 32 bits: shared memory's).
+  Operand reg;
+  reg.kind = Operand::Kind::Reg;
+  reg.reg = addr_op.reg;
+  const uint32_t* base = addr_op.reg != kernel::kNoReg && !addr_op.frame ? narrow_view(w, reg, mask, nullptr) : nullptr;
+  const uint64_t* wide = addr_op.reg != kernel::kNoReg && !addr_op.frame ? wide_view(w, reg, mask, nullptr) : nullptr;
+  if ((base || wide) && (in.space == StateSpace::Shared || in.space == StateSpace::Global)) {
+    const uint64_t wrap = in.space == StateSpace::Shared ? 0xFFFFFFFFull : ~0ull;
+    const auto offset = static_cast<uint64_t>(addr_op.imm);
+    const LaneSpan lanes = base ? lane_span(addresses_, base, mask, offset, wrap, size)
+                                : lane_span(addresses_, wide, mask, offset, wrap, size);
     span = warp_span(lanes, in.space, b, size, mask);
     lo = lanes.lo;
     if (span) last_space_ = in.space;  // as address() sets it
