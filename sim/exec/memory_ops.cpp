@@ -334,17 +334,20 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   // faults or logs as a lane's access does.
   uint8_t* span = nullptr;
   uint64_t lo = 0;
-  // Where every lane wrote the address register (a register of 32 bits: shared memory's).
+  // The address register read in place where every lane wrote it, as load_store reads it (not
+  // shared with it: with a second caller of that code GCC's code for load_store grew).
   Operand reg;
   reg.kind = Operand::Kind::Reg;
   reg.reg = addr_op.reg;
-  const uint32_t* base = addr_op.reg != kernel::kNoReg && !addr_op.frame ? narrow_view(w, reg, mask, nullptr) : nullptr;
-  const uint64_t* wide = addr_op.reg != kernel::kNoReg && !addr_op.frame ? wide_view(w, reg, mask, nullptr) : nullptr;
-  if ((base || wide) && (in.space == StateSpace::Shared || in.space == StateSpace::Global)) {
+  const bool in_place = addr_op.reg != kernel::kNoReg && !addr_op.frame &&
+                        (in.space == StateSpace::Shared || in.space == StateSpace::Global);
+  const uint32_t* narrow = in_place ? narrow_view(w, reg, mask, nullptr) : nullptr;
+  const uint64_t* wide = in_place && !narrow ? wide_view(w, reg, mask, nullptr) : nullptr;
+  if (narrow || wide) {
     const uint64_t wrap = in.space == StateSpace::Shared ? 0xFFFFFFFFull : ~0ull;
     const auto offset = static_cast<uint64_t>(addr_op.imm);
-    const LaneSpan lanes = base ? lane_span(addresses_, base, mask, offset, wrap, size)
-                                : lane_span(addresses_, wide, mask, offset, wrap, size);
+    const LaneSpan lanes = narrow ? lane_span(addresses_, narrow, mask, offset, wrap, size)
+                                  : lane_span(addresses_, wide, mask, offset, wrap, size);
     span = warp_span(lanes, in.space, b, size, mask);
     lo = lanes.lo;
     if (span) last_space_ = in.space;  // as address() sets it

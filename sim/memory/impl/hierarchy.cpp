@@ -5,7 +5,6 @@
 #include "util/seen_set.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 
@@ -27,7 +26,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, 0, {}});
+                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -243,11 +242,11 @@ Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   const uint32_t step = l2_->sector_bytes();
   sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   list_hot_words(r.addresses, r.mask, step, sm.hot);
-  sm.listed_next = 0;
+  size_t next = 0;  // where find_sector() looks first
   for (const Transaction& t : sm.tx)
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
       if (sm.l1) sm.l1->write_hit(a);
-      const SectorHot* listed = find_sector(sm.hot, sm.listed_next, a);
+      const SectorHot* listed = find_sector(sm.hot, next, a);
       const HotWord hot = listed ? listed->hot : HotWord{};
       sm.below.push_back({Below::Op::Atomic, r.float_atomic, std::max(hot.updates, 1u), a, hot.address, now});
     }
@@ -268,6 +267,7 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
   // A full warp storing consecutive elements (most stores): the sectors' bytes without a pass over the lanes each.
   const bool one_run = partial_reads && sm.one_run;
   bool listed = false;  // sm.written holds this request's sectors
+  size_t next = 0;      // where find_sector() looks first in it
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // no caches: the transaction goes to DRAM as it is
       sm.below.push_back({Below::Op::Dram, true, t.bytes, t.address, 0, now});
@@ -286,15 +286,12 @@ Accepted MemoryHierarchy::store(const MemoryRequest& r, engine::Cycle now) {
       if (merging) continue;
       ++sectors;
       bool whole = true;
-      if (partial_reads && one_run) {
+      if (one_run) {  // one_run implies partial_reads
         whole = run_bytes_in(r, a, step) >= step;
       } else if (partial_reads) {
-        if (!listed) {
-          list_written(r.addresses, r.mask, r.bytes_per_lane, step, sm.written);
-          sm.listed_next = 0;
-          listed = true;
-        }
-        const SectorBytes* e = find_sector(sm.written, sm.listed_next, a);
+        if (!listed) list_written(r.addresses, r.mask, r.bytes_per_lane, step, sm.written);
+        listed = true;
+        const SectorBytes* e = find_sector(sm.written, next, a);
         whole = (e ? e->bytes : 0) >= step;
       }
       sm.below.push_back({Below::Op::Write, whole, 0, a, 0, now});

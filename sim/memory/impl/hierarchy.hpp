@@ -93,7 +93,6 @@ class MemoryHierarchy final : public MemorySystem {
     std::vector<bool> merged;          // per line of `lines`: a store merging with a held write
     std::vector<SectorBytes> written;  // a store's bytes per sector (memory/sector_lanes.hpp)
     std::vector<SectorHot> hot;        // an atomic's hot word per sector
-    size_t listed_next = 0;            // where find_sector() looks first in either
     util::FirstSeen departed_lines;    // the lines of `departed` (last: its table is seldom touched)
   };
   // Does one SM's steps below. An SM that does not pull its responses then clears them and
