@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "arch/arch_config.hpp"
-#include "core/tick_batch.hpp"
 #include "util/bits.hpp"
 
 namespace gpusim::core {

@@ -22,6 +22,7 @@
 #include "core/load_store_unit.hpp"
 #include "core/scheduler/issue_scan.hpp"
 #include "core/scheduler/policy.hpp"
+#include "core/tick_batch.hpp"
 #include "core/warp.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/barrier.hpp"
@@ -274,6 +275,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
                      engine::Cycle now);
   void on_tick();  // the SM's tick event, when it ticks alone (no batch)
   // The SM ticks in cycle `at` unless it already does earlier (its batch keeps its ticks).
+  // Inline (below): every cycle's end calls it.
   void wake_at(engine::Cycle at);
   // Gives back the slots of blocks retired block_release cycles ago and tells the dispatcher.
   void on_release();
@@ -353,5 +355,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   std::vector<BlockSlice> block_trace_;
   std::vector<WarpSlice> warp_trace_;
 };
+
+[[gnu::always_inline]] inline void Sm::wake_at(engine::Cycle at) {
+  if (batch_) batch_->wake(id_, at);
+  else events_.schedule_by(tick_event_, at);
+}
 
 }  // namespace gpusim::core

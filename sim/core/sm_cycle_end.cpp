@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "core/sm.hpp"
-#include "core/tick_batch.hpp"
 #include "exec/exec_error.hpp"
 
 namespace gpusim::core {
@@ -51,11 +50,6 @@ std::optional<engine::Cycle> Sm::end_cycle_alone() {
 }
 
 void Sm::report_over_budget() const { report_runaway(kernel_.limits->budget_message()); }
-
-void Sm::wake_at(engine::Cycle at) {
-  if (batch_) batch_->wake(id_, at);
-  else events_.schedule_by(tick_event_, at);
-}
 
 void Sm::report_runaway(const std::string& what) const {
   // The warp that issued last on a scheduler that has warps: where the loop is spinning.

@@ -61,8 +61,7 @@ TickBatch::TickBatch(engine::EventQueue& events, const std::vector<std::unique_p
                      std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits)
     : events_(events),
       event_(this, engine::priority::kSmTick + static_cast<int32_t>(sms.size())),  // after every SM's tick event
-      next_(sms.size(), engine::kNever),
-      ticking_((sms.size() + 63) / 64, 0),
+      calendar_(sms.size(), events.now()),
       executors_(std::move(executors)),
       instructions_(instructions),
       limits_(limits) {
@@ -172,21 +171,8 @@ void TickBatch::serve(size_t thread) {
 void TickBatch::run() {
   now_ = events_.now();
   running_.clear();
-  engine::Cycle later = engine::kNever;  // the next tick of the SMs not due now
-  for (size_t word = 0; word < ticking_.size(); ++word) {  // in SM order
-    uint64_t still = 0;  // the word's SMs that keep a later tick
-    for (uint64_t bits = ticking_[word]; bits != 0; bits &= bits - 1) {
-      const size_t i = word * 64 + static_cast<size_t>(std::countr_zero(bits));
-      if (next_[i] == now_) {
-        next_[i] = engine::kNever;
-        running_.push_back(sms_[i]);
-      } else if (next_[i] != engine::kNever) {
-        still |= bits & -bits;
-        later = std::min(later, next_[i]);
-      }
-    }
-    ticking_[word] = still;
-  }
+  calendar_.take_due(now_, [this](size_t sm) { running_.push_back(sms_[sm]); });  // in SM order
+  const engine::Cycle later = calendar_.earliest();  // the next tick of the SMs not due now
   if (later != engine::kNever) events_.schedule(event_, later);  // (the due SMs' next ticks move it)
   const size_t n = running_.size();
   if (workers_.empty() || n < kMinShared) {
@@ -241,9 +227,7 @@ void TickBatch::run_shared() {
     // Its next tick before its settle's wakes and any end_cycle (whose retired blocks may
     // launch others and wake their SMs), as if its own thread had woken it.
     if (ticket.alone) {
-      const uint32_t sm = running_[i]->id();
-      next_[sm] = std::min(next_[sm], ticket.next);
-      mark_ticking(sm);
+      calendar_.lower(running_[i]->id(), ticket.next);
     }
     settle(i);
   }

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/tick_calendar.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/executor.hpp"
 #include "exec/run_limits.hpp"
@@ -54,12 +55,8 @@ class TickBatch {
   // SM `sm` (its index) ticks in cycle `at` unless it already ticks earlier: its tick event,
   // kept here, so that a cycle's due SMs cost one event rather than one each. Inline: every
   // SM cycle's end calls it.
-  void wake(uint32_t sm, engine::Cycle at) {
-    engine::Cycle& next = next_[sm];
-    if (at >= next) return;
-    next = at;
-    mark_ticking(sm);
-    events_.schedule_by(event_, at);
+  [[gnu::always_inline]] void wake(uint32_t sm, engine::Cycle at) {
+    if (calendar_.lower(sm, at)) events_.schedule_by(event_, at);
   }
 
  private:
@@ -79,7 +76,6 @@ class TickBatch {
   // touches the SM alone (Sm::end_cycle_alone), kept in its ticket and that thread's Part.
   void end_alone(size_t i, size_t thread);
   void settle(size_t i);  // running_[i]'s settle_memory, reading its state only if it did not end alone
-  void mark_ticking(size_t sm) { ticking_[sm / 64] |= uint64_t{1} << (sm % 64); }
   // The rest, in SM order on this thread: end_cycle for the SMs that need it, the
   // instructions towards the budget, the batch's next tick.
   void end_shared();
@@ -87,11 +83,7 @@ class TickBatch {
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
   std::vector<Sm*> sms_;             // by SM index
-  std::vector<engine::Cycle> next_;  // by SM index: its next tick (kNever: none)
-  // A bit per SM index, set for every SM with a next tick (and perhaps for one without): each
-  // batch looks at these SMs only. A grid of few blocks leaves most SMs without one, and a
-  // look at all of them every cycle was 15% of such a kernel's host instructions (matvec).
-  std::vector<uint64_t> ticking_;
+  TickCalendar calendar_;             // by SM index: its next tick
   std::vector<Sm*> running_;
   std::vector<exec::Executor*> executors_;
   uint64_t& instructions_;
