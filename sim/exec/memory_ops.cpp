@@ -406,16 +406,18 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
 
 void Executor::shuffle(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
   // PTX ISA shfl.sync: c packs the clamp value (bits 4:0) and the segment mask (bits 12:8).
-  uint64_t value[kWarpSize];
-  uint32_t have = 0;
-  for_each_lane(mask, [&](uint32_t lane) {
-    value[lane] = read(w, b, in.src[0], lane);
-    have |= 1u << lane;
-  });
+  // Each operand's lanes are read once for the warp (a lane reads its own lanes of b and c,
+  // and a write touches only its own lane of the destination, so reading them all first
+  // gives what reading each lane's as it is written would).
+  uint64_t value[kWarpSize], lane_b[kWarpSize], lane_c[kWarpSize], out[kWarpSize];
+  gather(w, b, in.src[0], mask, value);
+  gather(w, b, in.src[1], mask, lane_b);
+  gather(w, b, in.src[2], mask, lane_c);
   const auto mode = static_cast<kernel::ShflMode>(in.mode);
+  uint32_t valid_lanes = 0;
   for_each_lane(mask, [&](uint32_t lane) {
-    const uint32_t bval = static_cast<uint32_t>(read(w, b, in.src[1], lane)) & 31u;
-    const uint32_t c = static_cast<uint32_t>(read(w, b, in.src[2], lane));
+    const uint32_t bval = static_cast<uint32_t>(lane_b[lane]) & 31u;
+    const auto c = static_cast<uint32_t>(lane_c[lane]);
     const uint32_t clamp = c & 31u, segmask = (c >> 8) & 31u;
     const uint32_t max_lane = (lane & segmask) | (clamp & ~segmask);
     const uint32_t min_lane = lane & segmask;
@@ -428,18 +430,20 @@ void Executor::shuffle(WarpState& w, const BlockState& b, const Instruction& in,
       case kernel::ShflMode::Idx: j = static_cast<int32_t>(min_lane | (bval & ~segmask)); valid = j <= static_cast<int32_t>(max_lane); break;
     }
     if (!valid) j = static_cast<int32_t>(lane);
-    if (!(have >> j & 1u))
+    if (!(mask >> j & 1u))  // the lanes taking part are the ones whose values were read
       fault(w, b, lane, "shfl reads lane " + std::to_string(j) + ", which is not taking part in the shuffle");
-    write(w, in.dst.reg, lane, low_bits(value[j], 32));
-    if (in.dst2.kind == Operand::Kind::Reg) write(w, in.dst2.reg, lane, valid);
+    out[lane] = low_bits(value[j], 32);
+    valid_lanes |= uint32_t{valid} << lane;
   });
+  scatter(w, in.dst.reg, mask, out);
+  if (in.dst2.kind == Operand::Kind::Reg) write_predicate(w, in.dst2.reg, mask, valid_lanes);
 }
 
 void Executor::vote(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask) {
+  uint64_t predicate[kWarpSize];
+  gather(w, b, in.src[0], mask, predicate);
   uint32_t ballot = 0;
-  for_each_lane(mask, [&](uint32_t lane) {
-    if (read(w, b, in.src[0], lane) & 1u) ballot |= 1u << lane;
-  });
+  for_each_lane(mask, [&](uint32_t lane) { ballot |= static_cast<uint32_t>(predicate[lane] & 1u) << lane; });
   uint64_t result = 0;
   switch (static_cast<kernel::VoteMode>(in.mode)) {
     case kernel::VoteMode::Ballot: result = ballot; break;

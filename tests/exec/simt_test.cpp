@@ -127,6 +127,29 @@ TEST(Simt, ShuffleDownAndBallot) {
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], (t + 3 <= 31 ? t + 3 + 1000000 : t) + 0x3FFu) << t;
 }
 
+// Operands per lane: the source lane from the register the result overwrites (idx), and c
+// from a register, segments of 8 lanes in the first half-warp (c = 0x181f: bits 12:8 the
+// segment mask 24, bits 4:0 the clamp 31) and the whole warp in the second (c = 31).
+TEST(Simt, ShuffleReadsEachLanesOperandsBeforeItsResultIsWritten) {
+  const Result r = run(R"(
+  and.b32 %r4, %r1, 7;
+  shfl.sync.idx.b32 %r4, %r1, %r4, 31, -1;
+  setp.lt.u32 %p2, %r1, 16;
+  selp.u32 %r6, 6175, 31, %p2;
+  shfl.sync.down.b32 %r5|%p1, %r1, 2, %r6, -1;
+  selp.u32 %r7, 1000, 0, %p1;
+  add.s32 %r5, %r5, %r7;
+  mul.lo.u32 %r4, %r4, 10000;
+  add.s32 %r5, %r5, %r4;
+  st.global.u32 [%rd3], %r5;
+  ret;)", 32);
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t last = t < 16 ? (t | 7u) : 31u;  // the last lane of t's segment
+    const uint32_t down = t + 2 <= last ? t + 2 + 1000 : t;
+    EXPECT_EQ(r.out[t], (t & 7u) * 10000 + down) << t;
+  }
+}
+
 std::string fault(const std::string& body, uint32_t threads, uint64_t budget = 1'000'000) {
   try {
     run(body, threads, 1, budget);
@@ -145,6 +168,17 @@ TEST(Simt, NeverWrittenRegistersReadZero) {
                                             "@%p5 add.s32 %r5, %r5, 100;\nst.global.u32 [%rd3], %r5;\nret;"),
                            32);
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], t < 16 ? 8u : 1u) << t;
+}
+
+// Lanes 0-15 shuffle down by 16: lane 0 reads lane 16, which is not among them.
+TEST(Simt, ShuffleFromALaneNotTakingPartFaults) {
+  const std::string what = fault(R"(
+  setp.lt.u32 %p2, %r1, 16;
+  @%p2 shfl.sync.down.b32 %r5, %r1, 16, 31, 65535;
+  st.global.u32 [%rd3], %r5;
+  ret;)", 32);
+  EXPECT_NE(what.find("thread (0,0,0): shfl"), std::string::npos) << what;
+  EXPECT_NE(what.find("shfl reads lane 16, which is not taking part in the shuffle"), std::string::npos) << what;
 }
 
 TEST(ExecFaults, OutOfBoundsStoreNamesKernelPcLineBlockAndThread) {
