@@ -29,17 +29,12 @@ class TickCalendar {
   [[gnu::always_inline]] bool lower(size_t sm, engine::Cycle at) {
     engine::Cycle& next = next_[sm];
     if (at >= next) return false;
-    const uint64_t bit = uint64_t{1} << (sm % 64);
-    if (next != engine::kNever) {  // off its old cycle (that cycle's bit is left for earliest())
-      if (next - cursor_ < kSpan) {
-        due_[sm / 64 * kSpan + next % kSpan] &= ~bit;
-        next_cycle_[sm / 64] &= ~bit;
-      } else {
-        remove_far(sm);
-      }
+    if (next != engine::kNever) {
+      if (next - cursor_ < kSpan) unplace_near(sm, next);
+      else remove_far(sm);
     }
     next = at;
-    if (at == cursor_ + 1) next_cycle_[sm / 64] |= bit;  // most wakes: as cheap as a bit
+    if (at == cursor_ + 1) next_cycle_[sm / 64] |= bit_of(sm);  // most wakes: as cheap as a bit
     else if (at - cursor_ < kSpan) place_near(sm, at);
     else place_far(sm, at);
     return true;
@@ -77,10 +72,18 @@ class TickCalendar {
 
  private:
   static constexpr engine::Cycle kSpan = 1024;  // cycles the wheel holds, from cursor_
+  static uint64_t bit_of(size_t sm) { return uint64_t{1} << (sm % 64); }
+  uint64_t& due(size_t sm, engine::Cycle at) { return due_[sm / 64 * kSpan + at % kSpan]; }
   void place_near(size_t sm, engine::Cycle at) {  // at - cursor_ < kSpan
+    due(sm, at) |= bit_of(sm);
     const size_t slot = at % kSpan;
-    due_[sm / 64 * kSpan + slot] |= uint64_t{1} << (sm % 64);
     occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+  }
+  // Off its cycle at - cursor_ < kSpan, on the wheel or in next_cycle_ (that cycle's
+  // `occupied_` bit is left for earliest()).
+  void unplace_near(size_t sm, engine::Cycle at) {
+    due(sm, at) &= ~bit_of(sm);
+    next_cycle_[sm / 64] &= ~bit_of(sm);
   }
   void place_far(size_t sm, engine::Cycle at);
   void remove_far(size_t sm);
