@@ -1,6 +1,6 @@
 // The sectored cache alone: replacement, miss merging, a way freed by dropping its last
-// sector, the tag search past a group of four ways and over many lines alike, and a cache
-// empty when made (its arrays are zeros it does not write).
+// sector, the tag search past a group of ways and over many lines alike (with the filter of
+// held lines), and a cache empty when made (its arrays are zeros it does not write).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -60,7 +60,9 @@ TEST(SectoredCache, AgreesWithAnLruListOverManyLinesOfOneSet) {
   // One set of 20 ways (not a multiple of eight: the search's last group is partly past the
   // set) and 60 lines competing for it, against a list kept in order of use: probes,
   // fills of absent lines (dirty, so a fill says whether it evicted), and drops of a line's
-  // only sector. Of 60 lines, several share the one-byte hash the search compares first.
+  // only sector. Of 60 lines, several share the one-byte hash the search compares first, and
+  // many share a slot of the filter that rules absent lines out (40 slots' worth, rounded up
+  // to 64): a count that falls short of its lines (a held line ruled out) fails here.
   SectoredCache c(geometry(1, 20));
   std::vector<uint64_t> lru;  // least recently used first
   std::mt19937_64 random(7);

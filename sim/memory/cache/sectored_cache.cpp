@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace gpusim::memory {
 
@@ -18,9 +21,13 @@ SectoredCache::SectoredCache(const CacheConfig& c)
       set_mask_(std::has_single_bit(sets_) ? sets_ - 1 : 0),
       stride_(kReady + sectors_per_line_),
       records_(sets_ * ways_ * stride_),  // zeros: every way empty (kNoLine)
-      print_stride_((ways_ + 7) / 8 * 8),
+      print_stride_((ways_ + 15) / 16 * 16),
       prints_(sets_ * print_stride_),
       set_bits_(static_cast<uint32_t>(std::bit_width(sets_))),
+      // Two slots a line the cache can hold: of the lookups of absent lines, about two in five
+      // pass the filter when the cache is full.
+      held_shift_(64 - static_cast<uint32_t>(std::bit_width(std::bit_ceil(sets_ * ways_ * 2) - 1))),
+      held_(sets_ * ways_ <= kFilteredLines ? size_t{1} << (64 - held_shift_) : 0),
       policy_(ReplacementRegistry::instance().make(c.replacement, sets_, ways_)) {}
 
 uint64_t SectoredCache::set_of(uint64_t line) const {
@@ -34,8 +41,21 @@ uint64_t SectoredCache::set_of(uint64_t line) const {
 
 template <class Holds>
 int SectoredCache::first_way(uint64_t set, uint8_t print, Holds holds) const {
-  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
   const uint8_t* prints = &prints_[set * print_stride_];
+#if defined(__SSE2__)
+  // Sixteen prints to a comparison (x86-64 always has SSE2).
+  const __m128i pattern = _mm_set1_epi8(static_cast<char>(print));
+  for (uint32_t base = 0; base < ways_; base += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(prints + base));
+    auto hits = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, pattern)));
+    if (ways_ - base < 16) hits &= (1u << (ways_ - base)) - 1;  // the padding past the last way
+    for (; hits; hits &= hits - 1) {
+      const uint32_t way = base + static_cast<uint32_t>(std::countr_zero(hits));
+      if (holds(way)) return static_cast<int>(way);
+    }
+  }
+#else
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
   const uint64_t pattern = kOnes * print;
   for (uint32_t base = 0; base < ways_; base += 8) {
     uint64_t word;
@@ -47,6 +67,7 @@ int SectoredCache::first_way(uint64_t set, uint8_t print, Holds holds) const {
       if (way < ways_ && holds(way)) return static_cast<int>(way);
     }
   }
+#endif
   return -1;
 }
 
@@ -64,6 +85,10 @@ SectoredCache::Place SectoredCache::locate(uint64_t line) const {
     if (memo_way_ < 0) return {memo_set_, -1};
     if (line_in(record(memo_set_, static_cast<uint32_t>(memo_way_))) == line)
       return {memo_set_, memo_way_};  // no other way can hold it
+  }
+  if (!maybe_held(line)) {  // absent, its set not worked out (a fill that follows does that)
+    remember(line, kNoSet, -1);
+    return {kNoSet, -1};
   }
   const uint64_t set = set_of(line);
   const int way = find(line, set);
@@ -120,7 +145,9 @@ bool SectoredCache::write_hit(uint64_t address) {
 
 uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
   const uint64_t line = line_of(address);
-  auto [set, found] = locate(line);
+  const Place p = locate(line);
+  const uint64_t set = set_or_own(p, line);
+  int found = p.way;
   uint32_t evicted_dirty = 0;
   if (found < 0)
     found = allocate(line, set, evict_first, evicted_dirty);
@@ -134,7 +161,9 @@ SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes,
                                                  bool evict_first) {
   SpanFill out;
   const uint64_t line = line_of(first);
-  auto [set, way] = locate(line);
+  const Place p = locate(line);
+  const uint64_t set = set_or_own(p, line);
+  int way = p.way;
   for (uint64_t a = first; a < first + bytes; a += sector_) {
     const uint32_t sector = sector_of(a);
     if (way < 0) {
@@ -178,6 +207,7 @@ void SectoredCache::invalidate_all() {
     set_bits(&records_[i], 0, 0);
   }
   std::fill(prints_.begin(), prints_.end(), print_of(kNoLine));
+  std::fill(held_.begin(), held_.end(), uint8_t{0});
 }
 
 uint64_t SectoredCache::capacity_bytes() const { return sets_ * ways_ * line_; }

@@ -106,7 +106,7 @@ class SectoredCache {
     r[kReady + sector] = ready_at;
   }
   // One byte per way, a hash of the line it holds (of kNoLine when none): a set's search
-  // compares the bytes, eight at a time, and reads the tags only where one matches. A
+  // compares the bytes, sixteen at a time, and reads the tags only where one matches. A
   // set's bytes are half a host cache line where its tags are four (32 ways).
   static constexpr uint8_t hash_of(uint64_t line) { return static_cast<uint8_t>((line * 0x9E3779B97F4A7C15ull) >> 56); }
   static constexpr uint8_t print_of(uint64_t line) { return hash_of(line) ^ hash_of(kNoLine); }  // kNoLine: 0
@@ -114,8 +114,29 @@ class SectoredCache {
   static constexpr uint64_t tag_of(uint64_t line) { return ~line; }
   static uint64_t line_in(const uint64_t* r) { return ~r[kLine]; }
   void set_tag(uint64_t set, uint32_t way, uint64_t line) {
-    record(set, way)[kLine] = tag_of(line);
+    uint64_t& tag = record(set, way)[kLine];
+    if (tag != tag_of(kNoLine)) forget_held(~tag);
+    if (line != kNoLine) note_held(line);
+    tag = tag_of(line);
     prints_[set * print_stride_ + way] = print_of(line);
+  }
+  // How many held lines hash to each slot of held_ (a counting filter): a line whose slot
+  // counts none is not held, found without its set's search (most lookups of a scattered
+  // access miss). A count that reaches its top stays there: never a line missed. Kept for a
+  // small cache (an L1) only: a large one's filter would be one more host cache miss a lookup.
+  static constexpr uint64_t kFilteredLines = 16384;
+  static constexpr uint8_t kHeldTop = 0xFF;
+  size_t held_slot(uint64_t line) const { return static_cast<size_t>((line * 0xD6E8FEB86659FD93ull) >> held_shift_); }
+  bool maybe_held(uint64_t line) const { return held_.empty() || held_[held_slot(line)] != 0; }
+  void note_held(uint64_t line) {
+    if (held_.empty()) return;
+    uint8_t& n = held_[held_slot(line)];
+    if (n != kHeldTop) ++n;
+  }
+  void forget_held(uint64_t line) {
+    if (held_.empty()) return;
+    uint8_t& n = held_[held_slot(line)];
+    if (n != kHeldTop) --n;
   }
   // A way's record in records_ (stride_ words): the line it holds, its sectors' valid and
   // dirty bits, and when each sector's data arrives. One place: a hit, found by the prints,
@@ -142,7 +163,11 @@ class SectoredCache {
     uint64_t set;
     int way;
   };
+  // A line that maybe_held() rules out comes back as {kNoSet, -1}, its set not worked out:
+  // set_or_own() gives it where a miss needs it (a fill).
+  static constexpr uint64_t kNoSet = ~0ull;
   Place locate(uint64_t line) const;
+  uint64_t set_or_own(Place p, uint64_t line) const { return p.set != kNoSet ? p.set : set_of(line); }
   void remember(uint64_t line, uint64_t set, int way) const {
     memo_line_ = line;
     memo_set_ = set;
@@ -156,9 +181,11 @@ class SectoredCache {
   uint64_t set_mask_;  // sets_ - 1 where sets_ is a power of two, else 0 (then a division)
   size_t stride_;                   // words of a way's record: kReady + sectors per line
   util::PresentZeros<uint64_t> records_;  // sets x ways records (see record()); zeros: every way empty
-  uint32_t print_stride_;  // ways rounded up to 8: the bytes of a set's prints
+  uint32_t print_stride_;  // ways rounded up to 16: the bytes of a set's prints
   util::Bytes prints_;     // sets x print_stride_ (see print_of)
   uint32_t set_bits_;               // bits of a set number (the hashed index folds by this)
+  uint32_t held_shift_;             // 64 - log2 of held_'s slots
+  util::PresentZeros<uint8_t> held_;  // see maybe_held(); empty: no filter
   std::unique_ptr<ReplacementPolicy> policy_;
   mutable uint64_t memo_line_ = ~0ull, memo_set_ = 0;  // the last line looked up, and where
   mutable int memo_way_ = 0;
