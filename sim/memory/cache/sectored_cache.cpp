@@ -146,7 +146,7 @@ bool SectoredCache::write_hit(uint64_t address) {
 uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
   const uint64_t line = line_of(address);
   const Place p = locate(line);
-  const uint64_t set = set_or_own(p, line);
+  const uint64_t set = set_of(p, line);
   int found = p.way;
   uint32_t evicted_dirty = 0;
   if (found < 0)
@@ -162,7 +162,7 @@ SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes,
   SpanFill out;
   const uint64_t line = line_of(first);
   const Place p = locate(line);
-  const uint64_t set = set_or_own(p, line);
+  const uint64_t set = set_of(p, line);
   int way = p.way;
   for (uint64_t a = first; a < first + bytes; a += sector_) {
     const uint32_t sector = sector_of(a);

@@ -164,10 +164,10 @@ class SectoredCache {
     int way;
   };
   // A line that maybe_held() rules out comes back as {kNoSet, -1}, its set not worked out:
-  // set_or_own() gives it where a miss needs it (a fill).
+  // set_of(p, line) works it out where a miss needs it (a fill).
   static constexpr uint64_t kNoSet = ~0ull;
   Place locate(uint64_t line) const;
-  uint64_t set_or_own(Place p, uint64_t line) const { return p.set != kNoSet ? p.set : set_of(line); }
+  uint64_t set_of(Place p, uint64_t line) const { return p.set != kNoSet ? p.set : set_of(line); }
   void remember(uint64_t line, uint64_t set, int way) const {
     memo_line_ = line;
     memo_set_ = set;
