@@ -57,7 +57,7 @@ TEST(SectoredCache, AWayWhoseLastSectorWasDroppedIsFilledBeforeAnyLineIsEvicted)
 }
 
 TEST(SectoredCache, AgreesWithAnLruListOverManyLinesOfOneSet) {
-  // One set of 20 ways (not a multiple of eight: the search's last group is partly past the
+  // One set of 20 ways (not a multiple of sixteen: the search's last group is partly past the
   // set) and 60 lines competing for it, against a list kept in order of use: probes,
   // fills of absent lines (dirty, so a fill says whether it evicted), and drops of a line's
   // only sector. Of 60 lines, several share the one-byte hash the search compares first, and
