@@ -115,8 +115,8 @@ class SectoredCache {
   static uint64_t line_in(const uint64_t* r) { return ~r[kLine]; }
   void set_tag(uint64_t set, uint32_t way, uint64_t line) {
     uint64_t& tag = record(set, way)[kLine];
-    if (tag != tag_of(kNoLine)) forget_held(~tag);
-    if (line != kNoLine) note_held(line);
+    if (tag != tag_of(kNoLine)) count_held(~tag, -1);
+    if (line != kNoLine) count_held(line, +1);
     tag = tag_of(line);
     prints_[set * print_stride_ + way] = print_of(line);
   }
@@ -128,15 +128,11 @@ class SectoredCache {
   static constexpr uint8_t kHeldTop = 0xFF;
   size_t held_slot(uint64_t line) const { return static_cast<size_t>((line * 0xD6E8FEB86659FD93ull) >> held_shift_); }
   bool maybe_held(uint64_t line) const { return held_.empty() || held_[held_slot(line)] != 0; }
-  void note_held(uint64_t line) {
+  // A line comes (+1) or goes (-1).
+  void count_held(uint64_t line, int by) {
     if (held_.empty()) return;
     uint8_t& n = held_[held_slot(line)];
-    if (n != kHeldTop) ++n;
-  }
-  void forget_held(uint64_t line) {
-    if (held_.empty()) return;
-    uint8_t& n = held_[held_slot(line)];
-    if (n != kHeldTop) --n;
+    if (n != kHeldTop) n = static_cast<uint8_t>(n + by);
   }
   // A way's record in records_ (stride_ words): the line it holds, its sectors' valid and
   // dirty bits, and when each sector's data arrives. One place: a hit, found by the prints,
