@@ -1,5 +1,6 @@
 #include "memory/sector_lanes.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <utility>
@@ -44,20 +45,34 @@ void list_hot_words(const uint64_t* addresses, uint32_t mask, uint32_t sector_by
 void list_written(const uint64_t* addresses, uint32_t mask, uint32_t bytes_per_lane, uint32_t sector_bytes,
                   std::vector<SectorBytes>& out) {
   out.clear();
+  // Lanes mostly ascend: a lane in the sector before it adds to that entry, and the list needs
+  // no sort unless a lane went back (a sum is the same in any order).
+  bool ascending = true;
+  const auto add = [&out, &ascending](uint64_t sector, uint32_t bytes) {
+    if (!out.empty()) {
+      SectorBytes& last = out.back();
+      if (last.sector == sector) {
+        last.bytes += bytes;
+        return;
+      }
+      ascending &= last.sector < sector;
+    }
+    out.push_back({sector, bytes});
+  };
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint64_t a = addresses[std::countr_zero(m)];
     const uint64_t end = a + bytes_per_lane, first = util::align_down(a, sector_bytes);
     if (end - first <= sector_bytes) {  // in one sector (most lanes)
-      out.push_back({first, bytes_per_lane});
+      add(first, bytes_per_lane);
       continue;
     }
     for (uint64_t s = first; s < end; s += sector_bytes) {
-      out.push_back({s, static_cast<uint32_t>(std::min(end, s + sector_bytes) - std::max(a, s))});
+      add(s, static_cast<uint32_t>(std::min(end, s + sector_bytes) - std::max(a, s)));
       if (s + sector_bytes < s) break;  // the last sector of the address space
     }
   }
-  const auto by_sector = [](const SectorBytes& x, const SectorBytes& y) { return x.sector < y.sector; };
-  if (!std::is_sorted(out.begin(), out.end(), by_sector)) std::sort(out.begin(), out.end(), by_sector);  // lanes mostly ascend
+  if (ascending) return;
+  std::sort(out.begin(), out.end(), [](const SectorBytes& x, const SectorBytes& y) { return x.sector < y.sector; });
   size_t kept = 0;
   for (const SectorBytes& e : out) {
     if (kept > 0 && out[kept - 1].sector == e.sector)
