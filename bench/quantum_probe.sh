@@ -16,14 +16,13 @@ cd "$(dirname "$0")/.."
 case "${1:-}" in
   build)
     [ $# = 2 ] || { echo "usage: $0 build DIR" >&2; exit 2; }
-    dir=$2
+    dir=$(realpath -m "$2")
     rm -rf "$dir/src" && mkdir -p "$dir/src"
     git archive HEAD | tar -x -C "$dir/src"
     git -C "$dir/src" init -q
     git -C "$dir/src" apply "$PWD/bench/quantum_probe.patch" ||
       { echo "$0: bench/quantum_probe.patch no longer applies to this tree (made on 60b192e)" >&2; exit 1; }
-    cmake -S "$dir/src" -B "$dir/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUSIM_BUILD_TESTS=OFF >/dev/null
-    ninja -C "$dir/build" gpusim >/dev/null
+    "$dir/src/scripts/build.sh" "$dir/build" -DCMAKE_BUILD_TYPE=Release -DGPUSIM_BUILD_TESTS=OFF >/dev/null
     echo "$dir/build/gpusim"
     ;;
   wall)
@@ -32,14 +31,15 @@ case "${1:-}" in
     [ -x "$gpusim" ] || { echo "$0: $gpusim: not an executable" >&2; exit 2; }
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
-    echo "date,host,workload,size,quantum,repeat,user_s,wall_s,kernel_cycles"
+    cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1 | tr , ' ')
+    echo "date,host,cpu,workload,size,quantum,repeat,user_s,wall_s,kernel_cycles"
     for ((r = 1; r <= repeats; ++r)); do
       for w in stencil vecadd matmul copy; do
         for q in 1 256; do
           GPUSIM_QUANTUM=$q /usr/bin/time -o "$work/time" -f "%U,%e" taskset -c "$core" "$gpusim" --arch configs/hopper.yaml \
             --workload "workloads/$w.yaml" --size h100 --threads 1 --format json >"$work/report.json"
           cycles=$(/usr/bin/python3 -c 'import json,sys; print(sum(k["end_cycle"] - k["start_cycle"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/report.json")
-          echo "$(date -u +%F),$(hostname),$w,h100,$q,$r,$(tail -1 "$work/time"),$cycles"
+          echo "$(date -u +%F),$(hostname),$cpu,$w,h100,$q,$r,$(tail -1 "$work/time"),$cycles"
         done
       done
     done
