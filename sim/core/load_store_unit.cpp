@@ -48,6 +48,7 @@ LoadStoreUnit::Access LoadStoreUnit::access(const exec::StepResult& r, uint32_t 
   req.addresses = r.addresses;
   req.lanes_one_run = r.one_run;  // ld/st: the executor's, from the addresses it formed
   req.sm = sm_;
+  req.cycle = now;
   if (++next_ticket_ < Scoreboard::kFirstLoad) next_ticket_ = Scoreboard::kFirstLoad;  // (after wrapping)
   a.ticket = next_ticket_;
   req.tag = uint64_t{a.ticket} << 32 | slot;

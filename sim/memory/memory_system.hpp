@@ -36,6 +36,9 @@ struct MemoryRequest {
   std::optional<bool> lanes_one_run;
   uint32_t sm = 0;
   uint64_t tag = 0;  // returned with the response
+  // The SM's cycle that sends it: the memory system times it from here, not from the event
+  // queue's clock, so that an SM's cycles need not be the queue's (an SM running ahead).
+  engine::Cycle cycle = 0;
   engine::Cycle not_before = 0;  // it leaves the SM's load/store pipeline then (queued behind others)
 };
 
@@ -90,9 +93,9 @@ class MemorySystem {
   bool may_refuse() const { return may_refuse_; }
   // The first cycle, from `now`, at which SM `sm` can hand over a request.
   virtual engine::Cycle accepts_at(uint32_t /*sm*/, engine::Cycle now) const { return now; }
-  // Takes a request at the current cycle. A load's or an atomic's response arrives later
-  // as an event; a store gets none (nothing waits on it; the kernel's end waits for it
-  // through drained_at). Returns what it costs the SM's load/store pipeline.
+  // Takes a request at its cycle (request.cycle, not before the queue's now). A load's or an
+  // atomic's response arrives later as an event; a store gets none (nothing waits on it; the
+  // kernel's end waits for it through drained_at). Returns what it costs the SM's load/store pipeline.
   virtual Accepted send(const MemoryRequest& request) = 0;
   // Whether send() touches only the sending SM's own part of the system, leaving the rest to
   // settle(), so that SMs may send side by side on several threads.

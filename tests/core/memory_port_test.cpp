@@ -63,7 +63,7 @@ class FakeMemory final : public memory::MemorySystem {
   memory::Accepted send(const memory::MemoryRequest& r) override {
     ++seen_.requests;
     seen_.lanes += static_cast<uint64_t>(std::popcount(r.mask));
-    if (!r.is_store) respond(r.sm, r.tag, events().now() + delay_);
+    if (!r.is_store) respond(r.sm, r.tag, r.cycle + delay_);
     else ++seen_.stores;
     return {};
   }

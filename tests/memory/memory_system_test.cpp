@@ -42,8 +42,10 @@ struct Port {
         sink(events) {
     memory->connect(0, &sink);
   }
-  // Sends as an SM does in one cycle: the request, then what it leaves to the L2 and DRAM.
-  Accepted send(const MemoryRequest& r) {
+  // Sends as an SM does in one cycle (the queue's now): the request, then what it leaves to
+  // the L2 and DRAM.
+  Accepted send(MemoryRequest r) {
+    r.cycle = events.now();
     const Accepted a = memory->send(r);
     memory->settle(r.sm);
     return a;
@@ -145,6 +147,7 @@ TEST(MemorySystem, ALoadMeetingASectorOnItsWayInTheSameCycleWaitsForIt) {
   r.bytes_per_lane = 4;
   r.addresses = addresses.data();
   port.events.advance_to(1000);
+  r.cycle = 1000;
   for (uint64_t tag : {1u, 2u}) {
     r.tag = tag;
     port.memory->send(r);
@@ -195,6 +198,7 @@ TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
       r.bytes_per_lane = 4;
       r.addresses = sends[i].addresses;
       r.tag = sends[i].tag;
+      r.cycle = sends[i].at;
       port.memory->send(r);
       if (i + 1 == sends.size() || sends[i + 1].at != sends[i].at) port.memory->settle(0);
     }

@@ -23,7 +23,7 @@ class FixedLatencyMemory final : public MemorySystem {
     }
     ++stats_.global_load_requests;
     stats_.global_load_bytes += bytes;
-    respond(r.sm, r.tag, std::max(events().now(), r.not_before) + latency_);
+    respond(r.sm, r.tag, std::max(r.cycle, r.not_before) + latency_);
     return {};
   }
 

@@ -412,7 +412,7 @@ Accepted MemoryHierarchy::per_line(const Sm& sm) {
 }
 
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
-  const engine::Cycle cycle = events().now(), now = std::max(cycle, r.not_before);
+  const engine::Cycle cycle = r.cycle, now = std::max(cycle, r.not_before);
   Sm& sm = sms_[r.sm];
   if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle: the last one's are settled
     sm.below.clear();
