@@ -105,6 +105,10 @@ class MemorySystem {
   // cycle's work is done: within the cycle, the SM's own side (coalescing, its L1) needs no
   // answer from the shared part.
   virtual void settle(uint32_t /*sm*/) {}
+  // settle(), for the requests SM `sm` sent up to `cycle`: an SM that ran ahead of the
+  // others has its cycles settled one at a time, each after every SM's earlier cycles. A
+  // model without a settle (fixed latency) has nothing to do.
+  virtual void settle_through(uint32_t sm, engine::Cycle /*cycle*/) { settle(sm); }
   // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
   // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
   // the L2 keeps its data. `threads`: the host threads it may set the SMs' side up on.

@@ -253,6 +253,89 @@ TEST(MemorySystem, PulledResponsesComeWhenAndInTheOrderEventsBringThem) {
   EXPECT_TRUE(pulled_sink.got.empty());
 }
 
+TEST(MemorySystem, CyclesSentAheadSettleCycleByCycleAsIfTheSmsTickedInStep) {
+  // Two SMs send loads over four cycles; some lines are both SMs' and some are read again
+  // by the same SM a cycle later (a hit on sectors on their way). In step, each cycle's
+  // requests of both SMs are settled before the next cycle's are sent. Ahead, each SM sends
+  // all four cycles first (as an SM running ahead for a quantum would), its L1's fills from
+  // earlier cycles still unknown, and settle_through then takes the cycles in order, both
+  // SMs' cycle t before either's t + 1: every response comes when and in the order it came
+  // in step. Settled SM by SM instead, the shared L2 sees SM 0's later reads before SM 1's
+  // earlier ones and some times differ.
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
+  std::vector<std::array<uint64_t, 32>> lines;
+  for (uint64_t i = 0; i < 4; ++i) {
+    lines.push_back(strided(StateSpace::Global, 4));
+    for (uint64_t& a : lines.back()) a += i * 4096;
+  }
+  struct Sent {
+    uint32_t sm;
+    engine::Cycle at;
+    size_t line;
+  };
+  // SM 1 reads line 0 at 1000, SM 0 only at 1002: the L2 must see SM 1's read first.
+  const std::vector<Sent> sends{{0, 1000, 1}, {1, 1000, 0}, {0, 1001, 1}, {1, 1001, 2},
+                                {0, 1002, 0}, {1, 1002, 2}, {0, 1003, 3}, {1, 1003, 1}};
+  struct Due final : ResponseSink {
+    void on_response(uint64_t) override {}
+    void on_response_due(engine::Cycle at) override { due.insert(at); }
+    std::set<engine::Cycle> due;
+  };
+  enum class Order { InStep, Ahead, SmBySm };
+  // Per SM, (cycle, tag) as take_due hands them over.
+  const auto run = [&](Order order) {
+    Port port(hopper);
+    std::array<Due, 2> sinks;
+    for (uint32_t sm = 0; sm < 2; ++sm) {
+      port.memory->connect(sm, &sinks[sm]);
+      port.memory->pull_responses(sm);
+    }
+    port.events.advance_to(1000);
+    const auto send = [&](size_t i) {
+      MemoryRequest r;
+      r.space = StateSpace::Global;
+      r.mask = 0xFFFFFFFFu;
+      r.bytes_per_lane = 4;
+      r.addresses = lines[sends[i].line].data();
+      r.sm = sends[i].sm;
+      r.tag = i + 1;
+      r.cycle = sends[i].at;
+      port.memory->send(r);
+    };
+    if (order == Order::InStep) {
+      for (engine::Cycle t = 1000; t < 1004; ++t) {
+        for (size_t i = 0; i < sends.size(); ++i)
+          if (sends[i].at == t) send(i);
+        for (uint32_t sm = 0; sm < 2; ++sm) port.memory->settle(sm);
+      }
+    } else {
+      for (uint32_t sm = 0; sm < 2; ++sm)
+        for (size_t i = 0; i < sends.size(); ++i)
+          if (sends[i].sm == sm) send(i);
+      if (order == Order::Ahead) {
+        for (engine::Cycle t = 1000; t < 1004; ++t)
+          for (uint32_t sm = 0; sm < 2; ++sm) port.memory->settle_through(sm, t);
+      } else {
+        for (uint32_t sm = 0; sm < 2; ++sm) port.memory->settle(sm);
+      }
+    }
+    std::array<std::vector<std::pair<engine::Cycle, uint64_t>>, 2> taken;
+    for (uint32_t sm = 0; sm < 2; ++sm)
+      for (engine::Cycle cycle : sinks[sm].due)
+        port.memory->take_due(sm, cycle, [&](uint64_t tag) { taken[sm].emplace_back(cycle, tag); });
+    return taken;
+  };
+  const auto in_step = run(Order::InStep);
+  ASSERT_EQ(in_step[0].size() + in_step[1].size(), sends.size());
+  std::map<uint64_t, engine::Cycle> at;
+  for (const auto& sm : in_step)
+    for (const auto& [cycle, tag] : sm) at[tag] = cycle;
+  EXPECT_EQ(at[1], at[3]);  // SM 0's second read of line 1 waits for the first's sectors
+  EXPECT_GT(at[2], 1600u);  // SM 1's line 0 from DRAM
+  EXPECT_EQ(run(Order::Ahead), in_step);
+  EXPECT_NE(run(Order::SmBySm), in_step);
+}
+
 TEST(MemorySystem, L1HitsTakeTheBusiestLookupOrDataBank) {
   // hopper.yaml: 4 lookup banks (line number modulo 4) and 32 data banks of 4 bytes. Once the
   // lines are in the L1, 32 consecutive lines with lane l at word l of line l take 8 cycles

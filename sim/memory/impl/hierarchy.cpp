@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <cmath>
 
 namespace gpusim::memory {
@@ -26,19 +27,23 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
-  settled_.assign(sms_.size(), engine::kNever);
+  settled_.assign(sms_.size(), 0);
 }
 
 void MemoryHierarchy::start_kernel(int64_t shared_carveout, int threads) {
   // The L1s are not coherent: the driver invalidates them before each kernel. The L2 is
   // the point of coherence and keeps its contents. A unified array gives the L1 what the
   // kernel's shared carve-out leaves.
-  for (Sm& sm : sms_) sm.below.clear();  // a pulled SM's last settled cycle's
-  settled_.assign(sms_.size(), engine::kNever);
+  for (Sm& sm : sms_) {  // a pulled SM's last settled cycle's
+    sm.below.clear();
+    sm.starts.clear();
+    sm.cleared = 0;
+  }
+  settled_.assign(sms_.size(), 0);
   if (!config_.l1) return;
   for (Sm& sm : sms_) {
     sm.combining.clear();
@@ -112,10 +117,7 @@ void MemoryHierarchy::settle(uint32_t sm) {
   Sm& s = sms_[sm];
   if (pulled(sm)) {  // writes nothing of `s` (see Sm)
     fronts_kept_ = true;
-    if (!s.below.empty() && s.below_cycle != settled_[sm]) {
-      settled_[sm] = s.below_cycle;
-      do_below(sm);
-    }
+    settle_pulled(sm, s.below.size());
     return;
   }
   if (s.counted) {  // the SM's side's counts
@@ -126,25 +128,49 @@ void MemoryHierarchy::settle(uint32_t sm) {
   if (!s.below.empty()) settle_below(sm);
 }
 
+void MemoryHierarchy::settle_through(uint32_t sm, engine::Cycle cycle) {
+  if (!pulled(sm)) return settle(sm);  // only an SM in a batch runs ahead
+  fronts_kept_ = true;
+  const Sm& s = sms_[sm];
+  size_t to = s.below.size();
+  for (const Sm::CycleStart& c : s.starts)
+    if (c.cycle > cycle) {
+      to = c.index;
+      break;
+    }
+  settle_pulled(sm, to);
+}
+
+void MemoryHierarchy::settle_pulled(uint32_t index, size_t to) {
+  const Sm& s = sms_[index];
+  const auto from = static_cast<size_t>(settled_[index] - s.cleared);
+  if (from >= to) return;
+  do_below(index, from, to);
+  settled_[index] = s.cleared + to;
+}
+
 void MemoryHierarchy::rerouting(uint32_t sm) {
-  // A pulled SM's last cycle, which its next send would clear: settled (if it is not yet) and
-  // cleared now, as a settle that does not pull does.
-  if (!pulled(sm) || sms_[sm].below.empty()) return;
-  if (sms_[sm].below_cycle != settled_[sm]) do_below(sm);
-  sms_[sm].below.clear();
-  resolve_fills(sms_[sm]);
+  // A pulled SM's last cycles, which its next send would clear: settled (if they are not yet)
+  // and cleared now, as a settle that does not pull does.
+  Sm& s = sms_[sm];
+  if (!pulled(sm) || s.below.empty()) return;
+  settle_pulled(sm, s.below.size());
+  s.cleared += s.below.size();
+  s.below.clear();
+  s.starts.clear();
+  resolve_fills(s);
 }
 
 void MemoryHierarchy::settle_below(uint32_t index) {
-  do_below(index);
+  do_below(index, 0, sms_[index].below.size());
   sms_[index].below.clear();
   resolve_fills(sms_[index]);
 }
 
-void MemoryHierarchy::do_below(uint32_t index) {
+void MemoryHierarchy::do_below(uint32_t index, size_t from, size_t to) {
   Sm& sm = sms_[index];
   engine::Cycle ready = 0;  // the answer's time, as far as the request's steps so far go
-  for (const Below& b : sm.below) switch (b.op) {
+  for (const Below& b : std::span<const Below>(sm.below).subspan(from, to - from)) switch (b.op) {
       case Below::Op::Start: ready = 0; break;
       case Below::Op::Read: {
         const engine::Cycle arrives = from_l2(index, l2_->read(b.address, index, b.at, b.flag));
@@ -414,9 +440,14 @@ Accepted MemoryHierarchy::per_line(const Sm& sm) {
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   const engine::Cycle cycle = r.cycle, now = std::max(cycle, r.not_before);
   Sm& sm = sms_[r.sm];
-  if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle: the last one's are settled
-    sm.below.clear();
-    if (!sm.fills.empty()) resolve_fills(sm);  // before the L1 is looked at
+  if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle
+    if (settled_[r.sm] == sm.cleared + sm.below.size()) {  // every earlier cycle's is settled
+      sm.cleared += sm.below.size();
+      sm.below.clear();
+      sm.starts.clear();
+      if (!sm.fills.empty()) resolve_fills(sm);  // before the L1 is looked at
+    }
+    sm.starts.push_back({cycle, sm.below.size()});
     sm.below_cycle = cycle;
   }
   sm.departed.clear();  // each line of this request leaves the SM once

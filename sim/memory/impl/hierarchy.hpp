@@ -35,6 +35,7 @@ class MemoryHierarchy final : public MemorySystem {
   engine::Cycle drained_at() const override;
   MemoryStats stats() const override;
   void settle(uint32_t sm) override;
+  void settle_through(uint32_t sm, engine::Cycle cycle) override;
   void rerouting(uint32_t sm) override;
   // Limited miss-status registers need the L2's answers at once (send settles).
   bool sends_locally() const override { return !may_refuse(); }
@@ -71,18 +72,26 @@ class MemoryHierarchy final : public MemorySystem {
   // part alone, so that SMs may send on several threads. An SM that pulls its responses (in
   // a batch) keeps it so across settles too: settle() only reads it (a write there would
   // move the SM's cache lines to the settling thread and back every cycle), and the SM's
-  // first send of a later cycle clears what was settled and gives its L1 the fills' times;
-  // its counts stay in `front`, which stats() adds.
+  // first send of a later cycle, once every earlier cycle is settled, clears what was settled
+  // and gives its L1 the fills' times; its counts stay in `front`, which stats() adds. Kept
+  // over several cycles (an SM running ahead), its requests are settled cycle by cycle
+  // (settle_through), each cycle's entries from where `starts` says.
   struct alignas(64) Sm {  // on lines of its own: each is written by its SM's thread
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
     engine::Cycle miss_port_free = 0;  // when the L1 can send the next line request to L2
     WriteCombiner combining;
-    std::vector<Below> below;  // since the last settle() (pulled: of cycle `below_cycle`)
+    std::vector<Below> below;  // since the last settle() (pulled: since the last cycle all of it was settled)
     std::vector<Fill> fills;
     MemoryStats front;         // what the SM's side counted since the last settle() (pulled: ever)
     bool counted = false;
-    engine::Cycle below_cycle = 0;  // pulled: the cycle whose requests `below` and `fills` hold
+    engine::Cycle below_cycle = 0;  // pulled: the cycle of `below`'s last requests
+    struct CycleStart {
+      engine::Cycle cycle;
+      size_t index;  // in `below`
+    };
+    std::vector<CycleStart> starts;  // pulled: where each cycle's requests start in `below`
+    uint64_t cleared = 0;            // pulled: entries of `below` cleared so far (settled_ counts on)
     // Scratch, reused by every request.
     std::vector<Departed> departed;
     std::vector<Transaction> tx;
@@ -99,7 +108,9 @@ class MemoryHierarchy final : public MemorySystem {
   // gives its L1's sectors on their way their times (settle_below); one that does gets them
   // at its next send instead, on its own thread: the L1 is the SM's alone (not coherent)
   // and only its sends read it.
-  void do_below(uint32_t sm_index);
+  void do_below(uint32_t sm_index, size_t from, size_t to);
+  // A pulled SM's entries of `below` in [settled, to): done, in order.
+  void settle_pulled(uint32_t sm_index, size_t to);
   void settle_below(uint32_t sm_index);
   void resolve_fills(Sm& sm);
   void count_request(Sm& sm, const MemoryRequest& r);
@@ -137,9 +148,10 @@ class MemoryHierarchy final : public MemorySystem {
   uint64_t line_of(uint64_t address) const { return address >> line_shift_; }
   int64_t l1_bytes_ = 0;  // the L1s' capacity for the running kernel
   engine::Cycle writes_acked_ = 0;  // when the last write (store, reduction) so far is acknowledged
-  // Per SM, kept by settle() apart from sms_: the last cycle of a pulled SM's requests it
-  // settled (kNever: none yet), so that it does them once.
-  std::vector<engine::Cycle> settled_;
+  // Per SM, kept by settle() apart from sms_: how many of a pulled SM's entries of `below` it
+  // has done, ever (less Sm::cleared: the first in `below` not yet done), so that it does
+  // each once.
+  std::vector<uint64_t> settled_;
   bool fronts_kept_ = false;  // some pulled SM keeps its counts in its `front`
 
 };
