@@ -1,0 +1,106 @@
+// The hierarchy's shared part: what an SM's requests leave to the L2 and DRAM (`below`),
+// done at settle() in the order sent, cycle by cycle for an SM that ran ahead, and the L1
+// fills' times given back to the SM's side.
+#include "memory/impl/hierarchy.hpp"
+
+#include <algorithm>
+#include <span>
+
+namespace gpusim::memory {
+
+void MemoryHierarchy::settle(uint32_t sm) {
+  Sm& s = sms_[sm];
+  if (pulled(sm)) {  // writes nothing of `s` (see Sm)
+    settle_pulled(sm, s.below.size());
+    return;
+  }
+  if (s.counted) {  // the SM's side's counts
+    for (const auto& c : MemoryStats::counters()) stats_.*c.member += s.front.*c.member;
+    s.front = MemoryStats{};
+    s.counted = false;
+  }
+  if (!s.below.empty()) settle_below(sm);
+}
+
+void MemoryHierarchy::settle_through(uint32_t sm, engine::Cycle cycle) {
+  if (!pulled(sm)) return settle(sm);  // only an SM in a batch runs ahead
+  const Sm& s = sms_[sm];
+  size_t to = s.below.size();
+  for (const Sm::CycleStart& c : s.starts)
+    if (c.cycle > cycle) {
+      to = c.index;
+      break;
+    }
+  settle_pulled(sm, to);
+}
+
+void MemoryHierarchy::settle_pulled(uint32_t index, size_t to) {
+  fronts_kept_ = true;  // its counts stay in its `front`
+  const Sm& s = sms_[index];
+  const auto from = static_cast<size_t>(settled_[index] - s.cleared);
+  if (from >= to) return;
+  do_below(index, from, to);
+  settled_[index] = s.cleared + to;
+}
+
+void MemoryHierarchy::rerouting(uint32_t sm) {
+  // A pulled SM's last cycles, which its next send would clear: settled (if they are not yet)
+  // and cleared now, as a settle that does not pull does.
+  Sm& s = sms_[sm];
+  if (!pulled(sm) || s.below.empty()) return;
+  settle_pulled(sm, s.below.size());
+  s.cleared += s.below.size();
+  s.below.clear();
+  s.starts.clear();
+  resolve_fills(s);
+}
+
+void MemoryHierarchy::settle_below(uint32_t index) {
+  do_below(index, 0, sms_[index].below.size());
+  sms_[index].below.clear();
+  resolve_fills(sms_[index]);
+}
+
+void MemoryHierarchy::do_below(uint32_t index, size_t from, size_t to) {
+  Sm& sm = sms_[index];
+  engine::Cycle ready = 0;  // the answer's time, as far as the request's steps so far go
+  for (const Below& b : std::span<const Below>(sm.below).subspan(from, to - from)) switch (b.op) {
+      case Below::Op::Start: ready = 0; break;
+      case Below::Op::Read: {
+        const engine::Cycle arrives = from_l2(index, l2_->read(b.address, index, b.at, b.flag));
+        if (b.n != kNoFill) sm.fills[b.n].at = std::max(sm.fills[b.n].at, arrives);
+        else ready = std::max(ready, arrives);
+        if (sm.mshrs.limited())  // the line's register is held until its last sector is back
+          for (Departed& d : sm.departed)
+            if (d.line == line_of(b.address)) d.arrives = std::max(d.arrives, arrives);
+        break;
+      }
+      case Below::Op::Dram: {
+        const engine::Cycle done = dram_.access(b.address, b.n, b.flag, b.at);
+        if (!b.flag) ready = std::max(ready, done);
+        break;
+      }
+      case Below::Op::WriteRequest: l2_->write_request(b.address, b.at); break;
+      case Below::Op::Write:
+        writes_acked_ = std::max(writes_acked_, from_l2(index, l2_->write(b.address, b.flag, index, b.at)));
+        break;
+      case Below::Op::Atomic:
+        ready = std::max(ready, from_l2(index, l2_->atomic(b.address, b.value, b.n, b.flag, index, b.at)));
+        break;
+      case Below::Op::WaitFill: ready = std::max(ready, sm.fills[b.n].at); break;
+      case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n); break;
+      case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
+    }
+}
+
+void MemoryHierarchy::resolve_fills(Sm& sm) {
+  for (size_t i = 0; i < sm.fills.size(); ++i)
+    sm.l1->resolve(sm.fills[i].placed, sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
+  sm.fills.clear();
+}
+
+engine::Cycle MemoryHierarchy::from_l2(uint32_t sm, engine::Cycle at) const {
+  return static_cast<engine::Cycle>(static_cast<int64_t>(at) + config_.l2->path_cycles(sm));
+}
+
+}  // namespace gpusim::memory
