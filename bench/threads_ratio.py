@@ -22,7 +22,8 @@ def main(paths):
     for path in paths:
         try:
             with open(path, newline="") as f:
-                for row in csv.DictReader(f):
+                # bench/data files open with '#' lines: the machine, builds and command.
+                for row in csv.DictReader(line for line in f if not line.startswith("#")):
                     key = (row.get("set", ""), row["workload"], row["flags"], row["build"])
                     runs[key][(int(row["threads"]), row["repeat"])] = float(row["wall_s"])
         except (OSError, KeyError, ValueError) as e:
