@@ -1,0 +1,86 @@
+#!/usr/bin/python3
+"""Where each thread's time goes during a timed launch on several threads, from perf samples.
+
+Reads `perf script -F tid,time,ip,sym` of a `perf record -g` run of gpusim and counts, over the
+timed launch, each thread's samples by what they were doing. The timed launch runs from the
+first to the last sample whose call chain holds TickBatch, which hands each cycle between the
+threads (without frame pointers a chain is short: Gpu::launch is seldom in it).
+  settle   the memory system's shared part (the L2, DRAM, the hierarchy's settle);
+  waiting  TickBatch's own code at the top of the chain: mostly the per-cycle hand-over's spin;
+  kernel   the operating system (page faults, futexes);
+  SM work  the rest: the SMs' cycles, the functional executor, the L1.
+The waiting share is what a quantum of cycles per hand-over would cut (docs/performance.md).
+
+usage: perf record -g -o DATA gpusim ... --threads 2 && perf script -i DATA -F tid,time,ip,sym > S
+       bench/launch_breakdown.py S
+"""
+import collections
+import re
+import sys
+
+SETTLE = ("MemoryHierarchy::settle", "MemoryHierarchy::do_below", "MemoryHierarchy::from_l2", "L2::", "Dram::")
+LOOP = ("TickBatch::serve", "TickBatch::run_shared", "TickBatch::run()", "TickBatch::run_part")
+
+
+def samples(path):
+    """(thread, time, frames from the sampled one outwards) for each sample."""
+    head, frames = None, []
+    sample = re.compile(r"^\s*(\d+)\s+(\d+\.\d+):\s*$")  # "TID TIME:" (perf pads the thread id)
+    with open(path, errors="replace") as f:
+        for line in f:
+            start = sample.match(line)
+            if not line.strip():
+                if head:
+                    yield head[0], head[1], frames
+                head, frames = None, []
+            elif start:
+                head = (int(start.group(1)), float(start.group(2)))
+            else:
+                frames.append(line.strip().split(None, 1)[-1])
+    if head:
+        yield head[0], head[1], frames
+
+
+def category(frames):
+    chain = " ".join(frames)
+    top = frames[0] if frames else ""
+    if any(k in chain for k in SETTLE):
+        return "settle"
+    if any(k in top for k in LOOP):
+        return "waiting"
+    if top.startswith("ffffffff") or "page_fault" in chain or "entry_SYSCALL" in chain:
+        return "kernel"
+    return "SM work"
+
+
+def main(paths):
+    if len(paths) != 1:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    try:
+        runs = list(samples(paths[0]))
+    except (OSError, ValueError) as e:
+        print(f"{paths[0]}: not perf script output ({e})", file=sys.stderr)
+        return 2
+    launch = [t for _, t, frames in runs if any("TickBatch::" in f for f in frames)]
+    if not runs or not launch:
+        print(f"{paths[0]}: no sample inside gpusim::core::TickBatch (recorded with -g, on two or more threads?)", file=sys.stderr)
+        return 2
+    first, last = min(launch), max(launch)
+    main_thread = runs[0][0]  # the process's first sample is its main thread's
+    counts = collections.Counter()
+    for tid, t, frames in runs:
+        if first <= t <= last:
+            counts[("main" if tid == main_thread else f"worker {tid}", category(frames))] += 1
+    per_thread = collections.Counter()
+    for (thread, _), n in counts.items():
+        per_thread[thread] += n
+    print(f"launch_s,{last - first:.3f}")
+    print("thread,category,samples,share_of_thread")
+    for (thread, cat), n in sorted(counts.items()):
+        print(f"{thread},{cat},{n},{n / per_thread[thread]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
