@@ -1,0 +1,101 @@
+"""The bench scripts that read measurements, on inputs whose answers are worked out by hand."""
+import contextlib
+import io
+import os
+import tempfile
+import unittest
+
+import launch_breakdown
+import threads_ratio
+
+# Two threads' samples as `perf script -F tid,time,ip,sym,dso` prints them (tids padded).
+PERF = """\
+  100    10.000000: 
+\t  1000 gpusim::workload::fill (/x/gpusim)
+
+  100    10.100000: 
+\t  2000 gpusim::core::TickBatch::run_shared (/x/gpusim)
+\t  2100 gpusim::core::Gpu::launch (/x/gpusim)
+
+  100    10.200000: 
+\t  3000 gpusim::memory::L2::read (/x/gpusim)
+\t  3100 gpusim::memory::MemoryHierarchy::do_below (/x/gpusim)
+
+  100    10.300000: 
+\t  4000 gpusim::core::Sm::try_offer (/x/gpusim)
+
+  101    10.250000: 
+\t  5000 gpusim::core::TickBatch::serve (/x/gpusim)
+
+  101    10.350000: 
+\t  6000 gpusim::exec::Executor::execute (/x/gpusim)
+\t  6100 gpusim::core::TickBatch::run_one (/x/gpusim)
+
+  101    10.360000: 
+\tffffffff81000130 entry_SYSCALL_64_after_hwframe ([kernel.kallsyms])
+
+  100    10.400000: 
+\t  7000 gpusim::core::TickBatch::serve (/x/gpusim)
+
+  100    10.500000: 
+\t  8000 gpusim::reference::compare (/x/gpusim)
+"""
+
+
+def run(main, args):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        rc = main(args)
+    return rc, out.getvalue()
+
+
+class Scratch(unittest.TestCase):
+    def write(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+
+class LaunchBreakdown(Scratch):
+    def test_counts_each_threads_samples_inside_the_launch_by_category(self):
+        rc, out = run(launch_breakdown.main, [self.write(PERF)])
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        # The launch: from 10.1 (the first TickBatch sample) to 10.4 (the last).
+        self.assertEqual(lines[0], "launch_s,0.300")
+        rows = {tuple(line.split(",")[:2]): line.split(",")[2:] for line in lines[2:]}
+        # main (tid 100, the first sample's): run_shared on top, do_below below L2, try_offer,
+        # serve on top; fill (10.0) and compare (10.5) lie outside the launch.
+        self.assertEqual(rows[("main", "waiting")], ["2", "0.500"])
+        self.assertEqual(rows[("main", "settle")], ["1", "0.250"])
+        self.assertEqual(rows[("main", "SM work")], ["1", "0.250"])
+        # The worker: serve on top, the executor under run_one, a system call.
+        self.assertEqual(rows[("worker 101", "waiting")], ["1", "0.333"])
+        self.assertEqual(rows[("worker 101", "SM work")], ["1", "0.333"])
+        self.assertEqual(rows[("worker 101", "kernel")], ["1", "0.333"])
+        self.assertEqual(len(rows), 6)
+
+    def test_refuses_a_run_without_the_batch(self):
+        rc, _ = run(launch_breakdown.main, [self.write("  7    1.000000: \n\t  10 main (/x/gpusim)\n")])
+        self.assertEqual(rc, 2)
+        self.assertEqual(run(launch_breakdown.main, ["/nonexistent/perf.txt"])[0], 2)
+
+
+class ThreadsRatio(Scratch):
+    def test_pairs_each_repeat_and_skips_comment_lines(self):
+        header = "date,host,cpu,cores,arch,workload,flags,build,threads,repeat,wall_s,identical_to_1\n"
+        rows = ["d,h,c,16,hopper,vecadd,,B,1,1,3.0,yes", "d,h,c,16,hopper,vecadd,,B,2,1,2.0,yes",
+                "d,h,c,16,hopper,vecadd,,B,1,2,4.0,yes", "d,h,c,16,hopper,vecadd,,B,2,2,1.6,yes",
+                "d,h,c,16,hopper,vecadd,,B,1,3,2.0,yes", "d,h,c,16,hopper,vecadd,,B,2,3,1.0,yes"]
+        path = self.write("# the machine\n# the command\n" + header + "\n".join(rows) + "\n")
+        rc, out = run(threads_ratio.main, [path])
+        self.assertEqual(rc, 0)
+        # Medians: one thread 3.0 s, two 1.6 s; ratios by repeat 1.5, 2.5, 2.0: median 2.0.
+        self.assertIn(",vecadd,,B,1,3,3.000,", out)
+        self.assertIn(",vecadd,,B,2,3,1.600,2.00", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
