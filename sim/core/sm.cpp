@@ -73,7 +73,7 @@ Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::
       events_(events),
       dispatcher_(dispatcher),
       tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
-      release_event_(this) {
+      release_event_(this, engine::priority::kSmRelease + static_cast<int32_t>(id)) {
   // Slot i belongs to scheduler i % schedulers: each has at most this many.
   const size_t per_scheduler = (warps_.size() + schedulers_.size() - 1) / schedulers_.size();
   live_storage_.resize(per_scheduler * schedulers_.size());

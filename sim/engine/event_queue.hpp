@@ -19,7 +19,13 @@ inline constexpr Cycle kNever = std::numeric_limits<Cycle>::max();
 namespace priority {
 inline constexpr int32_t kResponse = -100;
 inline constexpr int32_t kDefault = 0;
-inline constexpr int32_t kSmTick = 100;  // + the SM's index: SMs tick in index order
+// + the SM's index: retired blocks' slots come back in index order, whenever each SM's event
+// was scheduled (an SM running ahead for a quantum schedules its own before the others').
+inline constexpr int32_t kSmRelease = 1;
+inline constexpr int32_t kSmTick = 16384;  // + the SM's index: SMs tick in index order
+// The queue keeps a priority in 16 bits: every one above fits for up to 4096 SMs
+// (gpu.sm_count's limit), the batch's event (kSmTick + the SM count) included.
+static_assert(kSmRelease + 4096 < kSmTick && kSmTick + 4096 <= INT16_MAX && kResponse >= INT16_MIN);
 }  // namespace priority
 
 class Event {

@@ -269,6 +269,45 @@ TEST(Timing, AnSmTakesItsNextBlockReleaseCyclesAfterOneEnds) {
   EXPECT_EQ(run(3 * 132, 700).cycles - run(3 * 132, 0).cycles, 2u * 700);
 }
 
+TEST(Timing, SlotsComingBackInOneCycleGoToTheSmsInIndexOrder) {
+  // Two SMs of two 100 KB blocks each; blocks dealt out in turn (0, 2 to SM 0; 1, 3 to
+  // SM 1). Block 1 runs 100 dependent FMAs, block 0 125, every other block 150: block 1 ends
+  // first, then block 0, then blocks 2 and 3 together, less than block_release (300) after
+  // block 1. SM 1's second slot therefore comes back on an event scheduled when its first
+  // came back, before SM 0's was: the order they were scheduled in puts SM 1 first. Slots
+  // coming back in one cycle go to the SMs in index order whenever their events were
+  // scheduled, as an SM that runs ahead of the others needs: block 6 to SM 0, 7 to SM 1.
+  const std::string body = "setp.eq.u32 %p1, %r2, 1;\n@%p1 bra SHORT;\nsetp.eq.u32 %p2, %r2, 0;\n@%p2 bra MEDIUM;\n" +
+                           chains(25, 1) + "MEDIUM:\n" + chains(25, 1) + "SHORT:\n" + chains(100, 1);
+  for (const int threads : {1, 2}) {
+    const SimRun r = simulate(kernel(body), "hopper",
+                              {"gpu.sm_count=2", "memory.l2.sm_partitions=halves", "memory.l2.sm_path_cycles=none",
+                               "block_scheduler.sm_order=ascending", "block_scheduler.kernel_launch_cycles=0",
+                               "block_scheduler.block_dispatch_interval=0", "block_scheduler.block_release_cycles=300"},
+                              32, 8, 100 * 1024, true, false, SampleMode::Exact, threads);
+    ASSERT_EQ(r.stats.blocks_per_sm, 2);
+    std::vector<BlockSlice> by_block(8);
+    ASSERT_EQ(r.stats.blocks_trace.size(), 8u);
+    for (const BlockSlice& b : r.stats.blocks_trace) by_block.at(b.block) = b;
+    // The case as set out above.
+    EXPECT_EQ(by_block[0].sm, 0u);
+    EXPECT_EQ(by_block[1].sm, 1u);
+    EXPECT_EQ(by_block[2].sm, 0u);
+    EXPECT_EQ(by_block[3].sm, 1u);
+    EXPECT_LT(by_block[1].end, by_block[0].end);
+    EXPECT_LT(by_block[0].end, by_block[2].end);
+    EXPECT_EQ(by_block[2].end, by_block[3].end);
+    EXPECT_LT(by_block[3].end - by_block[1].end, 300u);
+    // Blocks 4 and 5 take the first two slots back, in the order they came back.
+    EXPECT_EQ(by_block[4].sm, 1u);
+    EXPECT_EQ(by_block[5].sm, 0u);
+    // The rule: the slots that come back in one cycle, in SM order.
+    EXPECT_EQ(by_block[6].sm, 0u) << threads << " threads";
+    EXPECT_EQ(by_block[7].sm, 1u) << threads << " threads";
+    EXPECT_EQ(by_block[6].start, by_block[7].start);
+  }
+}
+
 TEST(Timing, ABlockFindsSharedMemoryZeroedWhereTheBlockBeforeItWroteIt) {
   // 200 KB of shared memory per block: one block at a time on the one SM, each in the slot
   // the last one left. Each reads a shared word, then writes 1 to it: every block reads 0.
