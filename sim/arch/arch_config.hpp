@@ -14,6 +14,7 @@
 #include "core/block_dispatch_config.hpp"
 #include "core/scheduling_config.hpp"
 #include "core/units_config.hpp"
+#include "engine/event_queue.hpp"  // the most SMs the event priorities order
 #include "host/host_link_config.hpp"
 #include "memory/banks.hpp"
 #include "memory/memory_config.hpp"
@@ -42,7 +43,7 @@ struct GpuInfo {
     v.text("name", name, {.doc = "marketing name, e.g. \"Tesla K20X\""});
     v.text("architecture", architecture, {.doc = "family, e.g. \"Kepler\""});
     v.custom("compute_capability", compute_capability, compute_capability_spec());
-    v.integer("sm_count", sm_count, {.min = 1, .max = 4096, .unit = "SMs", .doc = "streaming multiprocessors"});
+    v.integer("sm_count", sm_count, {.min = 1, .max = engine::priority::kMaxSms, .unit = "SMs", .doc = "streaming multiprocessors"});
     v.number("core_clock_mhz", core_clock_mhz,
              {.min = 1, .max = 100000, .unit = "MHz", .doc = "the SM clock every cycle count is in"});
   }

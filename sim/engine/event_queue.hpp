@@ -23,9 +23,10 @@ inline constexpr int32_t kDefault = 0;
 // was scheduled (an SM running ahead for a quantum schedules its own before the others').
 inline constexpr int32_t kSmRelease = 1;
 inline constexpr int32_t kSmTick = 16384;  // + the SM's index: SMs tick in index order
-// The queue keeps a priority in 16 bits: every one above fits for up to 4096 SMs
-// (gpu.sm_count's limit), the batch's event (kSmTick + the SM count) included.
-static_assert(kSmRelease + 4096 < kSmTick && kSmTick + 4096 <= INT16_MAX && kResponse >= INT16_MIN);
+// gpu.sm_count's limit (arch_config.hpp): the queue keeps a priority in 16 bits, and every
+// one above fits with this many SMs, the batch's event (kSmTick + the SM count) included.
+inline constexpr int32_t kMaxSms = 4096;
+static_assert(kSmRelease + kMaxSms < kSmTick && kSmTick + kMaxSms <= INT16_MAX && kResponse >= INT16_MIN);
 }  // namespace priority
 
 class Event {
