@@ -121,7 +121,8 @@ uint64_t parse_threads(const std::string& text) {
 int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description opts("gpusim run options");
   std::string arch_file, workload_file, format = "text", trace_file, size, regs_text, max_instructions_text, timeout_text;
-  std::string out_of_bounds = "error", source_top_text = "10", sample_text = "off", threads_text = "1";
+  std::string out_of_bounds = "error", source_top_text = "10", sample_text = "off", threads_text = "1",
+              quantum_text = "auto";
   std::vector<std::string> sets, dumps;
   opts.add_options()
       ("help,h", "show this help")
@@ -151,6 +152,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "buffers, run the elementwise and matmul references and compare the check on as many; the report is the same "
        "byte for byte. In a run of several --set values, whose points run side by side, auto gives each point one. "
        "Kernels with atomics or printf, and --source, run their SMs one after another")
+      ("quantum", po::value(&quantum_text),
+       "cycles each SM runs before the others' in a row, before the L2 and DRAM take their requests in (cycle, SM) "
+       "order (default auto: the L2's shortest round trip, where a retired block's room comes back no sooner, as on "
+       "hopper.yaml and h200.yaml; else 1). The cycles are the same; only a global store is seen by other SMs "
+       "at the quantum's end rather than the next cycle. 1: cycle by cycle; a number: at most that many")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")
@@ -178,6 +184,17 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (sample_text != "on" && sample_text != "auto" && sample_text != "off")
     throw util::InputError("--sample '" + util::clipped(sample_text) + "': expected on, auto or off");
   const uint64_t threads = parse_threads(threads_text);
+  uint64_t quantum = 0;  // auto
+  if (quantum_text != "auto") {
+    const util::InputError refused("--quantum '" + util::clipped(quantum_text) +
+                                   "': expected auto or a number of cycles, 1 or more");
+    try {
+      quantum = parse_count("--quantum", quantum_text);
+    } catch (const util::InputError&) {
+      throw refused;
+    }
+    if (quantum < 1) throw refused;
+  }
   if (sample_text != "off")
     for (const char* whole : {"source", "trace", "trace-warps", "functional"})
       if (vm.count(whole))
@@ -196,6 +213,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (vm.count("max-instructions")) q.passthrough.insert(q.passthrough.end(), {"--max-instructions", max_instructions_text});
     if (vm.count("timeout")) q.passthrough.insert(q.passthrough.end(), {"--timeout", timeout_text});
     q.passthrough.insert(q.passthrough.end(), {"--out-of-bounds", out_of_bounds});
+    q.passthrough.insert(q.passthrough.end(), {"--quantum", quantum_text});
     if (sample_text != "off") q.passthrough.insert(q.passthrough.end(), {"--sample", sample_text});
     // The points already run side by side, one per core.
     q.passthrough.insert(q.passthrough.end(), {"--threads", threads_text == "auto" ? "1" : threads_text});
@@ -248,6 +266,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   options.profile = vm.count("source") > 0;
   options.sample_counters = !trace_file.empty();
   options.threads = static_cast<int>(threads);
+  options.quantum = static_cast<int64_t>(std::min<uint64_t>(quantum, uint64_t{1} << 30));
   options.sample.mode = sample_text == "on" ? core::SampleMode::On : sample_text == "auto" ? core::SampleMode::Auto
                                                                                             : core::SampleMode::Exact;
   const uint64_t source_top = parse_count("--source-top", source_top_text);

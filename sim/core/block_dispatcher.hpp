@@ -27,16 +27,20 @@ class BlockDispatcher final : public BlockSink {
   }
 
   // The launch begins: the first blocks go out after the kernel launch cost.
-  void start() { assign(start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles)); }
+  void start() {
+    assign(start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles));
+    if (all_assigned()) ran_out_at_ = 0;
+  }
   // With a sampler (--sample), dispatch stops once it has its sample.
   void set_sampler(WaveSampler* sampler) { sampler_ = sampler; }
   void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) override {
     room_[sm] += static_cast<int>(count);
-    if (sampler_ && sampler_->retired(count, now)) return;
-    assign(now + 1);
+    if (!sampler_ || !sampler_->retired(count, now)) assign(now + 1);
+    if (all_assigned() && ran_out_at_ == engine::kNever) ran_out_at_ = now;
   }
   bool all_assigned() const { return next_block_ >= total_blocks_ || (sampler_ && sampler_->complete()); }
-  bool blocks_left() const override { return !all_assigned(); }
+  // (A batch's quantum assigns its cycles' blocks before its SMs run them.)
+  bool blocks_left_at(engine::Cycle now) const override { return now < ran_out_at_; }
   uint64_t dispatched() const { return next_block_; }
 
  private:
@@ -52,6 +56,7 @@ class BlockDispatcher final : public BlockSink {
   // dispatch looks at every SM in turn, and their state lies in other cores' caches.
   std::vector<int> room_;
   uint64_t next_block_ = 0;
+  engine::Cycle ran_out_at_ = engine::kNever;  // the cycle all_assigned() came true in
   size_t cursor_ = 0;
   double next_dispatch_ = 0;  // relative to the launch's start
 };

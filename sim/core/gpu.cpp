@@ -30,6 +30,21 @@ Gpu::Gpu(const arch::ArchConfig& arch, const MemoryFactory& make)
 // 32, uniform_stream's R0-R27 of 30 (validate/sass/).
 constexpr int kReservedRegisters = 2;
 
+namespace {
+
+// How many cycles SMs in a batch run ahead of one another (TickBatch::set_quantum): the
+// memory's lookahead, where a retired block's room comes back no sooner (block_release);
+// one where every cycle's end matters (--sample's waves, the trace's counter samples, SMs
+// ticking every cycle) or where --quantum 1 asks for stores seen by other SMs the next cycle.
+engine::Cycle quantum(const TimingOptions& options, const SmConfig& sm, bool waves, const memory::MemorySystem& memory) {
+  if (options.quantum == 1 || waves || options.sample_counters || !options.allow_jumps || sm.block_release <= 0) return 1;
+  engine::Cycle cycles = std::min(memory.lookahead(), static_cast<engine::Cycle>(sm.block_release));
+  if (options.quantum > 1) cycles = std::min<engine::Cycle>(cycles, options.quantum);
+  return cycles;
+}
+
+}  // namespace
+
 LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, const exec::LaunchConfig& launch,
                         int registers_per_thread, engine::Cycle start, const TimingOptions& options) {
   // The instructions as ptxas would emit them, where the architecture says so: short
@@ -86,7 +101,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
       more.back()->set_ns_per_cycle(1000.0 / arch_.gpu.core_clock_mhz);
       executors.push_back(more.back().get());
     }
-    batch.emplace(events_, sms, std::move(executors), instructions, options.limits);
+    batch.emplace(events_, sms, std::move(executors), instructions, options.limits, *memory_);
   }
   std::optional<WaveSampler> waves;
   const uint64_t wave_blocks = static_cast<uint64_t>(arch_.gpu.sm_count) * static_cast<uint64_t>(occ.active_blocks);
@@ -96,6 +111,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     waves.emplace(wave_blocks, launch.block_count(), start, sms, *memory_, device);
     dispatcher.set_sampler(&*waves);
   }
+  if (batch) batch->set_quantum(quantum(options, sm_config, waves.has_value(), *memory_));
   dispatcher.start();
   std::optional<CounterSampler> sampler;
   if (options.sample_counters) sampler.emplace(start, *memory_, sms, instructions);
@@ -115,7 +131,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
 
   const bool sampled = waves && waves->complete();
   // The kernel ends when its last block retires and its last transfers land.
-  engine::Cycle end = std::max(events_.now(), memory_->drained_at());
+  engine::Cycle end = std::max({events_.now(), memory_->drained_at(), batch ? batch->last_cycle() : 0});
   for (const auto& s : sms) end = std::max(end, s->stats().busy_until);
   LaunchStats stats;
   stats.cycles = end - start;

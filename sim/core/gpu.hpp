@@ -28,6 +28,7 @@ struct TimingOptions {
   SampleRule sample;             // --sample: time a part of a large grid, extrapolate the rest (core/wave_sampler.hpp)
   exec::RunLimits limits;     // per-launch instruction budget, wall-clock deadline (once started)
   int threads = 1;            // --threads: SMs' cycles side by side (core/tick_batch.hpp); the same report
+  int64_t quantum = 0;        // --quantum: most cycles SMs run ahead of each other (0: the most exact; 1: none)
 };
 
 class Gpu {

@@ -313,7 +313,9 @@ void Sm::on_response(uint64_t tag) {
 // stalls as the next tick would, and the next is due when it was.
 void Sm::on_response_due(engine::Cycle at) {
   response_due_ = std::min(response_due_, at);
-  batch_->wake(id_, at);
+  // One answered in the SM's own cycle: its next tick covers it. (No batch: a launch stopped
+  // by a fault, its SMs' last requests settled as they go.)
+  if (!in_cycle_ && batch_) batch_->wake(id_, at);
 }
 
 bool Sm::take_response(uint64_t tag, engine::Cycle now) {
@@ -383,6 +385,7 @@ engine::Cycle Sm::tick(engine::Cycle now) {
 void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
   executor_ = &executor;
   executor.set_store_log(&stores_);
+  stores_.set_cycle(now);
   instructions_before_ = stats_.warp_instructions;
   try {
     // Responses due now, as events would have delivered them before any SM's cycle: a warp
@@ -392,9 +395,12 @@ void Sm::run_cycle(engine::Cycle now, exec::Executor& executor) {
       response_due_ = memory_.take_due(id_, now, [this, now](uint64_t tag) {
         if (live_index_[LoadStoreUnit::slot_of(tag)] != kNotLive) take_response(tag, now);
       });
-    const engine::Cycle due = response_due_;
-    next_tick_ = std::min(tick(now), due);  // a later response's wake was folded into this tick
+    in_cycle_ = true;
+    const engine::Cycle next = tick(now);
+    in_cycle_ = false;
+    next_tick_ = std::min(next, response_due_);  // a later response's wake was folded into this tick
   } catch (...) {  // thrown in SM order, at end_cycle
+    in_cycle_ = false;
     fault_ = std::current_exception();
   }
   executor.set_store_log(nullptr);

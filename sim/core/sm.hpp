@@ -74,8 +74,9 @@ class BlockSink {
  public:
   virtual ~BlockSink() = default;
   virtual void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) = 0;
-  // Whether any block is still to be assigned (an SM frees a slot late only if one is).
-  virtual bool blocks_left() const = 0;
+  // Whether any block was still to be assigned in cycle `now` (an SM frees a slot late only
+  // if one was).
+  virtual bool blocks_left_at(engine::Cycle now) const = 0;
 };
 
 class TickBatch;
@@ -87,8 +88,14 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   ~Sm() override;
 
   uint32_t id() const { return id_; }
-  // Makes block `linear` resident at `now`; its warps may issue from `eligible_at`.
+  // Makes block `linear` resident at `now`; its warps may issue from `eligible_at`. While
+  // its batch plans a quantum, the block is kept for the SM's quantum to place at `now`.
   void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
+  // In a batch: gives back the slots of blocks retired block_release cycles ago by `now`
+  // and tells the dispatcher (the release the batch was told of, release_at).
+  void release(engine::Cycle now);
+  // Whether a block is kept for the next quantum (launch_block).
+  bool has_planned() const { return !planned_.empty(); }
   // Ticks every cycle, never jumping over idle ones (for tests of the jump logic).
   void set_tick_every_cycle(bool v) { every_cycle_ = v; }
   // Ticks with the other SMs of its cycle in `batch` (core/tick_batch.hpp): the tick event
@@ -119,6 +126,25 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // towards the budget through the batch. Returns nullopt, having done nothing, when the
   // cycle needs end_cycle in SM order.
   std::optional<engine::Cycle> end_cycle_alone();
+  // A quantum of TickBatch (core/sm_quantum.cpp): the SM's cycles from `from` to before
+  // `end`, each run_cycle with no end but its next tick. Its stores and requests are kept
+  // for the batch to apply and settle in (cycle, SM) order, the rest for end_quantum. It stops
+  // after a cycle that faults. Returns its next tick (kNever: none).
+  engine::Cycle run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor);
+  // The quantum's fault's cycle (kNever: none), and the fault, thrown.
+  engine::Cycle fault_cycle() const { return fault_ ? fault_cycle_ : kNever; }
+  [[noreturn]] void rethrow_fault();
+  // The last cycle the quantum ran.
+  engine::Cycle quantum_last() const { return quantum_last_; }
+  exec::StoreLog& store_log() { return stores_; }
+  // What the quantum leaves to the GPU, on the batch's thread in SM order: its release
+  // event, its retired blocks' room. Returns the warp instructions it issued.
+  uint64_t end_quantum();
+  // The most warp instructions one of its cycles can issue.
+  uint64_t max_cycle_instructions() const {
+    return static_cast<uint64_t>(config_.schedulers) * static_cast<uint64_t>(config_.issue_width);
+  }
+  [[noreturn]] void report_past_deadline() const { report_runaway(kernel_.limits->timeout_message()); }
   // The warp instructions the SM issued in its current (batch) cycle.
   uint64_t cycle_instructions() const { return stats_.warp_instructions - instructions_before_; }
   // Throws the budget's runaway error with this SM's last issued warp.
@@ -277,8 +303,11 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // The SM ticks in cycle `at` unless it already does earlier (its batch keeps its ticks).
   // Inline (below): every cycle's end calls it.
   void wake_at(engine::Cycle at);
-  // Gives back the slots of blocks retired block_release cycles ago and tells the dispatcher.
-  void on_release();
+  void on_release() { release(events_.now()); }  // the release event (no batch)
+  // The release of the first slot in releasing_ is due: an event, or with the batch.
+  void schedule_release();
+  // launch_block's work, but for its wake.
+  void place_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
   // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.
   [[noreturn]] void report_runaway(const std::string& what) const;
   // The instruction budget, the deadline, the blocks retired and the next tick, after a cycle
@@ -299,6 +328,18 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Pulled responses: the earliest due in the memory system's queue for this SM, kept from
   // take_due and on_response_due, so a cycle with none due does not read that queue.
   engine::Cycle response_due_ = engine::kNever;
+  bool in_cycle_ = false;  // in run_cycle's tick: a response made now is the SM's own to wake for
+  bool in_quantum_ = false;  // in run_quantum: its next tick is the quantum's to find, not the batch's
+  bool release_pending_ = false;  // a release is scheduled (an event, or with the batch)
+  struct PlannedLaunch {
+    uint64_t linear;
+    engine::Cycle now, eligible_at;
+  };
+  std::vector<PlannedLaunch> planned_;  // launch_block's while the batch plans a quantum, in order
+  engine::Cycle fault_cycle_ = 0;      // in a quantum: the cycle fault_ was thrown in
+  engine::Cycle quantum_last_ = 0;     // the last cycle the quantum ran
+  engine::Cycle quantum_retired_ = 0;  // the cycle of its last retired block
+  uint64_t quantum_before_ = 0;        // warp instructions before the quantum
   uint64_t instructions_before_ = 0;
   engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   std::exception_ptr fault_;
@@ -357,6 +398,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
 };
 
 [[gnu::always_inline]] inline void Sm::wake_at(engine::Cycle at) {
+  if (in_quantum_) return;  // (run_quantum takes its next tick itself)
   if (batch_) batch_->wake(id_, at);
   else events_.schedule_by(tick_event_, at);
 }

@@ -8,6 +8,16 @@
 namespace gpusim::core {
 
 void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at) {
+  if (batch_ && batch_->planning()) {
+    if (planned_.empty()) batch_->planned(id_);
+    planned_.push_back({linear, now, eligible_at});
+    return;
+  }
+  place_block(linear, now, eligible_at);
+  wake_at(now);
+}
+
+void Sm::place_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at) {
   account(now);
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
@@ -49,7 +59,6 @@ void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible
   live_warps_ += per_block;
   wake_all();
   ++stats_.blocks;
-  wake_at(now);
 }
 
 void Sm::make_ready() {
@@ -115,10 +124,10 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
     block.in_use = false;
     // The slot comes back late only while the dispatcher has blocks for it: the last
     // blocks' release does not lengthen the kernel.
-    if (config_.block_release > 0 && dispatcher_.blocks_left()) {
+    if (config_.block_release > 0 && dispatcher_.blocks_left_at(now)) {
       releasing_.push_back(now + static_cast<engine::Cycle>(config_.block_release));
-      // (In a batch, the event is scheduled at the cycle's end.)
-      if (!batch_ && !release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
+      // (In a batch, the release is scheduled at the cycle's end.)
+      if (!batch_) schedule_release();
     } else {
       ++retired_;  // its slot is free once the cycle's tick is over
     }
@@ -130,15 +139,22 @@ void Sm::retire_warp(TimedWarp& w, engine::Cycle now) {
   if (const uint32_t done = block.barriers.warp_exited(block.live_warps)) release_barriers(w.block_slot, done, now + 1);
 }
 
-void Sm::on_release() {
-  const engine::Cycle now = events_.now();
+void Sm::release(engine::Cycle now) {
+  release_pending_ = false;
   uint64_t released = 0;
   while (!releasing_.empty() && releasing_.front() <= now) {
     releasing_.pop_front();
     ++released;
   }
-  if (!releasing_.empty()) events_.schedule(release_event_, releasing_.front());
+  schedule_release();
   dispatcher_.blocks_retired(id_, released, now);
+}
+
+void Sm::schedule_release() {
+  if (releasing_.empty() || release_pending_) return;
+  release_pending_ = true;
+  if (batch_) batch_->release_at(id_, releasing_.front());
+  else events_.schedule(release_event_, releasing_.front());
 }
 
 }  // namespace gpusim::core

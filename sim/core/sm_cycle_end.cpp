@@ -28,8 +28,8 @@ inline void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle ne
 void Sm::end_cycle(engine::Cycle now) {
   if (fault_) std::rethrow_exception(std::exchange(fault_, nullptr));
   stores_.apply();
-  // Retired blocks' slots come back late (block_release) on an event scheduled here.
-  if (!releasing_.empty() && !release_event_.scheduled()) events_.schedule(release_event_, releasing_.front());
+  // Retired blocks' slots come back late (block_release), at a release scheduled here.
+  schedule_release();
   after_cycle(now, instructions_before_, next_tick_);
 }
 
@@ -43,7 +43,7 @@ void Sm::on_tick() {
 
 std::optional<engine::Cycle> Sm::end_cycle_alone() {
   if (fault_ || !stores_.empty() || retired_ > 0 || every_cycle_) return std::nullopt;
-  if (!releasing_.empty() && !release_event_.scheduled()) return std::nullopt;
+  if (!releasing_.empty() && !release_pending_) return std::nullopt;
   if (((ticks_ + 1) & 0xFFF) == 0) return std::nullopt;  // the deadline's check, in SM order
   ++ticks_;
   return next_tick_;

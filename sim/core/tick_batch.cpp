@@ -58,13 +58,15 @@ std::string TickBatch::in_order_because(const kernel::Program& program, const ex
 }
 
 TickBatch::TickBatch(engine::EventQueue& events, const std::vector<std::unique_ptr<Sm>>& sms,
-                     std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits)
+                     std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits,
+                     memory::MemorySystem& memory)
     : events_(events),
       event_(this, engine::priority::kSmTick + static_cast<int32_t>(sms.size())),  // after every SM's tick event
       calendar_(sms.size(), events.now()),
       executors_(std::move(executors)),
       instructions_(instructions),
-      limits_(limits) {
+      limits_(limits),
+      memory_(memory) {
   for (const auto& sm : sms) {
     sms_.push_back(sm.get());
     sm->set_batch(this);
@@ -73,6 +75,7 @@ TickBatch::TickBatch(engine::EventQueue& events, const std::vector<std::unique_p
 }
 
 TickBatch::~TickBatch() {
+  for (Sm* sm : sms_) sm->set_batch(nullptr);  // (they may outlive it, their last requests unsettled)
   stop_.store(true, std::memory_order_release);
   round_.fetch_add(1, std::memory_order_acq_rel);  // wakes the workers, to see stop_
   round_.notify_all();
@@ -98,8 +101,12 @@ void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
 }
 
 void TickBatch::run_one(size_t i, size_t thread, uint64_t round) {
-  running_[i]->run_cycle(now_, *executors_[thread]);
-  end_alone(i, thread);
+  if (quantum_until_ != 0) {
+    tickets_[i].next = running_[i]->run_quantum(from_[i], quantum_until_, *executors_[thread]);
+  } else {
+    running_[i]->run_cycle(now_, *executors_[thread]);
+    end_alone(i, thread);
+  }
   tickets_[i].done.store(round, std::memory_order_release);
 }
 
@@ -170,10 +177,17 @@ void TickBatch::serve(size_t thread) {
 
 void TickBatch::run() {
   now_ = events_.now();
+  last_cycle_ = std::max(last_cycle_, now_);
+  if (quantum_ > 1) {
+    const engine::Cycle end = quantum_end();
+    if (end > now_ + 1) return run_quantum(end);
+  }
+  do_releases(now_ + 1);
+  if (!releases_.empty()) events_.schedule_by(event_, releases_.front().at);
   running_.clear();
   calendar_.take_due(now_, [this](size_t sm) { running_.push_back(sms_[sm]); });  // in SM order
   const engine::Cycle later = calendar_.earliest();  // the next tick of the SMs not due now
-  if (later != engine::kNever) events_.schedule(event_, later);  // (the due SMs' next ticks move it)
+  if (later != engine::kNever) events_.schedule_by(event_, later);  // (the due SMs' next ticks move it)
   const size_t n = running_.size();
   if (workers_.empty() || n < kMinShared) {
     for (Sm* sm : running_) sm->run_cycle(now_, *executors_[0]);
@@ -242,6 +256,105 @@ void TickBatch::run_shared() {
   constexpr double kStep = 0.01;
   if (busy < workers_busy) own_share_ = std::min(static_cast<double>(threads), own_share_ + kStep);
   else own_share_ = std::max(0.05, own_share_ - kStep);
+}
+
+engine::Cycle TickBatch::quantum_end() {
+  const engine::Cycle end = std::min(now_ + quantum_, events_.next_cycle());
+  if (end <= now_ + 1) return end;
+  // Whether the budget can run out within it, counting every SM issuing all it can: then
+  // cycle by cycle, where end_shared finds the SM whose cycle crosses it.
+  uint64_t most = 0;
+  for (const Sm* sm : sms_) most += sm->max_cycle_instructions();
+  if (limits_.over_budget(instructions_ + most * (end - now_))) return now_ + 1;
+  return end;
+}
+
+void TickBatch::do_releases(engine::Cycle until) {
+  while (!releases_.empty() && releases_.front().at < until) {
+    const Release r = releases_.front();
+    std::pop_heap(releases_.begin(), releases_.end(), later_release);
+    releases_.pop_back();
+    last_cycle_ = std::max(last_cycle_, r.at);  // (a release's event was the launch's last in its cycle)
+    sms_[r.sm]->release(r.at);
+  }
+}
+
+void TickBatch::run_quantum(engine::Cycle end) {
+  // The quantum's releases first: what the dispatcher gives out then depends on nothing the
+  // SMs do within it (their blocks' rooms come back later), and each SM places its blocks.
+  planning_ = true;
+  do_releases(end);
+  planning_ = false;
+  // The SMs with a tick before `end` or a block to place, each with its first tick, in SM order.
+  firsts_.clear();
+  for (engine::Cycle at = now_; at < end; ++at)
+    calendar_.take_due(at, [&](size_t sm) { firsts_.push_back({static_cast<uint32_t>(sm), at}); });
+  // An SM given a block but due later ticks from the block's placing: its later tick goes,
+  // as a wake for the block would have replaced it.
+  for (uint32_t sm : planned_) firsts_.push_back({sm, calendar_.take(sm)});
+  planned_.clear();
+  std::sort(firsts_.begin(), firsts_.end(),
+            [](const First& a, const First& b) { return a.sm < b.sm || (a.sm == b.sm && a.at < b.at); });
+  running_.clear();
+  from_.clear();
+  ids_.clear();
+  for (const First& f : firsts_) {
+    if (!ids_.empty() && ids_.back() == f.sm) continue;  // due and given a block: from its tick
+    ids_.push_back(f.sm);
+    running_.push_back(sms_[f.sm]);
+    from_.push_back(f.at);
+  }
+  const size_t n = running_.size();
+  if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
+  quantum_until_ = end;
+  if (workers_.empty() || n < kMinShared) {
+    for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->run_quantum(from_[i], end, *executors_[0]);
+  } else {
+    // Even shares: this thread settles after the SMs, not beside them.
+    const size_t threads = executors_.size();
+    const size_t own_end = std::max<size_t>(1, sms_.size() / threads);
+    if (parts_.size() < threads) parts_ = std::vector<Part>(threads);
+    for (Part& part : parts_) {
+      part.positions.clear();
+      part.taken.store(0, std::memory_order_relaxed);
+    }
+    for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
+    finished_.store(0, std::memory_order_relaxed);
+    const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
+    round_.notify_all();
+    for (size_t i : parts_[0].positions) run_one(i, 0, round);
+    // With one worker, its list is its own (no atomics): nothing to take from it.
+    if (workers_.size() > 1)
+      for (size_t part = 1; part < threads; ++part) run_part(part, 0, round);
+    wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+  }
+  quantum_until_ = 0;
+  end_quantum(end);
+}
+
+void TickBatch::end_quantum(engine::Cycle end) {
+  const size_t n = running_.size();
+  // The first fault in (cycle, SM) order is the one cycle-by-cycle batches would throw.
+  size_t faulted = n;
+  for (size_t i = 0; i < n; ++i)
+    if (running_[i]->fault_cycle() != engine::kNever &&
+        (faulted == n || running_[i]->fault_cycle() < running_[faulted]->fault_cycle()))
+      faulted = i;
+  if (faulted != n) running_[faulted]->rethrow_fault();
+  memory_.settle_until(ids_, end);
+  logs_.clear();
+  for (Sm* sm : running_) logs_.push_back(&sm->store_log());
+  exec::StoreLog::apply_in_cycle_order(logs_, store_parts_);
+  for (size_t i = 0; i < n; ++i) {
+    Sm& sm = *running_[i];
+    last_cycle_ = std::max(last_cycle_, sm.quantum_last());
+    instructions_ += sm.end_quantum();
+    if (tickets_[i].next != engine::kNever) calendar_.lower(sm.id(), tickets_[i].next);
+  }
+  if (n > 0 && limits_.past_deadline()) running_.front()->report_past_deadline();
+  engine::Cycle next = calendar_.earliest();
+  if (!releases_.empty()) next = std::min(next, releases_.front().at);
+  if (next != engine::kNever) events_.schedule_by(event_, next);
 }
 
 }  // namespace gpusim::core

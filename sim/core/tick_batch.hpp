@@ -12,12 +12,21 @@
 // threads. An SM's own cycle sees nothing another SM did in the same cycle, so the result
 // is the same whatever the number of threads, byte for byte.
 //
+// Where nothing that one SM does can reach another within a span of cycles (set_quantum:
+// the memory's lookahead, no sooner than a retired block's room comes back), each SM runs up
+// to that many cycles in a row (Sm::run_quantum), its state in one core's cache, and the
+// batch then settles the requests and applies the stores of those cycles in (cycle, SM)
+// order: the result of cycle-by-cycle batches, but for the stores, which other SMs see at
+// the quantum's end (as a GPU's stores, unfenced, may come late). A quantum ends before the
+// next other event (a block's room back, a counter sample).
+//
 // A kernel whose SMs meet within a cycle runs its SMs one after another, as without a batch:
 // atomics (their values depend on the order of the SMs), printf (its lines come in the order
 // executed), --source (its per-instruction L2 counts) and --out-of-bounds continue, or a
 // memory system whose SM side waits on the shared part (limited miss-status registers).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -47,7 +56,8 @@ class TickBatch {
   // (the first the caller's), each the launch's. `instructions`: the launch's count so far,
   // which `limits` bound (the SMs' KernelContext's).
   TickBatch(engine::EventQueue& events, const std::vector<std::unique_ptr<Sm>>& sms,
-            std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits);
+            std::vector<exec::Executor*> executors, uint64_t& instructions, const exec::RunLimits& limits,
+            memory::MemorySystem& memory);
   ~TickBatch();
   TickBatch(const TickBatch&) = delete;
   TickBatch& operator=(const TickBatch&) = delete;
@@ -58,6 +68,21 @@ class TickBatch {
   [[gnu::always_inline]] void wake(uint32_t sm, engine::Cycle at) {
     if (calendar_.lower(sm, at)) events_.schedule_by(event_, at);
   }
+  // SM `sm`'s first retired block's room comes back at `at` (Sm::release): the batch calls
+  // it then, before that cycle's SMs, in SM order, as release events would.
+  void release_at(uint32_t sm, engine::Cycle at) {
+    releases_.push_back({at, sm});
+    std::push_heap(releases_.begin(), releases_.end(), later_release);
+    if (!planning_) events_.schedule_by(event_, at);
+  }
+  // While a quantum's releases are done before its SMs run: an SM keeps the blocks the
+  // dispatcher gives it (Sm::launch_block), and tells the batch so.
+  bool planning() const { return planning_; }
+  void planned(uint32_t sm) { planned_.push_back(sm); }
+  // SMs run up to `cycles` cycles in a quantum (1: one cycle per batch).
+  void set_quantum(engine::Cycle cycles) { quantum_ = cycles; }
+  // The last cycle any SM ran (a quantum's cycles come after its batch's event).
+  engine::Cycle last_cycle() const { return last_cycle_; }
 
  private:
   // Fewer SMs than this in a cycle run on one thread: handing them out costs more.
@@ -79,6 +104,11 @@ class TickBatch {
   // The rest, in SM order on this thread: end_cycle for the SMs that need it, the
   // instructions towards the budget, the batch's next tick.
   void end_shared();
+  // The quantum from now_: its end, past now_ + 1 when one is worth running.
+  engine::Cycle quantum_end();
+  // Every SM with a tick before `end` runs its cycles up to it, then the quantum's ends.
+  void run_quantum(engine::Cycle end);
+  void end_quantum(engine::Cycle end);  // faults, settle, stores, what each SM leaves, in (cycle, SM) order
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
@@ -89,6 +119,28 @@ class TickBatch {
   uint64_t& instructions_;
   const exec::RunLimits& limits_;
   engine::Cycle now_ = 0;
+  memory::MemorySystem& memory_;
+  void do_releases(engine::Cycle until);  // the releases due before `until`, in (cycle, SM) order
+  struct Release {
+    engine::Cycle at;
+    uint32_t sm;
+  };
+  static bool later_release(const Release& a, const Release& b) { return a.at > b.at || (a.at == b.at && a.sm > b.sm); }
+  std::vector<Release> releases_;  // a heap: the earliest, then lowest SM, first
+  bool planning_ = false;
+  std::vector<uint32_t> planned_;  // SMs given blocks while planning
+  engine::Cycle quantum_ = 1;
+  engine::Cycle last_cycle_ = 0;
+  engine::Cycle quantum_until_ = 0;  // in a quantum: its end (0: a one-cycle batch)
+  std::vector<engine::Cycle> from_;  // in a quantum, by position in running_: the SM's first cycle
+  std::vector<uint32_t> ids_;        // in a quantum: running_'s SM indices
+  struct First {
+    uint32_t sm;
+    engine::Cycle at;  // its first tick, at or past the quantum's end for one given a block
+  };
+  std::vector<First> firsts_;
+  std::vector<exec::StoreLog*> logs_;  // in a quantum: running_'s
+  std::vector<exec::StoreLog::PartOf> store_parts_;
   std::vector<std::thread> workers_;
   // The due SMs are shared out in lists: this thread's, a range of the lowest SM indices, and
   // each worker w's (1, 2, ...), every (threads - 1)th SM index above it, from w - 1. Fixed

@@ -67,6 +67,15 @@ class TickCalendar {
       }
     }
   }
+  // Takes SM `sm`'s tick off, returning it (kNever: it had none).
+  engine::Cycle take(size_t sm) {
+    const engine::Cycle at = next_[sm];
+    if (at == engine::kNever) return at;
+    if (at - cursor_ < kSpan) unplace_near(sm, at);
+    else remove_far(sm);
+    next_[sm] = engine::kNever;
+    return at;
+  }
   // The earliest tick held, or kNever.
   engine::Cycle earliest();
 

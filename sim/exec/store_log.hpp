@@ -1,12 +1,15 @@
 // Global stores kept back until the end of the cycle. SMs that run a cycle side by side (on
 // several threads) each log their stores, and the logs are applied in SM order when the
 // cycle ends: every SM reads global memory as the last cycle left it, with its own stores of
-// this cycle on top, whichever thread runs it and when.
+// this cycle on top, whichever thread runs it and when. An SM that runs several cycles
+// before its stores are applied (TickBatch's quantum) marks each cycle's, so that the logs'
+// cycles are applied in (cycle, SM) order as cycle-by-cycle ends would have.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 namespace gpusim::exec {
@@ -15,6 +18,7 @@ class StoreLog {
  public:
   // `bytes` of `data` go to host address `to` when the log is applied.
   void add(uint8_t* to, const void* data, uint32_t bytes) {
+    if (parts_.empty() || parts_.back().cycle != cycle_) parts_.push_back({cycle_, entries_.size()});
     const auto offset = static_cast<uint32_t>(data_.size());
     data_.resize(data_.size() + bytes);
     std::memcpy(data_.data() + offset, data, bytes);
@@ -50,12 +54,31 @@ class StoreLog {
   void discard() {
     entries_.clear();
     data_.clear();
+    parts_.clear();
   }
   // Writes the stores in the order made, and empties the log.
   void apply() {
     for (const Entry& e : entries_) std::memcpy(e.to, data_.data() + e.offset, e.bytes);
-    entries_.clear();
-    data_.clear();
+    discard();
+  }
+  // The stores added from now on are cycle `cycle`'s.
+  void set_cycle(uint64_t cycle) { cycle_ = cycle; }
+  // Writes the stores of `logs` (one per SM, in SM order), each cycle's of every log before
+  // the next cycle's, and empties them: as if each cycle's had been applied at its end.
+  struct PartOf {  // apply_in_cycle_order's scratch: log `log`'s part `part`
+    uint64_t cycle;
+    uint32_t log, part;
+  };
+  static void apply_in_cycle_order(std::span<StoreLog* const> logs, std::vector<PartOf>& scratch) {
+    scratch.clear();
+    for (size_t l = 0; l < logs.size(); ++l)
+      for (size_t k = 0; k < logs[l]->parts_.size(); ++k)
+        scratch.push_back({logs[l]->parts_[k].cycle, static_cast<uint32_t>(l), static_cast<uint32_t>(k)});
+    std::sort(scratch.begin(), scratch.end(), [](const PartOf& a, const PartOf& b) {
+      return a.cycle < b.cycle || (a.cycle == b.cycle && a.log < b.log);
+    });
+    for (const PartOf& p : scratch) logs[p.log]->apply_part(p.part);
+    for (StoreLog* log : logs) log->discard();
   }
 
  private:
@@ -67,6 +90,17 @@ class StoreLog {
   std::vector<Entry> entries_;
   std::vector<uint8_t> data_;
   uintptr_t lo_ = 0, hi_ = 0;  // the logged bytes lie in [lo_, hi_)
+  struct Part {
+    uint64_t cycle;
+    size_t first;  // in entries_
+  };
+  std::vector<Part> parts_;
+  uint64_t cycle_ = 0;
+  void apply_part(size_t part) {  // its stores in the order made
+    const size_t end = part + 1 < parts_.size() ? parts_[part + 1].first : entries_.size();
+    for (size_t i = parts_[part].first; i < end; ++i)
+      std::memcpy(entries_[i].to, data_.data() + entries_[i].offset, entries_[i].bytes);
+  }
 };
 
 }  // namespace gpusim::exec

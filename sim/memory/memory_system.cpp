@@ -32,16 +32,18 @@ engine::Cycle MemorySystem::drained_at() const {
   return last;
 }
 
-void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at) {
+void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t order) {
   if (at < events_.now()) throw std::logic_error("a response due in the past");
-  queues_[sm]->push(at, tag, pulled(sm));
+  queues_[sm]->push(at, order, tag, pulled(sm));
 }
 
-void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t tag, bool pulled) {
-  // After every response due by `at`: those due in the same cycle were sent before it.
-  const auto place = std::upper_bound(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.end(), at,
-                                      [](engine::Cycle a, const Pending& p) { return a < p.at; });
-  pending_.insert(place, {at, tag});
+void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t order, uint64_t tag, bool pulled) {
+  // After every response due before `at`, and every one due then that was sent no later.
+  const auto place = std::upper_bound(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.end(),
+                                      Pending{at, order, 0}, [](const Pending& a, const Pending& p) {
+                                        return a.at < p.at || (a.at == p.at && a.order < p.order);
+                                      });
+  pending_.insert(place, {at, order, tag});
   last = std::max(last, at);
   if (!pulled) events_.schedule_by(event_, at);
   else if (sink) sink->on_response_due(at);

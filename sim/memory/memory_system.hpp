@@ -109,6 +109,15 @@ class MemorySystem {
   // others has its cycles settled one at a time, each after every SM's earlier cycles. A
   // model without a settle (fixed latency) has nothing to do.
   virtual void settle_through(uint32_t sm, engine::Cycle /*cycle*/) { settle(sm); }
+  // The fewest cycles from a request's cycle to any answer the shared part gives it (the L2's
+  // shortest round trip): SMs may run that many cycles before their requests are settled
+  // (settle_until) and miss no answer. 1: none may.
+  virtual engine::Cycle lookahead() const { return 1; }
+  // Settles what the SMs of `sms` (ascending) sent before cycle `end`: cycle by cycle, each in
+  // SM order, as settles after every cycle of all of them would have.
+  virtual void settle_until(std::span<const uint32_t> sms, engine::Cycle /*end*/) {
+    for (uint32_t sm : sms) settle(sm);
+  }
   // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
   // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
   // the L2 keeps its data. `threads`: the host threads it may set the SMs' side up on.
@@ -127,8 +136,10 @@ class MemorySystem {
   virtual MemoryStats stats() const { return stats_; }
 
  protected:
-  // Delivers `tag` to SM `sm`'s sink at cycle `at` (not before now).
-  void respond(uint32_t sm, uint64_t tag, engine::Cycle at);
+  // Delivers `tag` to SM `sm`'s sink at cycle `at` (not before now). Responses due in one
+  // cycle come in the order of `order` (the SM's requests' order: a response may be made
+  // before another that was sent earlier), then as made; by default, as made.
+  void respond(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t order = ~uint64_t{0});
   engine::EventQueue& events() const { return events_; }
   void set_may_refuse(bool v) { may_refuse_ = v; }
   // Whether SM `sm` takes its responses itself (pull_responses).
@@ -146,7 +157,7 @@ class MemorySystem {
    public:
     explicit ResponseQueue(engine::EventQueue& events) : events_(events), event_(this, engine::priority::kResponse) {}
     // `pulled`: the sink takes them (take_due), told when each is due; no event.
-    void push(engine::Cycle at, uint64_t tag, bool pulled);
+    void push(engine::Cycle at, uint64_t order, uint64_t tag, bool pulled);
     void deliver();
     template <class Take>
     engine::Cycle take_due(engine::Cycle now, Take& take) {
@@ -163,11 +174,12 @@ class MemorySystem {
     engine::MemberEvent<ResponseQueue, &ResponseQueue::deliver> event_;
     struct Pending {
       engine::Cycle at;
+      uint64_t order;
       uint64_t tag;
     };
     // When the first response not yet taken is due (kNever: none), after dropping the taken.
     engine::Cycle next_due();
-    // In the order taken: by cycle, then as sent. From head_ on, not yet taken. A sorted
+    // In the order taken: by cycle, then by `order`. From head_ on, not yet taken. A sorted
     // array, not a heap: an insertion is a binary search and one move of the later entries
     // (responses come due far out of the order sent: L1 hits, L2 hits, DRAM), and taking one
     // is reading the next, in order in memory, where a heap's pop sifts down.

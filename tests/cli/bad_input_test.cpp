@@ -209,6 +209,9 @@ TEST(BadInput, FlagsOutOfRange) {
                      "--threads '257': expected 1 to 256, or auto");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--threads", "two"}),
                      "--threads 'two': expected 1 to 256, or auto");
+  for (const char* quantum : {"0", "soon", "-3"})
+    expect_clean_error(gpusim({"--arch", cfg("hopper"), "--workload", vecadd, "--quantum", quantum}),
+                       std::string("--quantum '") + quantum + "': expected auto or a number of cycles, 1 or more");
   expect_clean_error(gpusim({"--arch", cfg("kepler"), "--workload", vecadd, "--set", "memory.dram.latency=abc"}),
                      "--set 'memory.dram.latency=abc': memory.dram.latency: expected an integer, got 'abc'");
 }

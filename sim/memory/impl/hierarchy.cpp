@@ -26,7 +26,7 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, 0, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
@@ -238,6 +238,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   Sm& sm = sms_[r.sm];
   count_request(sm, r);
   engine::Cycle ready = now + 1;  // as far as the L1 knows; the reads below come in at settle()
+  const size_t start = sm.below.size();
   sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   uint64_t requested = ~uint64_t{0};  // the line whose read request went to the L2 last
   for (const Transaction& t : sm.tx) {
@@ -280,7 +281,14 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     const HotWord hot = hot_word(r.addresses, r.mask, 0, ~uint64_t{0});
     if (hot.updates > 1) extra = hot.updates - 1;
   }
-  sm.below.push_back({Below::Op::Respond, false, extra, 0, r.tag, ready});
+  if (sm.below.size() == start + 1) {
+    // Nothing below (every sector an L1 hit whose time is known): answered now, on the SM's
+    // side, so that an SM running ahead of the settle (TickBatch's quantum) gets it in time.
+    sm.below.pop_back();
+    respond(r.sm, r.tag, ready + extra, sm.sent);
+  } else {
+    sm.below.push_back({Below::Op::Respond, false, extra, sm.sent, r.tag, ready});
+  }
   if (sm.mshrs.limited()) {  // the registers' release times: the reads' answers, now
     settle_below(r.sm);
     for (const Departed& d : sm.departed) sm.mshrs.release(d.mshr, d.arrives);
@@ -343,6 +351,7 @@ Accepted MemoryHierarchy::per_line(const Sm& sm) {
 Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   const engine::Cycle cycle = r.cycle, now = std::max(cycle, r.not_before);
   Sm& sm = sms_[r.sm];
+  ++sm.sent;
   if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle
     if (settled_[r.sm] == sm.cleared + sm.below.size()) {  // every earlier cycle's is settled
       sm.cleared += sm.below.size();

@@ -36,6 +36,8 @@ class MemoryHierarchy final : public MemorySystem {
   MemoryStats stats() const override;
   void settle(uint32_t sm) override;
   void settle_through(uint32_t sm, engine::Cycle cycle) override;
+  engine::Cycle lookahead() const override;
+  void settle_until(std::span<const uint32_t> sms, engine::Cycle end) override;
   void rerouting(uint32_t sm) override;
   // Limited miss-status registers need the L2's answers at once (send settles).
   bool sends_locally() const override { return !may_refuse(); }
@@ -50,7 +52,7 @@ class MemoryHierarchy final : public MemorySystem {
     bool flag = false;  // Read: the line's first sector; Dram: a write; Write: a whole sector; Atomic: floating point
     uint32_t n = 0;     // Read, WaitFill: the fill (kNoFill: none); Dram: bytes; Atomic: the hot word's updates;
                         // Respond: cycles more (one per update to one word, without an L2)
-    uint64_t address = 0;
+    uint64_t address = 0;   // Respond: the request's place in its SM's order (Sm::sent)
     uint64_t value = 0;     // Atomic: the hot word; Respond: the tag
     engine::Cycle at = 0;   // when it leaves the SM; Respond, Acked: the earliest answer the SM's side allows
   };
@@ -92,6 +94,7 @@ class MemoryHierarchy final : public MemorySystem {
     };
     std::vector<CycleStart> starts;  // pulled: where each cycle's requests start in `below`
     uint64_t cleared = 0;            // pulled: entries of `below` cleared so far (settled_ counts on)
+    uint64_t sent = 0;               // requests sent so far: their responses' order within a cycle
     // Scratch, reused by every request.
     std::vector<Departed> departed;
     std::vector<Transaction> tx;
@@ -152,6 +155,12 @@ class MemoryHierarchy final : public MemorySystem {
   // has done, ever (less Sm::cleared: the first in `below` not yet done), so that it does
   // each once.
   std::vector<uint64_t> settled_;
+  struct CycleOf {  // settle_until's: SM `sm`'s requests of `cycle` end at `to` in its `below`
+    engine::Cycle cycle;
+    uint32_t sm;
+    size_t to;
+  };
+  std::vector<CycleOf> quantum_;
   bool fronts_kept_ = false;  // some pulled SM keeps its counts in its `front`
 
 };

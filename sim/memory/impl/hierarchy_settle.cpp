@@ -34,6 +34,36 @@ void MemoryHierarchy::settle_through(uint32_t sm, engine::Cycle cycle) {
   settle_pulled(sm, to);
 }
 
+engine::Cycle MemoryHierarchy::lookahead() const {
+  if (!l2_) return 1;
+  // An L2 read answers no sooner than its latency after it arrives, and the nearest SM's
+  // path takes off at most its (negative) share; an L1 hit is answered on the SM's side.
+  int nearest = 0;
+  for (uint32_t sm = 0; sm < sms_.size(); ++sm) nearest = std::min(nearest, config_.l2->path_cycles(sm));
+  return static_cast<engine::Cycle>(std::max(1, config_.l2->latency + nearest));
+}
+
+void MemoryHierarchy::settle_until(std::span<const uint32_t> sms, engine::Cycle end) {
+  // Each SM's unsettled cycles before `end`, merged by (cycle, SM).
+  quantum_.clear();
+  for (uint32_t sm : sms) {
+    if (!pulled(sm)) {
+      settle(sm);
+      continue;
+    }
+    const Sm& s = sms_[sm];
+    const auto from = static_cast<size_t>(settled_[sm] - s.cleared);
+    for (size_t k = 0; k < s.starts.size() && s.starts[k].cycle < end; ++k) {
+      const size_t to = k + 1 < s.starts.size() ? s.starts[k + 1].index : s.below.size();
+      if (to > from) quantum_.push_back({s.starts[k].cycle, sm, to});
+    }
+  }
+  std::sort(quantum_.begin(), quantum_.end(), [](const CycleOf& a, const CycleOf& b) {
+    return a.cycle < b.cycle || (a.cycle == b.cycle && a.sm < b.sm);
+  });
+  for (const CycleOf& c : quantum_) settle_pulled(c.sm, c.to);
+}
+
 void MemoryHierarchy::settle_pulled(uint32_t index, size_t to) {
   fronts_kept_ = true;  // its counts stay in its `front`
   const Sm& s = sms_[index];
@@ -88,7 +118,7 @@ void MemoryHierarchy::do_below(uint32_t index, size_t from, size_t to) {
         ready = std::max(ready, from_l2(index, l2_->atomic(b.address, b.value, b.n, b.flag, index, b.at)));
         break;
       case Below::Op::WaitFill: ready = std::max(ready, sm.fills[b.n].at); break;
-      case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n); break;
+      case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n, b.address); break;
       case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
     }
 }
