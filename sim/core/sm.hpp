@@ -91,11 +91,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Makes block `linear` resident at `now`; its warps may issue from `eligible_at`. While
   // its batch plans a quantum, the block is kept for the SM's quantum to place at `now`.
   void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
-  // In a batch: gives back the slots of blocks retired block_release cycles ago by `now`
-  // and tells the dispatcher (the release the batch was told of, release_at).
+  // Gives back the slots of blocks retired block_release cycles ago by `now` and tells the
+  // dispatcher: at the release's event, or in a batch when the batch does it (release_at).
   void release(engine::Cycle now);
-  // Whether a block is kept for the next quantum (launch_block).
-  bool has_planned() const { return !planned_.empty(); }
   // Ticks every cycle, never jumping over idle ones (for tests of the jump logic).
   void set_tick_every_cycle(bool v) { every_cycle_ = v; }
   // Ticks with the other SMs of its cycle in `batch` (core/tick_batch.hpp): the tick event
