@@ -26,7 +26,7 @@ inline void Sm::after_cycle(engine::Cycle now, uint64_t before, engine::Cycle ne
 }
 
 void Sm::end_cycle(engine::Cycle now) {
-  if (fault_) std::rethrow_exception(std::exchange(fault_, nullptr));
+  if (fault_) rethrow_fault();
   stores_.apply();
   // Retired blocks' slots come back late (block_release), at a release scheduled here.
   schedule_release();
