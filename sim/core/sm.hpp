@@ -129,6 +129,12 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // for the batch to apply and settle in (cycle, SM) order, the rest for end_quantum. It stops
   // after a cycle that faults. Returns its next tick (kNever: none).
   engine::Cycle run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor);
+  // run_quantum in slices, on any threads, one after another: begin_quantum (`slices`: how
+  // many it hands over to the memory system, MemorySystem::begin_quantum); run_until each
+  // slice's end (returns the SM's next tick); finish_quantum (returns it too).
+  void begin_quantum(engine::Cycle from, uint32_t slices);
+  engine::Cycle run_until(engine::Cycle until, exec::Executor& executor);
+  engine::Cycle finish_quantum();
   // The quantum's fault's cycle (kNever: none), and the fault, thrown.
   engine::Cycle fault_cycle() const { return fault_ ? fault_cycle_ : kNever; }
   [[noreturn]] void rethrow_fault();
@@ -327,7 +333,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // take_due and on_response_due, so a cycle with none due does not read that queue.
   engine::Cycle response_due_ = engine::kNever;
   bool in_cycle_ = false;  // in run_cycle's tick: a response made now is the SM's own to wake for
-  bool in_quantum_ = false;  // in run_quantum: its next tick is the quantum's to find, not the batch's
+  bool in_quantum_ = false;  // from begin_quantum to finish_quantum: its next tick is the quantum's to find, not the batch's
   bool release_pending_ = false;  // a release is scheduled (an event, or with the batch)
   struct PlannedLaunch {
     uint64_t linear;
@@ -338,6 +344,8 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   engine::Cycle quantum_last_ = 0;     // the last cycle the quantum ran
   engine::Cycle quantum_retired_ = 0;  // the cycle of its last retired block
   uint64_t quantum_before_ = 0;        // warp instructions before the quantum
+  engine::Cycle quantum_at_ = 0;       // in a quantum: the next cycle it runs (kNever: none)
+  size_t quantum_placed_ = 0;          // in a quantum: how many of planned_ it has placed
   uint64_t instructions_before_ = 0;
   engine::Cycle last_tick_ = 0;  // cycles before this are accounted
   std::exception_ptr fault_;

@@ -12,20 +12,31 @@
 namespace gpusim::core {
 
 engine::Cycle Sm::run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor) {
+  begin_quantum(from, 0);
+  run_until(end, executor);
+  return finish_quantum();
+}
+
+void Sm::begin_quantum(engine::Cycle from, uint32_t slices) {
   quantum_before_ = stats_.warp_instructions;
-  executor_ = &executor;
+  quantum_at_ = from;
+  quantum_placed_ = 0;
   in_quantum_ = true;
-  engine::Cycle at = from;
-  size_t placed = 0;
-  for (;;) {
+  memory_.begin_quantum(id_, slices);
+}
+
+engine::Cycle Sm::run_until(engine::Cycle until, exec::Executor& executor) {
+  executor_ = &executor;
+  engine::Cycle at = quantum_at_;
+  while (!fault_) {
     // A block the dispatcher gave it at a release in cycle r (at `now` r + 1) comes after
     // the SM's cycles before r and before its cycle r, as the release's event would.
-    for (; placed < planned_.size() && planned_[placed].now - 1 <= at; ++placed) {
-      const PlannedLaunch& p = planned_[placed];
+    for (; quantum_placed_ < planned_.size() && planned_[quantum_placed_].now - 1 <= at; ++quantum_placed_) {
+      const PlannedLaunch& p = planned_[quantum_placed_];
       place_block(p.linear, p.now, p.eligible_at);
       at = std::min(at, p.now);
     }
-    if (at >= end) break;
+    if (at >= until) break;
     run_cycle(at, executor);
     quantum_last_ = at;
     if (fault_) {
@@ -36,9 +47,14 @@ engine::Cycle Sm::run_quantum(engine::Cycle from, engine::Cycle end, exec::Execu
     if (retired_ > 0) quantum_retired_ = at;
     at = next_tick_;
   }
+  quantum_at_ = at;
+  return at;
+}
+
+engine::Cycle Sm::finish_quantum() {
   planned_.clear();
   in_quantum_ = false;
-  return at;
+  return quantum_at_;
 }
 
 void Sm::rethrow_fault() { std::rethrow_exception(std::exchange(fault_, nullptr)); }

@@ -101,12 +101,8 @@ void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
 }
 
 void TickBatch::run_one(size_t i, size_t thread, uint64_t round) {
-  if (quantum_until_ != 0) {
-    tickets_[i].next = running_[i]->run_quantum(from_[i], quantum_until_, *executors_[thread]);
-  } else {
-    running_[i]->run_cycle(now_, *executors_[thread]);
-    end_alone(i, thread);
-  }
+  running_[i]->run_cycle(now_, *executors_[thread]);
+  end_alone(i, thread);
   tickets_[i].done.store(round, std::memory_order_release);
 }
 
@@ -168,7 +164,8 @@ void TickBatch::serve(size_t thread) {
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
     const uint64_t start = ticks();
-    share(thread, seen);
+    if (quantum_until_ != 0) trail(thread);
+    else share(thread, seen);
     parts_[thread].busy = ticks() - start;
     finished_.fetch_add(1, std::memory_order_acq_rel);
     finished_.notify_all();
@@ -306,34 +303,89 @@ void TickBatch::run_quantum(engine::Cycle end) {
   }
   const size_t n = running_.size();
   if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
-  quantum_until_ = end;
   if (workers_.empty() || n < kMinShared) {
     for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->run_quantum(from_[i], end, *executors_[0]);
+    memory_.settle_until(ids_, end);
   } else {
-    // Even shares: this thread settles after the SMs, not beside them.
-    const size_t threads = executors_.size();
-    const size_t own_end = std::max<size_t>(1, sms_.size() / threads);
-    if (parts_.size() < threads) parts_ = std::vector<Part>(threads);
-    for (Part& part : parts_) {
-      part.positions.clear();
-      part.taken.store(0, std::memory_order_relaxed);
-    }
-    for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
-    finished_.store(0, std::memory_order_relaxed);
-    const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
-    round_.notify_all();
-    for (size_t i : parts_[0].positions) run_one(i, 0, round);
-    // With one worker, its list is its own (no atomics): nothing to take from it.
-    if (workers_.size() > 1)
-      for (size_t part = 1; part < threads; ++part) run_part(part, 0, round);
-    wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+    run_trailing(end);
   }
-  quantum_until_ = 0;
-  end_quantum(end);
+  end_quantum();
 }
 
-void TickBatch::end_quantum(engine::Cycle end) {
+void TickBatch::run_slice(size_t i, uint32_t slice, size_t thread) {
+  Sm& sm = *running_[i];
+  if (slice == 0) sm.begin_quantum(from_[i], slices_);
+  sm.run_until(slice_end(slice), *executors_[thread]);
+  memory_.hand_off(sm.id(), slice);
+  if (slice + 1 == slices_) tickets_[i].next = sm.finish_quantum();
+}
+
+void TickBatch::trail(size_t thread) {
+  Part& p = parts_[thread];
+  for (uint32_t slice = 0; slice < slices_; ++slice) {
+    for (size_t i : p.positions) run_slice(i, slice, thread);
+    p.handed.store(slice + 1, std::memory_order_release);
+  }
+}
+
+void TickBatch::run_trailing(engine::Cycle end) {
+  const size_t n = running_.size(), threads = executors_.size();
+  quantum_until_ = end;
+  slices_ = static_cast<uint32_t>((end - now_ + kSliceCycles - 1) / kSliceCycles);
+  slice_cycles_ = (end - now_ + slices_ - 1) / slices_;
+  // This thread's list is a range of the lowest SM indices, shorter than the workers' as it
+  // also settles (own_share_, as run_shared's).
+  const size_t sm_count = sms_.size();
+  const double even = static_cast<double>(sm_count) / static_cast<double>(threads);
+  const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count);
+  if (parts_.size() < threads) parts_ = std::vector<Part>(threads);
+  for (Part& part : parts_) {
+    part.positions.clear();
+    part.handed.store(0, std::memory_order_relaxed);
+  }
+  for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
+  finished_.store(0, std::memory_order_relaxed);
+  round_.fetch_add(1, std::memory_order_acq_rel);
+  round_.notify_all();
+  const uint64_t start = ticks();
+  uint64_t waited = 0;
+  uint32_t settled = 0;  // slices settled
+  const auto handed = [&](uint32_t slice) {  // by every worker (this thread's own are)
+    for (size_t t = 1; t < threads; ++t)
+      if (parts_[t].handed.load(std::memory_order_acquire) <= slice) return false;
+    return true;
+  };
+  const auto settle = [&](uint32_t slice) { memory_.settle_handed(ids_, slice, slice_start(slice), slice_end(slice)); };
+  for (uint32_t slice = 0; slice < slices_; ++slice) {
+    for (size_t i : parts_[0].positions) run_slice(i, slice, 0);
+    while (settled <= slice && handed(settled)) settle(settled++);
+  }
+  uint64_t busy = 0;  // its SMs and the settle but for the last slice's, which waits for every SM
+  for (; settled < slices_; ++settled) {
+    if (!handed(settled)) {
+      const uint64_t from = ticks();
+      for (int spin = 0; !handed(settled); ++spin) {
+        if (spin < kSpins) pause();
+        else std::this_thread::yield();
+      }
+      waited += ticks() - from;
+    }
+    if (settled + 1 == slices_) busy = ticks() - start - waited;
+    settle(settled);
+  }
+  if (busy == 0) busy = ticks() - start - waited;
+  wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+  quantum_until_ = 0;
+  uint64_t workers_busy = 0;
+  for (size_t t = 1; t < threads; ++t) workers_busy = std::max(workers_busy, parts_[t].busy);
+  constexpr double kStep = 0.01;
+  if (busy < workers_busy) own_share_ = std::min(static_cast<double>(threads), own_share_ + kStep);
+  else own_share_ = std::max(0.05, own_share_ - kStep);
+}
+
+void TickBatch::end_quantum() {
   const size_t n = running_.size();
+  memory_.end_quantum(ids_);
   // The first fault in (cycle, SM) order is the one cycle-by-cycle batches would throw.
   size_t faulted = n;
   for (size_t i = 0; i < n; ++i)
@@ -341,7 +393,6 @@ void TickBatch::end_quantum(engine::Cycle end) {
         (faulted == n || running_[i]->fault_cycle() < running_[faulted]->fault_cycle()))
       faulted = i;
   if (faulted != n) running_[faulted]->rethrow_fault();
-  memory_.settle_until(ids_, end);
   logs_.clear();
   for (Sm* sm : running_) logs_.push_back(&sm->store_log());
   exec::StoreLog::apply_in_cycle_order(logs_, store_parts_);

@@ -18,7 +18,9 @@
 // batch then settles the requests and applies the stores of those cycles in (cycle, SM)
 // order: the result of cycle-by-cycle batches, but for the stores, which other SMs see at
 // the quantum's end (as a GPU's stores, unfenced, may come late). A quantum ends before the
-// next other event (a block's room back, a counter sample).
+// next other event (a block's room back, a counter sample). On several threads the SMs run
+// it in slices, and the settle of each slice trails them on this thread while they run the
+// next (run_trailing): its responses, all due after the quantum, are given at its end.
 //
 // A kernel whose SMs meet within a cycle runs its SMs one after another, as without a batch:
 // atomics (their values depend on the order of the SMs), printf (its lines come in the order
@@ -108,7 +110,17 @@ class TickBatch {
   engine::Cycle quantum_end();
   // Every SM with a tick before `end` runs its cycles up to it, then the quantum's ends.
   void run_quantum(engine::Cycle end);
-  void end_quantum(engine::Cycle end);  // faults, settle, stores, what each SM leaves, in (cycle, SM) order
+  // run_quantum's SMs on every thread, in slices of the quantum: each thread runs its list's
+  // SMs a slice at a time, and this one, as soon as every SM has handed a slice over, settles
+  // it while they run the next (MemorySystem::settle_handed).
+  void run_trailing(engine::Cycle end);
+  void trail(size_t thread);  // a worker's part of run_trailing
+  void run_slice(size_t i, uint32_t slice, size_t thread);  // running_[i]'s cycles of `slice`, handed over
+  engine::Cycle slice_start(uint32_t slice) const {
+    return std::min(quantum_until_, now_ + slice * slice_cycles_);
+  }
+  engine::Cycle slice_end(uint32_t slice) const { return slice_start(slice + 1); }
+  void end_quantum();  // responses, faults, stores, what each SM leaves, in (cycle, SM) order
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
@@ -131,7 +143,12 @@ class TickBatch {
   std::vector<uint32_t> planned_;  // SMs given blocks while planning
   engine::Cycle quantum_ = 1;
   engine::Cycle last_cycle_ = 0;
-  engine::Cycle quantum_until_ = 0;  // in a quantum: its end (0: a one-cycle batch)
+  engine::Cycle quantum_until_ = 0;  // in run_trailing: the quantum's end
+  // Slices of a quantum: as long as this at most. The more, the less of the settle is left
+  // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
+  static constexpr engine::Cycle kSliceCycles = 64;
+  uint32_t slices_ = 0;
+  engine::Cycle slice_cycles_ = 0;
   std::vector<engine::Cycle> from_;  // in a quantum, by position in running_: the SM's first cycle
   std::vector<uint32_t> ids_;        // in a quantum: running_'s SM indices
   struct First {
@@ -158,6 +175,7 @@ class TickBatch {
     uint64_t instructions = 0;
     engine::Cycle wake = engine::kNever;
     uint64_t busy = 0;  // a worker's: how long its share of the round took (ticks)
+    std::atomic<uint32_t> handed{0};  // run_trailing: the slices its SMs have handed over
   };
   std::vector<Part> parts_;  // by thread
   // One per position in running_: written by the thread that ran the SM, polled by this one.

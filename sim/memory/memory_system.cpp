@@ -8,6 +8,7 @@ namespace gpusim::memory {
 MemorySystem::MemorySystem(const MemorySystemContext& context) : events_(context.events) {
   for (int i = 0; i < context.sm_count; ++i) queues_.push_back(std::make_unique<ResponseQueue>(events_));
   pulled_.assign(queues_.size(), 0);
+  kept_.resize(queues_.size());
 }
 
 MemorySystem::~MemorySystem() = default;
@@ -26,6 +27,17 @@ void MemorySystem::pull_responses(uint32_t sm) {
   pulled_[sm] = 1;
 }
 
+void MemorySystem::respond_kept(std::span<const uint32_t> sms) {
+  for (uint32_t sm : sms) {
+    std::vector<Kept>& kept = kept_[sm];
+    if (kept.empty()) continue;
+    for (const Kept& k : kept)
+      if (k.at < events_.now()) throw std::logic_error("a response due in the past");
+    queues_[sm]->push_all(kept, pulled(sm));
+    kept.clear();
+  }
+}
+
 engine::Cycle MemorySystem::drained_at() const {
   engine::Cycle last = 0;
   for (const auto& q : queues_) last = std::max(last, q->last);
@@ -40,13 +52,28 @@ void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t
 void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t order, uint64_t tag, bool pulled) {
   // After every response due before `at`, and every one due then that was sent no later.
   const auto place = std::upper_bound(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.end(),
-                                      Pending{at, order, 0}, [](const Pending& a, const Pending& p) {
-                                        return a.at < p.at || (a.at == p.at && a.order < p.order);
-                                      });
+                                      Pending{at, order, 0}, earlier);
   pending_.insert(place, {at, order, tag});
   last = std::max(last, at);
   if (!pulled) events_.schedule_by(event_, at);
   else if (sink) sink->on_response_due(at);
+}
+
+void MemorySystem::ResponseQueue::push_all(std::span<const Pending> responses, bool pulled) {
+  // Appended, put in order among themselves (stably: equal keys as made), then merged after
+  // the equal keys already waiting: as pushes one by one would place them.
+  const auto old_end = static_cast<std::ptrdiff_t>(pending_.size());
+  pending_.insert(pending_.end(), responses.begin(), responses.end());
+  std::stable_sort(pending_.begin() + old_end, pending_.end(), earlier);
+  std::inplace_merge(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.begin() + old_end, pending_.end(),
+                     earlier);
+  engine::Cycle first = engine::kNever;
+  for (const Pending& p : responses) {
+    first = std::min(first, p.at);
+    last = std::max(last, p.at);
+  }
+  if (!pulled) events_.schedule_by(event_, first);
+  else if (sink) sink->on_response_due(first);
 }
 
 void MemorySystem::ResponseQueue::pull() {

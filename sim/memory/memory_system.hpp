@@ -114,10 +114,23 @@ class MemorySystem {
   // (settle_until) and miss no answer. 1: none may.
   virtual engine::Cycle lookahead() const { return 1; }
   // Settles what the SMs of `sms` (ascending) sent before cycle `end`: cycle by cycle, each in
-  // SM order, as settles after every cycle of all of them would have.
+  // SM order, as settles after every cycle of all of them would have; a quantum's (its
+  // responses kept for end_quantum).
   virtual void settle_until(std::span<const uint32_t> sms, engine::Cycle /*end*/) {
     for (uint32_t sm : sms) settle(sm);
   }
+  // A quantum (TickBatch), for a model whose lookahead() is more than 1. On the SM's thread:
+  // begin_quantum before its first cycle, with the number of slices it hands over (0: none;
+  // settle_until settles the quantum); hand_off after its cycles of each slice (numbered
+  // from 0), which another thread may then settle (settle_handed: the cycles [from, to)) while
+  // the SM runs its next. settle_handed settles the slice's requests of `sms` (ascending) in
+  // (cycle, SM) order, keeping their responses (all due after the quantum) for end_quantum,
+  // which gives them, on the batch's thread once every SM and settle is done.
+  virtual void begin_quantum(uint32_t /*sm*/, uint32_t /*slices*/) {}
+  virtual void hand_off(uint32_t /*sm*/, uint32_t /*slice*/) {}
+  virtual void settle_handed(std::span<const uint32_t> /*sms*/, uint32_t /*slice*/, engine::Cycle /*from*/,
+                             engine::Cycle /*to*/) {}
+  virtual void end_quantum(std::span<const uint32_t> sms) { respond_kept(sms); }
   // A kernel starts with `shared_carveout` bytes of each SM's unified L1/shared array given
   // to shared memory: the L1s are invalidated (they are not coherent) and sized to the rest;
   // the L2 keeps its data. `threads`: the host threads it may set the SMs' side up on.
@@ -140,6 +153,13 @@ class MemorySystem {
   // cycle come in the order of `order` (the SM's requests' order: a response may be made
   // before another that was sent earlier), then as made; by default, as made.
   void respond(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t order = ~uint64_t{0});
+  // respond(), from a quantum's settle (settle_handed, beside the SMs, or settle_until): kept
+  // until respond_kept(sms) gives the kept responses of `sms`, each SM's at once, which
+  // touches their queues.
+  void respond_later(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t order) {
+    kept_[sm].push_back({at, order, tag});
+  }
+  void respond_kept(std::span<const uint32_t> sms);
   engine::EventQueue& events() const { return events_; }
   void set_may_refuse(bool v) { may_refuse_ = v; }
   // Whether SM `sm` takes its responses itself (pull_responses).
@@ -158,6 +178,14 @@ class MemorySystem {
     explicit ResponseQueue(engine::EventQueue& events) : events_(events), event_(this, engine::priority::kResponse) {}
     // `pulled`: the sink takes them (take_due), told when each is due; no event.
     void push(engine::Cycle at, uint64_t order, uint64_t tag, bool pulled);
+    struct Pending {
+      engine::Cycle at;
+      uint64_t order;
+      uint64_t tag;
+    };
+    // push() of each of `responses` (their `at` not before now), in one merge: the sink told,
+    // or the event set, once, for the earliest.
+    void push_all(std::span<const Pending> responses, bool pulled);
     void deliver();
     template <class Take>
     engine::Cycle take_due(engine::Cycle now, Take& take) {
@@ -172,11 +200,9 @@ class MemorySystem {
    private:
     engine::EventQueue& events_;
     engine::MemberEvent<ResponseQueue, &ResponseQueue::deliver> event_;
-    struct Pending {
-      engine::Cycle at;
-      uint64_t order;
-      uint64_t tag;
-    };
+    static bool earlier(const Pending& a, const Pending& b) {
+      return a.at < b.at || (a.at == b.at && a.order < b.order);
+    }
     // When the first response not yet taken is due (kNever: none), after dropping the taken.
     engine::Cycle next_due();
     // In the order taken: by cycle, then by `order`. From head_ on, not yet taken. A sorted
@@ -189,6 +215,8 @@ class MemorySystem {
 
   engine::EventQueue& events_;
   std::vector<std::unique_ptr<ResponseQueue>> queues_;  // per SM
+  using Kept = ResponseQueue::Pending;
+  std::vector<std::vector<Kept>> kept_;  // per SM: respond_later's, written by the settle's thread alone
   // Per SM, whether it pulls its responses: kept apart from its queue, whose line its SM's
   // thread writes, since every settle reads it.
   std::vector<uint8_t> pulled_;

@@ -78,6 +78,57 @@ TEST(Quantum, HoppersLookaheadIsTheL2sShortestRoundTrip) {
   EXPECT_EQ(memory::MemorySystemRegistry::instance().make(fixed.memory.model, fixed.memory, {events, 132, 1980})->lookahead(), 1u);
 }
 
+// A settle beside the SMs (several threads: TickBatch::run_trailing): a load handed over in
+// a slice is settled while its SM runs on, and its answer is kept until the quantum's end,
+// then due when settling after its cycle gives it. Hopper's L1 misses, the L2 reads it
+// (latency 284, SM 0's path -19 cycles): due past the lookahead (265).
+struct DueAt final : memory::ResponseSink {
+  engine::Cycle due = engine::kNever;
+  void on_response(uint64_t) override {}
+  void on_response_due(engine::Cycle at) override { due = std::min(due, at); }
+};
+TEST(Quantum, AHandedSlicesAnswersComeAtTheQuantumsEnd) {
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
+  std::array<uint64_t, 32> lanes{};
+  for (size_t l = 0; l < lanes.size(); ++l) lanes[l] = kernel::kGlobalHeapBase + 4 * l;
+  memory::MemoryRequest load;
+  load.mask = 0xFFFFFFFFu;
+  load.bytes_per_lane = 4;
+  load.addresses = lanes.data();
+  load.tag = 7;
+  load.cycle = 3;
+  const auto run = [&](bool handed) {
+    engine::EventQueue events;
+    auto memory = memory::MemorySystemRegistry::instance().make(hopper.memory.model, hopper.memory, {events, 132, 1980});
+    DueAt sink;
+    memory->connect(0, &sink);
+    memory->pull_responses(0);
+    const std::array<uint32_t, 1> sms{0};
+    if (handed) {
+      memory->begin_quantum(0, 1);
+      memory->send(load);
+      memory->hand_off(0, 0);
+      memory->settle_handed(sms, 0, 0, 265);
+      EXPECT_EQ(sink.due, engine::kNever);  // kept, while the SM may still run
+      memory->end_quantum(sms);
+    } else {
+      memory->send(load);
+      memory->settle(0);
+    }
+    engine::Cycle taken = engine::kNever;
+    memory->take_due(0, sink.due, [&](uint64_t tag) {
+      EXPECT_EQ(tag, 7u);
+      taken = sink.due;
+    });
+    memory->connect(0, nullptr);
+    return taken;
+  };
+  const engine::Cycle by_cycle = run(false);
+  EXPECT_GE(by_cycle, 3u + 265u);
+  EXPECT_LT(by_cycle, engine::kNever);
+  EXPECT_EQ(run(true), by_cycle);
+}
+
 // Hopper cut to 8 SMs (64 blocks a wave), through the modelled hierarchy: 640 blocks of 256
 // threads, each a load, `work` instructions in four chains and a store, and every thread's
 // block index stored to word 0, a race each wave's last writer wins. Ten waves: blocks' rooms

@@ -26,11 +26,12 @@ MemoryHierarchy::MemoryHierarchy(const MemoryConfig& config, const MemorySystemC
     sms_.push_back(Sm{std::nullopt, MshrFile(config.l1 ? config.l1->mshrs : 0), 0,
                       config.l1 ? WriteCombiner(config.l1->write_combine_lines, config.l1->write_combine_cycles)
                                 : WriteCombiner(0, 0),
-                      {}, {}, {}, false, 0, {}, 0, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
+                      {}, {}, {}, false, 0, {}, false, {}, 0, 0, {}, {}, {}, false, {}, {}, {}, {}, {}, {}});
     if (config.l1) sms_.back().l1.emplace(*config.l1);
   }
   if (config.l1) l1_bytes_ = config.l1->size_bytes;
   settled_.assign(sms_.size(), 0);
+  fill_at_.resize(sms_.size());
 }
 
 void MemoryHierarchy::start_kernel(int64_t shared_carveout, int threads) {
@@ -44,9 +45,9 @@ void MemoryHierarchy::start_kernel(int64_t shared_carveout, int threads) {
   }
   settled_.assign(sms_.size(), 0);
   if (!config_.l1) return;
-  for (Sm& sm : sms_) {
-    sm.combining.clear();
-    if (!sm.fills.empty()) resolve_fills(sm);  // a pulled SM's last settle's, before the L1 is dropped
+  for (uint32_t i = 0; i < sms_.size(); ++i) {
+    sms_[i].combining.clear();
+    if (!sms_[i].fills.empty()) resolve_fills(i);  // a pulled SM's last settle's, before the L1 is dropped
   }
   const int64_t bytes = config_.l1->unified_bytes > 0 ? config_.l1->unified_bytes - shared_carveout : config_.l1->size_bytes;
   if (bytes == l1_bytes_) {
@@ -269,7 +270,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       const engine::Cycle sent = depart(sm, a, now);
       // An L1 sector is filled from the L2 sectors it spans.
       const auto fill = static_cast<uint32_t>(sm.fills.size());
-      sm.fills.push_back({a, sent});
+      sm.fills.push_back({a});
       for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill);
       sm.fills[fill].placed = l1.fill_placeholder(a, fill);
       sm.below.push_back({Below::Op::WaitFill, false, fill, 0, 0, 0});
@@ -353,11 +354,11 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   Sm& sm = sms_[r.sm];
   ++sm.sent;
   if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle
-    if (settled_[r.sm] == sm.cleared + sm.below.size()) {  // every earlier cycle's is settled
+    if (!sm.ahead && settled_[r.sm] == sm.cleared + sm.below.size()) {  // every earlier cycle's is settled
       sm.cleared += sm.below.size();
       sm.below.clear();
       sm.starts.clear();
-      if (!sm.fills.empty()) resolve_fills(sm);  // before the L1 is looked at
+      if (!sm.fills.empty()) resolve_fills(r.sm);  // before the L1 is looked at
     }
     sm.starts.push_back({cycle, sm.below.size()});
     sm.below_cycle = cycle;

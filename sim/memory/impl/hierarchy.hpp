@@ -38,6 +38,10 @@ class MemoryHierarchy final : public MemorySystem {
   void settle_through(uint32_t sm, engine::Cycle cycle) override;
   engine::Cycle lookahead() const override;
   void settle_until(std::span<const uint32_t> sms, engine::Cycle end) override;
+  void begin_quantum(uint32_t sm, uint32_t slices) override;
+  void hand_off(uint32_t sm, uint32_t slice) override;
+  void settle_handed(std::span<const uint32_t> sms, uint32_t slice, engine::Cycle from, engine::Cycle to) override;
+  void end_quantum(std::span<const uint32_t> sms) override;
   void rerouting(uint32_t sm) override;
   // Limited miss-status registers need the L2's answers at once (send settles).
   bool sends_locally() const override { return !may_refuse(); }
@@ -57,11 +61,11 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle at = 0;   // when it leaves the SM; Respond, Acked: the earliest answer the SM's side allows
   };
   static constexpr uint32_t kNoFill = ~0u;
-  // An L1 sector on its way: installed with a placeholder, its time the latest of its
-  // departure and its reads.
+  // An L1 sector on its way, installed with a placeholder. Its time, the latest of its
+  // departure and its reads, is the settle's (fill_at_): the SM's thread may add fills while
+  // another settles earlier ones (a quantum's handed parts).
   struct Fill {
     uint64_t address;
-    engine::Cycle at;
     SectoredCache::Placed placed = {};
   };
   struct Departed {
@@ -74,10 +78,11 @@ class MemoryHierarchy final : public MemorySystem {
   // part alone, so that SMs may send on several threads. An SM that pulls its responses (in
   // a batch) keeps it so across settles too: settle() only reads it (a write there would
   // move the SM's cache lines to the settling thread and back every cycle), and the SM's
-  // first send of a later cycle, once every earlier cycle is settled, clears what was settled
-  // and gives its L1 the fills' times; its counts stay in `front`, which stats() adds. Kept
-  // over several cycles (an SM running ahead), its requests are settled cycle by cycle
-  // (settle_through), each cycle's entries from where `starts` says.
+  // first send of a later cycle (or its quantum's start), once every earlier cycle is
+  // settled, clears what was settled and gives its L1 the fills' times; its counts stay in
+  // `front`, which stats() adds. Kept over several cycles (an SM running ahead), its
+  // requests are settled cycle by cycle (settle_through), each cycle's entries from where
+  // `starts` says.
   struct alignas(64) Sm {  // on lines of its own: each is written by its SM's thread
     std::optional<SectoredCache> l1;
     MshrFile mshrs;
@@ -93,6 +98,15 @@ class MemoryHierarchy final : public MemorySystem {
       size_t index;  // in `below`
     };
     std::vector<CycleStart> starts;  // pulled: where each cycle's requests start in `below`
+    // In a quantum (begin_quantum to end_quantum): `below` is not cleared at a cycle's first
+    // send, and, on several threads, each part's is handed over (hand_off) to be settled by
+    // another thread while the SM sends on.
+    bool ahead = false;
+    struct Handed {
+      std::vector<Below> below;
+      std::vector<CycleStart> starts;
+    };
+    std::vector<Handed> handed;  // by slice (sized at begin_quantum: another thread reads it)
     uint64_t cleared = 0;            // pulled: entries of `below` cleared so far (settled_ counts on)
     uint64_t sent = 0;               // requests sent so far: their responses' order within a cycle
     // Scratch, reused by every request.
@@ -111,11 +125,13 @@ class MemoryHierarchy final : public MemorySystem {
   // gives its L1's sectors on their way their times (settle_below); one that does gets them
   // at its next send instead, on its own thread: the L1 is the SM's alone (not coherent)
   // and only its sends read it.
-  void do_below(uint32_t sm_index, size_t from, size_t to);
+  // `keep`: its responses are kept for end_quantum (respond_later).
+  void do_below(uint32_t sm_index, std::span<const Below> steps, bool keep);
   // A pulled SM's entries of `below` in [settled, to): done, in order.
-  void settle_pulled(uint32_t sm_index, size_t to);
+  // `keep`: its responses are kept for end_quantum (respond_later).
+  void settle_pulled(uint32_t sm_index, size_t to, bool keep = false);
   void settle_below(uint32_t sm_index);
-  void resolve_fills(Sm& sm);
+  void resolve_fills(uint32_t sm_index);
   void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);
   // Bytes of the sector at `sector` that a request whose lanes are one run of bytes from lane
@@ -158,9 +174,15 @@ class MemoryHierarchy final : public MemorySystem {
   struct CycleOf {  // settle_until's: SM `sm`'s requests of `cycle` end at `to` in its `below`
     engine::Cycle cycle;
     uint32_t sm;
-    size_t to;
+    size_t from, to;
   };
-  std::vector<CycleOf> quantum_;
+  // `cycles`, gathered in SM order, into (cycle, SM) order: counted by cycle (their cycles
+  // lie in [from, to), a quantum), which keeps the SM order within one.
+  void order_by_cycle(std::vector<CycleOf>& cycles, engine::Cycle from, engine::Cycle to);
+  std::vector<CycleOf> quantum_, ordered_;
+  std::vector<uint32_t> per_cycle_;
+  // Per SM, the settle's: each fill's time (Fill), by index.
+  std::vector<std::vector<engine::Cycle>> fill_at_;
   bool fronts_kept_ = false;  // some pulled SM keeps its counts in its `front`
 
 };

@@ -46,6 +46,7 @@ engine::Cycle MemoryHierarchy::lookahead() const {
 void MemoryHierarchy::settle_until(std::span<const uint32_t> sms, engine::Cycle end) {
   // Each SM's unsettled cycles before `end`, merged by (cycle, SM).
   quantum_.clear();
+  engine::Cycle first = end;
   for (uint32_t sm : sms) {
     if (!pulled(sm)) {
       settle(sm);
@@ -55,21 +56,76 @@ void MemoryHierarchy::settle_until(std::span<const uint32_t> sms, engine::Cycle 
     const auto from = static_cast<size_t>(settled_[sm] - s.cleared);
     for (size_t k = 0; k < s.starts.size() && s.starts[k].cycle < end; ++k) {
       const size_t to = k + 1 < s.starts.size() ? s.starts[k + 1].index : s.below.size();
-      if (to > from) quantum_.push_back({s.starts[k].cycle, sm, to});
+      if (to <= from) continue;
+      quantum_.push_back({s.starts[k].cycle, sm, 0, to});
+      first = std::min(first, s.starts[k].cycle);
     }
   }
-  std::sort(quantum_.begin(), quantum_.end(), [](const CycleOf& a, const CycleOf& b) {
-    return a.cycle < b.cycle || (a.cycle == b.cycle && a.sm < b.sm);
-  });
-  for (const CycleOf& c : quantum_) settle_pulled(c.sm, c.to);
+  order_by_cycle(quantum_, first, end);
+  for (const CycleOf& c : quantum_) settle_pulled(c.sm, c.to, true);
 }
 
-void MemoryHierarchy::settle_pulled(uint32_t index, size_t to) {
+void MemoryHierarchy::order_by_cycle(std::vector<CycleOf>& cycles, engine::Cycle from, engine::Cycle to) {
+  if (to - from > 4 * cycles.size() + 4096) {  // sparse: a count per cycle costs more than a sort
+    std::stable_sort(cycles.begin(), cycles.end(), [](const CycleOf& a, const CycleOf& b) { return a.cycle < b.cycle; });
+    return;
+  }
+  per_cycle_.assign(static_cast<size_t>(to - from) + 1, 0);
+  for (const CycleOf& c : cycles) ++per_cycle_[static_cast<size_t>(c.cycle - from) + 1];
+  for (size_t i = 1; i < per_cycle_.size(); ++i) per_cycle_[i] += per_cycle_[i - 1];  // each cycle's first place
+  ordered_.resize(cycles.size());
+  for (const CycleOf& c : cycles) ordered_[per_cycle_[static_cast<size_t>(c.cycle - from)]++] = c;
+  cycles.swap(ordered_);
+}
+
+void MemoryHierarchy::begin_quantum(uint32_t sm, uint32_t slices) {
+  Sm& s = sms_[sm];
+  if (s.handed.size() < slices) s.handed.resize(slices);
+  if (pulled(sm) && settled_[sm] == s.cleared + s.below.size()) {  // as its first send would
+    s.cleared += s.below.size();
+    s.below.clear();
+    s.starts.clear();
+    if (!s.fills.empty()) resolve_fills(sm);
+  }
+  s.ahead = true;
+}
+
+void MemoryHierarchy::hand_off(uint32_t sm, uint32_t slice) {
+  Sm& s = sms_[sm];
+  Sm::Handed& h = s.handed[slice];  // the last quantum's, settled: its room is reused
+  h.below.clear();
+  h.starts.clear();
+  h.below.swap(s.below);
+  h.starts.swap(s.starts);
+}
+
+void MemoryHierarchy::settle_handed(std::span<const uint32_t> sms, uint32_t slice, engine::Cycle from,
+                                    engine::Cycle to) {
+  fronts_kept_ = true;
+  quantum_.clear();
+  for (uint32_t sm : sms) {
+    const Sm::Handed& h = sms_[sm].handed[slice];
+    for (size_t k = 0; k < h.starts.size(); ++k) {
+      const size_t end = k + 1 < h.starts.size() ? h.starts[k + 1].index : h.below.size();
+      if (end > h.starts[k].index) quantum_.push_back({h.starts[k].cycle, sm, h.starts[k].index, end});
+    }
+  }
+  order_by_cycle(quantum_, from, to);
+  for (const CycleOf& c : quantum_)
+    do_below(c.sm, std::span<const Below>(sms_[c.sm].handed[slice].below).subspan(c.from, c.to - c.from), true);
+}
+
+void MemoryHierarchy::end_quantum(std::span<const uint32_t> sms) {
+  for (uint32_t sm : sms) sms_[sm].ahead = false;
+  respond_kept(sms);
+}
+
+void MemoryHierarchy::settle_pulled(uint32_t index, size_t to, bool keep) {
   fronts_kept_ = true;  // its counts stay in its `front`
   const Sm& s = sms_[index];
   const auto from = static_cast<size_t>(settled_[index] - s.cleared);
   if (from >= to) return;
-  do_below(index, from, to);
+  do_below(index, std::span<const Below>(s.below).subspan(from, to - from), keep);
   settled_[index] = s.cleared + to;
 }
 
@@ -77,29 +133,35 @@ void MemoryHierarchy::rerouting(uint32_t sm) {
   // A pulled SM's last cycles, which its next send would clear: settled (if they are not yet)
   // and cleared now, as a settle that does not pull does.
   Sm& s = sms_[sm];
-  if (!pulled(sm) || s.below.empty()) return;
+  if (!pulled(sm)) return;
   settle_pulled(sm, s.below.size());
   s.cleared += s.below.size();
   s.below.clear();
   s.starts.clear();
-  resolve_fills(s);
+  if (!s.fills.empty()) resolve_fills(sm);
 }
 
 void MemoryHierarchy::settle_below(uint32_t index) {
-  do_below(index, 0, sms_[index].below.size());
+  do_below(index, sms_[index].below, false);
   sms_[index].below.clear();
-  resolve_fills(sms_[index]);
+  resolve_fills(index);
 }
 
-void MemoryHierarchy::do_below(uint32_t index, size_t from, size_t to) {
+
+void MemoryHierarchy::do_below(uint32_t index, std::span<const Below> steps, bool keep) {
   Sm& sm = sms_[index];
+  std::vector<engine::Cycle>& fill_at = fill_at_[index];  // (a fill's first step is a Read)
   engine::Cycle ready = 0;  // the answer's time, as far as the request's steps so far go
-  for (const Below& b : std::span<const Below>(sm.below).subspan(from, to - from)) switch (b.op) {
+  for (const Below& b : steps) switch (b.op) {
       case Below::Op::Start: ready = 0; break;
       case Below::Op::Read: {
         const engine::Cycle arrives = from_l2(index, l2_->read(b.address, index, b.at, b.flag));
-        if (b.n != kNoFill) sm.fills[b.n].at = std::max(sm.fills[b.n].at, arrives);
-        else ready = std::max(ready, arrives);
+        if (b.n != kNoFill) {  // (b.at: the fill's departure)
+          if (b.n >= fill_at.size()) fill_at.resize(b.n + 1, 0);
+          fill_at[b.n] = std::max(fill_at[b.n], std::max(b.at, arrives));
+        } else {
+          ready = std::max(ready, arrives);
+        }
         if (sm.mshrs.limited())  // the line's register is held until its last sector is back
           for (Departed& d : sm.departed)
             if (d.line == line_of(b.address)) d.arrives = std::max(d.arrives, arrives);
@@ -117,16 +179,23 @@ void MemoryHierarchy::do_below(uint32_t index, size_t from, size_t to) {
       case Below::Op::Atomic:
         ready = std::max(ready, from_l2(index, l2_->atomic(b.address, b.value, b.n, b.flag, index, b.at)));
         break;
-      case Below::Op::WaitFill: ready = std::max(ready, sm.fills[b.n].at); break;
-      case Below::Op::Respond: respond(index, b.value, std::max(ready, b.at) + b.n, b.address); break;
+      case Below::Op::WaitFill: ready = std::max(ready, fill_at[b.n]); break;
+      case Below::Op::Respond:
+        if (keep) respond_later(index, b.value, std::max(ready, b.at) + b.n, b.address);
+        else respond(index, b.value, std::max(ready, b.at) + b.n, b.address);
+        break;
       case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
     }
 }
 
-void MemoryHierarchy::resolve_fills(Sm& sm) {
-  for (size_t i = 0; i < sm.fills.size(); ++i)
-    sm.l1->resolve(sm.fills[i].placed, sm.fills[i].address, SectoredCache::placeholder(static_cast<uint32_t>(i)), sm.fills[i].at);
+void MemoryHierarchy::resolve_fills(uint32_t index) {
+  Sm& sm = sms_[index];
+  for (size_t i = 0; i < sm.fills.size(); ++i) {
+    const auto fill = static_cast<uint32_t>(i);
+    sm.l1->resolve(sm.fills[i].placed, sm.fills[i].address, SectoredCache::placeholder(fill), fill_at_[index][fill]);
+  }
   sm.fills.clear();
+  fill_at_[index].clear();
 }
 
 engine::Cycle MemoryHierarchy::from_l2(uint32_t sm, engine::Cycle at) const {
