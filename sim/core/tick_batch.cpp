@@ -200,7 +200,7 @@ size_t TickBatch::part_of(size_t sm, size_t own_end) const {
   return sm < own_end ? 0 : 1 + sm % workers_.size();
 }
 
-void TickBatch::run_shared() {
+void TickBatch::deal() {
   const size_t n = running_.size(), threads = executors_.size();
   // Each list holds the due SMs of fixed SM indices; only this thread's range moves, and
   // slowly (a worker's SMs above it do not change with it).
@@ -211,10 +211,25 @@ void TickBatch::run_shared() {
   for (Part& part : parts_) {
     part.positions.clear();
     part.taken.store(0, std::memory_order_relaxed);
+    part.handed.store(0, std::memory_order_relaxed);
     part.instructions = 0;
     part.wake = engine::kNever;
   }
   for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
+}
+
+void TickBatch::balance(uint64_t busy) {
+  uint64_t workers_busy = 0;
+  for (size_t t = 1; t < executors_.size(); ++t) workers_busy = std::max(workers_busy, parts_[t].busy);
+  constexpr double kStep = 0.01;
+  const auto threads = static_cast<double>(executors_.size());
+  if (busy < workers_busy) own_share_ = std::min(threads, own_share_ + kStep);
+  else own_share_ = std::max(0.05, own_share_ - kStep);
+}
+
+void TickBatch::run_shared() {
+  const size_t n = running_.size();
+  deal();
   if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
   const size_t own = parts_[0].positions.size();  // running_[0, own): SM indices below own_end
   finished_.store(0, std::memory_order_relaxed);
@@ -248,11 +263,7 @@ void TickBatch::run_shared() {
   // SMs: then neither waits for the other but for the chain's last links. Measured, not
   // counted: an SM costs a worker more than this thread where their caches differ.
   if (own == n) return;  // no worker had an SM due: nothing learnt
-  uint64_t workers_busy = 0;
-  for (size_t t = 1; t < threads; ++t) workers_busy = std::max(workers_busy, parts_[t].busy);
-  constexpr double kStep = 0.01;
-  if (busy < workers_busy) own_share_ = std::min(static_cast<double>(threads), own_share_ + kStep);
-  else own_share_ = std::max(0.05, own_share_ - kStep);
+  balance(busy);
 }
 
 engine::Cycle TickBatch::quantum_end() {
@@ -329,21 +340,11 @@ void TickBatch::trail(size_t thread) {
 }
 
 void TickBatch::run_trailing(engine::Cycle end) {
-  const size_t n = running_.size(), threads = executors_.size();
+  const size_t threads = executors_.size();
   quantum_until_ = end;
   slices_ = static_cast<uint32_t>((end - now_ + kSliceCycles - 1) / kSliceCycles);
   slice_cycles_ = (end - now_ + slices_ - 1) / slices_;
-  // This thread's list is a range of the lowest SM indices, shorter than the workers' as it
-  // also settles (own_share_, as run_shared's).
-  const size_t sm_count = sms_.size();
-  const double even = static_cast<double>(sm_count) / static_cast<double>(threads);
-  const auto own_end = std::clamp<size_t>(static_cast<size_t>(own_share_ * even + 0.5), 1, sm_count);
-  if (parts_.size() < threads) parts_ = std::vector<Part>(threads);
-  for (Part& part : parts_) {
-    part.positions.clear();
-    part.handed.store(0, std::memory_order_relaxed);
-  }
-  for (size_t i = 0; i < n; ++i) parts_[part_of(running_[i]->id(), own_end)].positions.push_back(i);
+  deal();  // this thread's list shorter than the workers', as it also settles
   finished_.store(0, std::memory_order_relaxed);
   round_.fetch_add(1, std::memory_order_acq_rel);
   round_.notify_all();
@@ -376,11 +377,7 @@ void TickBatch::run_trailing(engine::Cycle end) {
   if (busy == 0) busy = ticks() - start - waited;
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
   quantum_until_ = 0;
-  uint64_t workers_busy = 0;
-  for (size_t t = 1; t < threads; ++t) workers_busy = std::max(workers_busy, parts_[t].busy);
-  constexpr double kStep = 0.01;
-  if (busy < workers_busy) own_share_ = std::min(static_cast<double>(threads), own_share_ + kStep);
-  else own_share_ = std::max(0.05, own_share_ - kStep);
+  balance(busy);
 }
 
 void TickBatch::end_quantum() {

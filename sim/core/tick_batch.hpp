@@ -97,6 +97,11 @@ class TickBatch {
   void run_one(size_t i, size_t thread, uint64_t round);  // running_[i]'s cycle, on `thread`
   void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
+  // Deals running_ out to the threads' lists (parts_), this thread's range by own_share_,
+  // their counts cleared.
+  void deal();
+  // own_share_ a step towards this thread's being as busy (`busy`, ticks) as the busiest worker.
+  void balance(uint64_t busy);
   // Which worker's list has SM `sm` when this thread's range ends at `own_end` (0: this thread's).
   size_t part_of(size_t sm, size_t own_end) const;
   // After running_[i] has run its cycle, on the thread that ran it: its cycle's end if that
