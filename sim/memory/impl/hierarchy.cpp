@@ -270,7 +270,7 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       const engine::Cycle sent = depart(sm, a, now);
       // An L1 sector is filled from the L2 sectors it spans.
       const auto fill = static_cast<uint32_t>(sm.fills.size());
-      sm.fills.push_back({a});
+      sm.fills.push_back({a, sent});
       for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill);
       sm.fills[fill].placed = l1.fill_placeholder(a, fill);
       sm.below.push_back({Below::Op::WaitFill, false, fill, 0, 0, 0});

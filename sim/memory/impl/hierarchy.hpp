@@ -61,11 +61,12 @@ class MemoryHierarchy final : public MemorySystem {
     engine::Cycle at = 0;   // when it leaves the SM; Respond, Acked: the earliest answer the SM's side allows
   };
   static constexpr uint32_t kNoFill = ~0u;
-  // An L1 sector on its way, installed with a placeholder. Its time, the latest of its
-  // departure and its reads, is the settle's (fill_at_): the SM's thread may add fills while
-  // another settles earlier ones (a quantum's handed parts).
+  // An L1 sector on its way, installed with a placeholder. Its time is the latest of its
+  // departure and its reads; the reads' part is the settle's (fill_at_), as the SM's thread
+  // may add fills while another settles earlier ones (a quantum's handed slices).
   struct Fill {
     uint64_t address;
+    engine::Cycle sent;  // its departure (alone where no read of it was settled: a fault)
     SectoredCache::Placed placed = {};
   };
   struct Departed {
@@ -99,7 +100,7 @@ class MemoryHierarchy final : public MemorySystem {
     };
     std::vector<CycleStart> starts;  // pulled: where each cycle's requests start in `below`
     // In a quantum (begin_quantum to end_quantum): `below` is not cleared at a cycle's first
-    // send, and, on several threads, each part's is handed over (hand_off) to be settled by
+    // send, and, on several threads, each slice's is handed over (hand_off) to be settled by
     // another thread while the SM sends on.
     bool ahead = false;
     struct Handed {

@@ -190,9 +190,11 @@ void MemoryHierarchy::do_below(uint32_t index, std::span<const Below> steps, boo
 
 void MemoryHierarchy::resolve_fills(uint32_t index) {
   Sm& sm = sms_[index];
+  const std::vector<engine::Cycle>& at = fill_at_[index];
   for (size_t i = 0; i < sm.fills.size(); ++i) {
-    const auto fill = static_cast<uint32_t>(i);
-    sm.l1->resolve(sm.fills[i].placed, sm.fills[i].address, SectoredCache::placeholder(fill), fill_at_[index][fill]);
+    const Fill& f = sm.fills[i];
+    const engine::Cycle ready = i < at.size() ? std::max(f.sent, at[i]) : f.sent;
+    sm.l1->resolve(f.placed, f.address, SectoredCache::placeholder(static_cast<uint32_t>(i)), ready);
   }
   sm.fills.clear();
   fill_at_[index].clear();
