@@ -147,7 +147,6 @@ void MemoryHierarchy::settle_below(uint32_t index) {
   resolve_fills(index);
 }
 
-
 void MemoryHierarchy::do_below(uint32_t index, std::span<const Below> steps, bool keep) {
   Sm& sm = sms_[index];
   std::vector<engine::Cycle>& fill_at = fill_at_[index];  // (a fill's first step is a Read)
