@@ -131,9 +131,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   engine::Cycle run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor);
   // run_quantum in slices, on any threads, one after another: begin_quantum (`slices`: how
   // many it hands over to the memory system, MemorySystem::begin_quantum); run_until each
-  // slice's end (returns the SM's next tick); finish_quantum (returns it too).
+  // slice's end; finish_quantum (returns the SM's next tick).
   void begin_quantum(engine::Cycle from, uint32_t slices);
-  engine::Cycle run_until(engine::Cycle until, exec::Executor& executor);
+  void run_until(engine::Cycle until, exec::Executor& executor);
   engine::Cycle finish_quantum();
   // The quantum's fault's cycle (kNever: none), and the fault, thrown.
   engine::Cycle fault_cycle() const { return fault_ ? fault_cycle_ : kNever; }

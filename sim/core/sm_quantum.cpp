@@ -25,7 +25,7 @@ void Sm::begin_quantum(engine::Cycle from, uint32_t slices) {
   memory_.begin_quantum(id_, slices);
 }
 
-engine::Cycle Sm::run_until(engine::Cycle until, exec::Executor& executor) {
+void Sm::run_until(engine::Cycle until, exec::Executor& executor) {
   executor_ = &executor;
   engine::Cycle at = quantum_at_;
   while (!fault_) {
@@ -48,7 +48,6 @@ engine::Cycle Sm::run_until(engine::Cycle until, exec::Executor& executor) {
     at = next_tick_;
   }
   quantum_at_ = at;
-  return at;
 }
 
 engine::Cycle Sm::finish_quantum() {

@@ -27,12 +27,12 @@ void MemorySystem::pull_responses(uint32_t sm) {
   pulled_[sm] = 1;
 }
 
+void MemorySystem::due_in_the_past() { throw std::logic_error("a response due in the past"); }
+
 void MemorySystem::respond_kept(std::span<const uint32_t> sms) {
   for (uint32_t sm : sms) {
     std::vector<Kept>& kept = kept_[sm];
     if (kept.empty()) continue;
-    for (const Kept& k : kept)
-      if (k.at < events_.now()) throw std::logic_error("a response due in the past");
     queues_[sm]->push_all(kept, pulled(sm));
     kept.clear();
   }
@@ -45,7 +45,7 @@ engine::Cycle MemorySystem::drained_at() const {
 }
 
 void MemorySystem::respond(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t order) {
-  if (at < events_.now()) throw std::logic_error("a response due in the past");
+  if (at < events_.now()) due_in_the_past();
   queues_[sm]->push(at, order, tag, pulled(sm));
 }
 

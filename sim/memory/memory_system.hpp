@@ -157,9 +157,11 @@ class MemorySystem {
   // until respond_kept(sms) gives the kept responses of `sms`, each SM's at once, which
   // touches their queues.
   void respond_later(uint32_t sm, uint64_t tag, engine::Cycle at, uint64_t order) {
+    if (at < events_.now()) due_in_the_past();
     kept_[sm].push_back({at, order, tag});
   }
   void respond_kept(std::span<const uint32_t> sms);
+  [[noreturn]] static void due_in_the_past();
   engine::EventQueue& events() const { return events_; }
   void set_may_refuse(bool v) { may_refuse_ = v; }
   // Whether SM `sm` takes its responses itself (pull_responses).

@@ -354,12 +354,7 @@ Accepted MemoryHierarchy::send(const MemoryRequest& r) {
   Sm& sm = sms_[r.sm];
   ++sm.sent;
   if (pulled(r.sm) && sm.below_cycle != cycle) {  // the first send of a cycle
-    if (!sm.ahead && settled_[r.sm] == sm.cleared + sm.below.size()) {  // every earlier cycle's is settled
-      sm.cleared += sm.below.size();
-      sm.below.clear();
-      sm.starts.clear();
-      if (!sm.fills.empty()) resolve_fills(r.sm);  // before the L1 is looked at
-    }
+    if (!sm.ahead && all_settled(r.sm)) clear_settled(r.sm);  // before the L1 is looked at
     sm.starts.push_back({cycle, sm.below.size()});
     sm.below_cycle = cycle;
   }

@@ -132,6 +132,12 @@ class MemoryHierarchy final : public MemorySystem {
   // `keep`: its responses are kept for end_quantum (respond_later).
   void settle_pulled(uint32_t sm_index, size_t to, bool keep = false);
   void settle_below(uint32_t sm_index);
+  // A pulled SM's entries of `below`, every one settled: cleared, and its fills' times given
+  // to its L1 (its first send of a cycle, its quantum's start, rerouting).
+  bool all_settled(uint32_t sm_index) const {
+    return settled_[sm_index] == sms_[sm_index].cleared + sms_[sm_index].below.size();
+  }
+  void clear_settled(uint32_t sm_index);
   void resolve_fills(uint32_t sm_index);
   void count_request(Sm& sm, const MemoryRequest& r);
   Accepted store(const MemoryRequest& r, engine::Cycle now);

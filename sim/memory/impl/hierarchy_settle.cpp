@@ -81,12 +81,7 @@ void MemoryHierarchy::order_by_cycle(std::vector<CycleOf>& cycles, engine::Cycle
 void MemoryHierarchy::begin_quantum(uint32_t sm, uint32_t slices) {
   Sm& s = sms_[sm];
   if (s.handed.size() < slices) s.handed.resize(slices);
-  if (pulled(sm) && settled_[sm] == s.cleared + s.below.size()) {  // as its first send would
-    s.cleared += s.below.size();
-    s.below.clear();
-    s.starts.clear();
-    if (!s.fills.empty()) resolve_fills(sm);
-  }
+  if (pulled(sm) && all_settled(sm)) clear_settled(sm);  // as its first send would
   s.ahead = true;
 }
 
@@ -132,9 +127,13 @@ void MemoryHierarchy::settle_pulled(uint32_t index, size_t to, bool keep) {
 void MemoryHierarchy::rerouting(uint32_t sm) {
   // A pulled SM's last cycles, which its next send would clear: settled (if they are not yet)
   // and cleared now, as a settle that does not pull does.
-  Sm& s = sms_[sm];
   if (!pulled(sm)) return;
-  settle_pulled(sm, s.below.size());
+  settle_pulled(sm, sms_[sm].below.size());
+  clear_settled(sm);
+}
+
+void MemoryHierarchy::clear_settled(uint32_t sm) {
+  Sm& s = sms_[sm];
   s.cleared += s.below.size();
   s.below.clear();
   s.starts.clear();
