@@ -164,8 +164,12 @@ void TickBatch::serve(size_t thread) {
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
     const uint64_t start = ticks();
-    if (quantum_until_ != 0) trail(thread);
-    else share(thread, seen);
+    if (quantum_until_ != 0) {
+      trail(thread);
+      if (thread == 1) apply_stores_once_done();
+    } else {
+      share(thread, seen);
+    }
     parts_[thread].busy = ticks() - start;
     finished_.fetch_add(1, std::memory_order_acq_rel);
     finished_.notify_all();
@@ -211,7 +215,6 @@ void TickBatch::deal() {
   for (Part& part : parts_) {
     part.positions.clear();
     part.taken.store(0, std::memory_order_relaxed);
-    part.handed.store(0, std::memory_order_relaxed);
     part.instructions = 0;
     part.wake = engine::kNever;
   }
@@ -331,44 +334,92 @@ void TickBatch::run_slice(size_t i, uint32_t slice, size_t thread) {
   if (slice + 1 == slices_) tickets_[i].next = sm.finish_quantum();
 }
 
+void TickBatch::run_taken(size_t i, uint32_t slice, size_t thread) {
+  // Its previous slice may still be running on the thread that took it (a moment at most).
+  while (tickets_[i].slices.load(std::memory_order_acquire) < slice) pause();
+  run_slice(i, slice, thread);
+  tickets_[i].slices.store(slice + 1, std::memory_order_release);
+  slices_done_[slice].fetch_add(1, std::memory_order_acq_rel);
+}
+
+bool TickBatch::take_slice(size_t part, uint32_t slice, size_t thread) {
+  Part& p = parts_[part];
+  std::atomic<uint32_t>& taken = p.taken_in[slice];
+  const auto count = static_cast<uint32_t>(p.positions.size());
+  bool ran = false;
+  if (part == thread) {
+    for (uint32_t rank; (rank = taken.fetch_add(1, std::memory_order_relaxed)) < count; ran = true)
+      run_taken(p.positions[rank], slice, thread);
+    return ran;
+  }
+  // The owner runs its last itself (as in run_part: an SM's state moved to another core costs
+  // both cores its cache misses), and one whose previous slice it has not run yet waits for it.
+  for (uint32_t rank = taken.load(std::memory_order_relaxed); rank + 1 < count;) {
+    const size_t i = p.positions[rank];
+    if (tickets_[i].slices.load(std::memory_order_acquire) < slice) break;
+    if (!taken.compare_exchange_weak(rank, rank + 1, std::memory_order_relaxed)) continue;  // (rank reloaded)
+    run_taken(i, slice, thread);
+    ran = true;
+    rank = taken.load(std::memory_order_relaxed);
+  }
+  return ran;
+}
+
+bool TickBatch::take_others(uint32_t slice, size_t thread) {
+  const size_t threads = executors_.size();
+  bool ran = false;
+  for (size_t k = 1; k < threads; ++k) ran |= take_slice((thread + k) % threads, slice, thread);
+  return ran;
+}
+
 void TickBatch::trail(size_t thread) {
-  Part& p = parts_[thread];
   for (uint32_t slice = 0; slice < slices_; ++slice) {
-    for (size_t i : p.positions) run_slice(i, slice, thread);
-    p.handed.store(slice + 1, std::memory_order_release);
+    take_slice(thread, slice, thread);
+    take_others(slice, thread);
   }
 }
 
+void TickBatch::cut_slices(engine::Cycle end) {
+  slice_ends_.clear();
+  const engine::Cycle last = std::min(kLastSliceCycles, end - now_), before = end - now_ - last;
+  const engine::Cycle count = (before + kSliceCycles - 1) / kSliceCycles;  // as even as can be
+  for (engine::Cycle k = 1; k <= count; ++k) slice_ends_.push_back(now_ + (before * k + count - 1) / count);
+  slice_ends_.push_back(end);
+  slices_ = static_cast<uint32_t>(slice_ends_.size());
+}
+
 void TickBatch::run_trailing(engine::Cycle end) {
-  const size_t threads = executors_.size();
+  const size_t n = running_.size();
   quantum_until_ = end;
-  slices_ = static_cast<uint32_t>((end - now_ + kSliceCycles - 1) / kSliceCycles);
-  slice_cycles_ = (end - now_ + slices_ - 1) / slices_;
+  cut_slices(end);
   deal();  // this thread's list shorter than the workers', as it also settles
+  // The counts the threads take by, cleared before the round (its start publishes them).
+  if (slices_done_.size() < slices_) slices_done_ = std::vector<std::atomic<uint32_t>>(slices_);
+  for (uint32_t slice = 0; slice < slices_; ++slice) slices_done_[slice].store(0, std::memory_order_relaxed);
+  for (Part& part : parts_) {
+    if (part.taken_in.size() < slices_) part.taken_in = std::vector<std::atomic<uint32_t>>(slices_);
+    for (uint32_t slice = 0; slice < slices_; ++slice) part.taken_in[slice].store(0, std::memory_order_relaxed);
+  }
+  for (size_t i = 0; i < n; ++i) tickets_[i].slices.store(0, std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
   round_.fetch_add(1, std::memory_order_acq_rel);
   round_.notify_all();
   const uint64_t start = ticks();
   uint64_t waited = 0;
   uint32_t settled = 0;  // slices settled
-  const auto handed = [&](uint32_t slice) {  // by every worker (this thread's own are)
-    for (size_t t = 1; t < threads; ++t)
-      if (parts_[t].handed.load(std::memory_order_acquire) <= slice) return false;
-    return true;
-  };
   const auto settle = [&](uint32_t slice) { memory_.settle_handed(ids_, slice, slice_start(slice), slice_end(slice)); };
   for (uint32_t slice = 0; slice < slices_; ++slice) {
-    for (size_t i : parts_[0].positions) run_slice(i, slice, 0);
-    while (settled <= slice && handed(settled)) settle(settled++);
+    take_slice(0, slice, 0);
+    while (settled <= slice && slice_done(settled)) settle(settled++);
   }
   uint64_t busy = 0;  // its SMs and the settle but for the last slice's, which waits for every SM
   for (; settled < slices_; ++settled) {
-    if (!handed(settled)) {
+    // Until every SM has run the slice: the workers' SMs that are left, else a wait.
+    for (int spin = 0; !slice_done(settled);) {
+      if (take_others(settled, 0)) continue;
       const uint64_t from = ticks();
-      for (int spin = 0; !handed(settled); ++spin) {
-        if (spin < kSpins) pause();
-        else std::this_thread::yield();
-      }
+      if (++spin < kSpins) pause();
+      else std::this_thread::yield();
       waited += ticks() - from;
     }
     if (settled + 1 == slices_) busy = ticks() - start - waited;
@@ -378,6 +429,24 @@ void TickBatch::run_trailing(engine::Cycle end) {
   wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
   quantum_until_ = 0;
   balance(busy);
+}
+
+void TickBatch::apply_stores() {
+  logs_.clear();
+  for (Sm* sm : running_) logs_.push_back(&sm->store_log());
+  exec::StoreLog::apply_in_cycle_order(logs_, store_parts_);
+}
+
+void TickBatch::apply_stores_once_done() {
+  const uint32_t last = slices_ - 1;
+  for (int spin = 0; !slice_done(last); ++spin) {
+    if (spin < kSpins) pause();
+    else std::this_thread::yield();
+  }
+  for (const Sm* sm : running_)
+    if (sm->fault_cycle() != engine::kNever) return;
+  apply_stores();
+  stores_applied_ = true;
 }
 
 void TickBatch::end_quantum() {
@@ -390,9 +459,8 @@ void TickBatch::end_quantum() {
         (faulted == n || running_[i]->fault_cycle() < running_[faulted]->fault_cycle()))
       faulted = i;
   if (faulted != n) running_[faulted]->rethrow_fault();
-  logs_.clear();
-  for (Sm* sm : running_) logs_.push_back(&sm->store_log());
-  exec::StoreLog::apply_in_cycle_order(logs_, store_parts_);
+  if (!stores_applied_) apply_stores();
+  stores_applied_ = false;
   for (size_t i = 0; i < n; ++i) {
     Sm& sm = *running_[i];
     last_cycle_ = std::max(last_cycle_, sm.quantum_last());

@@ -120,12 +120,26 @@ class TickBatch {
   // it while they run the next (MemorySystem::settle_handed).
   void run_trailing(engine::Cycle end);
   void trail(size_t thread);  // a worker's part of run_trailing
+  // Part `part`'s SMs' cycles of `slice` that this thread can take: all that are left of its
+  // own list; of another's, those whose previous slice is done, but for the owner's last.
+  // True when it ran one.
+  bool take_slice(size_t part, uint32_t slice, size_t thread);
+  bool take_others(uint32_t slice, size_t thread);  // take_slice from every other list, from the next thread's on
+  void run_taken(size_t i, uint32_t slice, size_t thread);  // run_slice, once its previous slice is done; counted
   void run_slice(size_t i, uint32_t slice, size_t thread);  // running_[i]'s cycles of `slice`, handed over
-  engine::Cycle slice_start(uint32_t slice) const {
-    return std::min(quantum_until_, now_ + slice * slice_cycles_);
+  bool slice_done(uint32_t slice) const {  // every due SM's
+    return slices_done_[slice].load(std::memory_order_acquire) == running_.size();
   }
-  engine::Cycle slice_end(uint32_t slice) const { return slice_start(slice + 1); }
+  engine::Cycle slice_start(uint32_t slice) const { return slice == 0 ? now_ : slice_ends_[slice - 1]; }
+  engine::Cycle slice_end(uint32_t slice) const { return slice_ends_[slice]; }
+  void cut_slices(engine::Cycle end);  // slices_ and slice_ends_ for the quantum [now_, end)
   void end_quantum();  // responses, faults, stores, what each SM leaves, in (cycle, SM) order
+  // The quantum's stores in (cycle, SM) order, unless an SM faulted (end_quantum throws then).
+  // With slices, the first worker applies them as soon as every SM is done, while this thread
+  // settles the last slice (the two touch nothing in common); stores_applied_ says it did.
+  void apply_stores();
+  void apply_stores_once_done();
+  bool stores_applied_ = false;
 
   engine::EventQueue& events_;
   engine::MemberEvent<TickBatch, &TickBatch::run> event_;
@@ -152,8 +166,12 @@ class TickBatch {
   // Slices of a quantum: as long as this at most. The more, the less of the settle is left
   // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
   static constexpr engine::Cycle kSliceCycles = 64;
+  // The last slice's settle waits for every SM, and the other threads for it: it is this
+  // short at most.
+  static constexpr engine::Cycle kLastSliceCycles = 16;
   uint32_t slices_ = 0;
-  engine::Cycle slice_cycles_ = 0;
+  std::vector<engine::Cycle> slice_ends_;
+  std::vector<std::atomic<uint32_t>> slices_done_;  // by slice: how many due SMs have run it (sized between rounds)
   std::vector<engine::Cycle> from_;  // in a quantum, by position in running_: the SM's first cycle
   std::vector<uint32_t> ids_;        // in a quantum: running_'s SM indices
   struct First {
@@ -180,7 +198,8 @@ class TickBatch {
     uint64_t instructions = 0;
     engine::Cycle wake = engine::kNever;
     uint64_t busy = 0;  // a worker's: how long its share of the round took (ticks)
-    std::atomic<uint32_t> handed{0};  // run_trailing: the slices its SMs have handed over
+    // run_trailing: by slice, how many of its SMs some thread has taken (sized between rounds).
+    std::vector<std::atomic<uint32_t>> taken_in;
   };
   std::vector<Part> parts_;  // by thread
   // One per position in running_: written by the thread that ran the SM, polled by this one.
@@ -188,6 +207,7 @@ class TickBatch {
   // would move that line back and forth between the two cores.
   struct Ticket {
     alignas(64) std::atomic<uint64_t> done{0};  // the round in which the SM's cycle was run
+    std::atomic<uint32_t> slices{0};            // run_trailing: how many of its slices have run
     alignas(64) bool alone = false;             // its cycle ended on its thread
     engine::Cycle next = engine::kNever;        // then: its next tick
   };
