@@ -189,6 +189,28 @@ TEST(Quantum, TenWavesOnHopperAsCycleByCycleOnOneTwoAndThreeThreads) {
   }
 }
 
+// One block per SM, each storing its index to word 0 after a loop the shorter the higher its
+// index: block 0's stores come last in cycle order (the last, its thread 0's 1.0f to its own
+// word), block 7's index last in SM order. With slices, a worker applies the quantum's
+// stores: as cycle by cycle, block 0's 1.0f stays.
+TEST(Quantum, AQuantumsStoresApplyInCycleOrderOnEveryThreadCount) {
+  const std::string work = "and.b32 %r10, %r2, 7;\nLOOP:\nadd.u32 %r10, %r10, 1;\nsetp.lt.u32 %p1, %r10, 8;\n@%p1 bra LOOP;\n";
+  const auto word0 = [](const util::Bytes& out) {
+    float v;
+    std::memcpy(&v, out.data(), 4);
+    return v;
+  };
+  const Launched each = launch_waves(1, 1, work, 8, 32);
+  ASSERT_EQ(each.error, "");
+  EXPECT_EQ(word0(each.out), 1.0f);
+  for (int threads : {1, 2, 3}) {
+    const Launched q = launch_waves(0, threads, work, 8, 32);
+    ASSERT_EQ(q.error, "");
+    EXPECT_EQ(q.stats.cycles, each.stats.cycles) << threads << " threads";
+    EXPECT_EQ(word0(q.out), 1.0f) << threads << " threads";
+  }
+}
+
 // Empty blocks of 1024 threads on Hopper's 132 SMs, 300 of them: the 264 of the first wave
 // retire while 36 wait, and give their rooms back 300 cycles later, the last of those
 // releases after the last block retires. The launch ends at that release, as its event did
