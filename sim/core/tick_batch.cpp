@@ -164,13 +164,11 @@ void TickBatch::serve(size_t thread) {
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
     const uint64_t start = ticks();
-    if (quantum_until_ != 0) {
-      trail(thread);
-      if (thread == 1) apply_stores_once_done();
-    } else {
-      share(thread, seen);
-    }
-    parts_[thread].busy = ticks() - start;
+    const bool trailing = quantum_until_ != 0;
+    if (trailing) trail(thread);
+    else share(thread, seen);
+    parts_[thread].busy = ticks() - start;  // its SMs' (balance: the stores are not theirs)
+    if (trailing && thread == 1) apply_stores_once_done();
     finished_.fetch_add(1, std::memory_order_acq_rel);
     finished_.notify_all();
   }
