@@ -2,50 +2,13 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#endif
 
 #include "core/sm.hpp"
+#include "core/thread_wait.hpp"
 
 namespace gpusim::core {
 
-namespace {
-
-// Waiting for the other threads until `done()`, which only a change of `value` can make true:
-// a short spin (a thread's share of a batch takes microseconds), then asleep on `value` until
-// it changes. Sleeping, a thread leaves its core to those with work, in this process or
-// another (several runs side by side, more threads than cores).
-constexpr int kSpins = 4000;
-inline void pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-// A cheap clock for sharing the work out (never for the results): the time-stamp counter
-// where there is one.
-inline uint64_t ticks() {
-#if defined(__x86_64__) || defined(__i386__)
-  return __rdtsc();
-#else
-  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
-template <class T, class Done>
-void wait_for(const std::atomic<T>& value, Done done) {
-  for (int round = 0; round < kSpins; ++round) {
-    if (done()) return;
-    pause();
-  }
-  for (;;) {
-    const T seen = value.load(std::memory_order_acquire);
-    if (done()) return;
-    value.wait(seen, std::memory_order_acquire);
-  }
-}
-
-}  // namespace
+using thread_wait::ticks;
 
 std::string TickBatch::in_order_because(const kernel::Program& program, const exec::LaunchConfig& launch, bool profile,
                                         const memory::MemorySystem& memory) {
@@ -157,14 +120,18 @@ void TickBatch::end_shared() {
   }
 }
 
+void TickBatch::wait_for_workers() {
+  thread_wait::wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+}
+
 void TickBatch::serve(size_t thread) {
   uint64_t seen = 0;
   for (;;) {
-    wait_for(round_, [&] { return round_.load(std::memory_order_acquire) != seen; });
+    thread_wait::wait_for(round_, [&] { return round_.load(std::memory_order_acquire) != seen; });
     if (stop_.load(std::memory_order_acquire)) return;
     seen = round_.load(std::memory_order_acquire);
     const uint64_t start = ticks();
-    const bool trailing = quantum_until_ != 0;
+    const bool trailing = trailing_;
     if (trailing) trail(thread);
     else share(thread, seen);
     parts_[thread].busy = ticks() - start;  // its SMs' (balance: the stores are not theirs)
@@ -245,10 +212,7 @@ void TickBatch::run_shared() {
     if (i >= own && ticket.done.load(std::memory_order_acquire) != round) {
       const uint64_t from = ticks();
       // A short spin, then the core to others (the worker, when threads outnumber cores).
-      for (int spin = 0; ticket.done.load(std::memory_order_acquire) != round; ++spin) {
-        if (spin < kSpins) pause();
-        else std::this_thread::yield();
-      }
+      for (int spin = 0; ticket.done.load(std::memory_order_acquire) != round;) thread_wait::backoff(spin);
       waited += ticks() - from;
     }
     // Its next tick before its settle's wakes and any end_cycle (whose retired blocks may
@@ -259,7 +223,7 @@ void TickBatch::run_shared() {
     settle(i);
   }
   const uint64_t busy = ticks() - start - waited;  // its SMs and the settle
-  wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
+  wait_for_workers();
   // Balanced when this thread's SMs and the settle take as long as the busiest worker's
   // SMs: then neither waits for the other but for the chain's last links. Measured, not
   // counted: an SM costs a worker more than this thread where their caches differ.
@@ -324,139 +288,26 @@ void TickBatch::run_quantum(engine::Cycle end) {
   end_quantum();
 }
 
-void TickBatch::run_slice(size_t i, uint32_t slice, size_t thread) {
-  Sm& sm = *running_[i];
-  if (slice == 0) sm.begin_quantum(from_[i], slices_);
-  sm.run_until(slice_end(slice), *executors_[thread]);
-  memory_.hand_off(sm.id(), slice);
-  if (slice + 1 == slices_) tickets_[i].next = sm.finish_quantum();
-}
-
-void TickBatch::run_taken(size_t i, uint32_t slice, size_t thread) {
-  // Its previous slice may still be running on the thread that took it (a moment at most).
-  while (tickets_[i].slices.load(std::memory_order_acquire) < slice) pause();
-  run_slice(i, slice, thread);
-  tickets_[i].slices.store(slice + 1, std::memory_order_release);
-  slices_done_[slice].fetch_add(1, std::memory_order_acq_rel);
-}
-
-bool TickBatch::take_slice(size_t part, uint32_t slice, size_t thread) {
-  Part& p = parts_[part];
-  std::atomic<uint32_t>& taken = p.taken_in[slice];
-  const auto count = static_cast<uint32_t>(p.positions.size());
-  bool ran = false;
-  if (part == thread) {
-    for (uint32_t rank; (rank = taken.fetch_add(1, std::memory_order_relaxed)) < count; ran = true)
-      run_taken(p.positions[rank], slice, thread);
-    return ran;
-  }
-  // The owner runs its last itself (as in run_part: an SM's state moved to another core costs
-  // both cores its cache misses), and one whose previous slice it has not run yet waits for it.
-  for (uint32_t rank = taken.load(std::memory_order_relaxed); rank + 1 < count;) {
-    const size_t i = p.positions[rank];
-    if (tickets_[i].slices.load(std::memory_order_acquire) < slice) break;
-    if (!taken.compare_exchange_weak(rank, rank + 1, std::memory_order_relaxed)) continue;  // (rank reloaded)
-    run_taken(i, slice, thread);
-    ran = true;
-    rank = taken.load(std::memory_order_relaxed);
-  }
-  return ran;
-}
-
-bool TickBatch::take_others(uint32_t slice, size_t thread) {
-  const size_t threads = executors_.size();
-  bool ran = false;
-  for (size_t k = 1; k < threads; ++k) ran |= take_slice((thread + k) % threads, slice, thread);
-  return ran;
-}
-
-void TickBatch::trail(size_t thread) {
-  for (uint32_t slice = 0; slice < slices_; ++slice) {
-    take_slice(thread, slice, thread);
-    take_others(slice, thread);
-  }
-}
-
-void TickBatch::cut_slices(engine::Cycle end) {
-  slice_ends_.clear();
-  const engine::Cycle last = std::min(kLastSliceCycles, end - now_), before = end - now_ - last;
-  const engine::Cycle count = (before + kSliceCycles - 1) / kSliceCycles;  // as even as can be
-  for (engine::Cycle k = 1; k <= count; ++k) slice_ends_.push_back(now_ + (before * k + count - 1) / count);
-  slice_ends_.push_back(end);
-  slices_ = static_cast<uint32_t>(slice_ends_.size());
-}
-
-void TickBatch::run_trailing(engine::Cycle end) {
-  const size_t n = running_.size();
-  quantum_until_ = end;
-  cut_slices(end);
-  deal();  // this thread's list shorter than the workers', as it also settles
-  // The counts the threads take by, cleared before the round (its start publishes them).
-  if (slices_done_.size() < slices_) slices_done_ = std::vector<std::atomic<uint32_t>>(slices_);
-  for (uint32_t slice = 0; slice < slices_; ++slice) slices_done_[slice].store(0, std::memory_order_relaxed);
-  for (Part& part : parts_) {
-    if (part.taken_in.size() < slices_) part.taken_in = std::vector<std::atomic<uint32_t>>(slices_);
-    for (uint32_t slice = 0; slice < slices_; ++slice) part.taken_in[slice].store(0, std::memory_order_relaxed);
-  }
-  for (size_t i = 0; i < n; ++i) tickets_[i].slices.store(0, std::memory_order_relaxed);
-  finished_.store(0, std::memory_order_relaxed);
-  round_.fetch_add(1, std::memory_order_acq_rel);
-  round_.notify_all();
-  const uint64_t start = ticks();
-  uint64_t waited = 0;
-  uint32_t settled = 0;  // slices settled
-  const auto settle = [&](uint32_t slice) { memory_.settle_handed(ids_, slice, slice_start(slice), slice_end(slice)); };
-  for (uint32_t slice = 0; slice < slices_; ++slice) {
-    take_slice(0, slice, 0);
-    while (settled <= slice && slice_done(settled)) settle(settled++);
-  }
-  uint64_t busy = 0;  // its SMs and the settle but for the last slice's, which waits for every SM
-  for (; settled < slices_; ++settled) {
-    // Until every SM has run the slice: the workers' SMs that are left, else a wait.
-    for (int spin = 0; !slice_done(settled);) {
-      if (take_others(settled, 0)) continue;
-      const uint64_t from = ticks();
-      if (++spin < kSpins) pause();
-      else std::this_thread::yield();
-      waited += ticks() - from;
-    }
-    if (settled + 1 == slices_) busy = ticks() - start - waited;
-    settle(settled);
-  }
-  if (busy == 0) busy = ticks() - start - waited;
-  wait_for(finished_, [&] { return finished_.load(std::memory_order_acquire) == workers_.size(); });
-  quantum_until_ = 0;
-  balance(busy);
-}
-
 void TickBatch::apply_stores() {
   logs_.clear();
   for (Sm* sm : running_) logs_.push_back(&sm->store_log());
   exec::StoreLog::apply_in_cycle_order(logs_, store_parts_);
 }
 
-void TickBatch::apply_stores_once_done() {
-  const uint32_t last = slices_ - 1;
-  for (int spin = 0; !slice_done(last); ++spin) {
-    if (spin < kSpins) pause();
-    else std::this_thread::yield();
-  }
-  for (const Sm* sm : running_)
-    if (sm->fault_cycle() != engine::kNever) return;
-  apply_stores();
-  stores_applied_ = true;
-}
-
-void TickBatch::end_quantum() {
+size_t TickBatch::first_fault() const {
   const size_t n = running_.size();
-  memory_.end_quantum(ids_);
-  // The first fault in (cycle, SM) order is the one cycle-by-cycle batches would throw.
   size_t faulted = n;
   for (size_t i = 0; i < n; ++i)
     if (running_[i]->fault_cycle() != engine::kNever &&
         (faulted == n || running_[i]->fault_cycle() < running_[faulted]->fault_cycle()))
       faulted = i;
-  if (faulted != n) running_[faulted]->rethrow_fault();
+  return faulted;
+}
+
+void TickBatch::end_quantum() {
+  const size_t n = running_.size();
+  memory_.end_quantum(ids_);
+  if (const size_t faulted = first_fault(); faulted != n) running_[faulted]->rethrow_fault();
   if (!stores_applied_) apply_stores();
   stores_applied_ = false;
   for (size_t i = 0; i < n; ++i) {

@@ -122,6 +122,7 @@ class TickBatch {
   // whose list was done waited for the slowest, 12-21% of a quantum on the h100 vecadd.
   void run_trailing(engine::Cycle end);
   void trail(size_t thread);  // a worker's part of run_trailing
+  void wait_for_workers();  // until every worker is done with the round (finished_)
   // Part `part`'s SMs' cycles of `slice` that this thread can take: all that are left of its
   // own list; of another's, those whose previous slice is done, but for the owner's last.
   // True when it ran one.
@@ -134,12 +135,16 @@ class TickBatch {
   }
   engine::Cycle slice_start(uint32_t slice) const { return slice == 0 ? now_ : slice_ends_[slice - 1]; }
   engine::Cycle slice_end(uint32_t slice) const { return slice_ends_[slice]; }
-  void cut_slices(engine::Cycle end);  // slices_ and slice_ends_ for the quantum [now_, end)
+  void cut_slices(engine::Cycle end);  // slice_ends_ for the quantum [now_, end)
+  uint32_t slices() const { return static_cast<uint32_t>(slice_ends_.size()); }
+  // The counts the threads take slices by, and each SM's slices run, all 0.
+  void clear_slice_counts();
   void end_quantum();  // responses, faults, stores, what each SM leaves, in (cycle, SM) order
   // The quantum's stores in (cycle, SM) order, unless an SM faulted (end_quantum throws then).
   // With slices, the first worker applies them as soon as every SM is done, while this thread
   // settles the last slice (the two touch nothing in common); stores_applied_ says it did.
   void apply_stores();
+  size_t first_fault() const;  // running_'s position of the first fault in (cycle, SM) order (size: none)
   void apply_stores_once_done();
 
   engine::EventQueue& events_;
@@ -163,14 +168,13 @@ class TickBatch {
   std::vector<uint32_t> planned_;  // SMs given blocks while planning
   engine::Cycle quantum_ = 1;
   engine::Cycle last_cycle_ = 0;
-  engine::Cycle quantum_until_ = 0;  // in run_trailing: the quantum's end
+  bool trailing_ = false;  // in run_trailing: the workers trail (else share)
   // Slices of a quantum: as long as this at most. The more, the less of the settle is left
   // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
   static constexpr engine::Cycle kSliceCycles = 64;
   // The last slice's settle waits for every SM, and the other threads for it: it is this
   // short at most.
   static constexpr engine::Cycle kLastSliceCycles = 16;
-  uint32_t slices_ = 0;
   std::vector<engine::Cycle> slice_ends_;
   std::vector<std::atomic<uint32_t>> slices_done_;  // by slice: how many due SMs have run it (sized between rounds)
   std::vector<engine::Cycle> from_;  // in a quantum, by position in running_: the SM's first cycle
