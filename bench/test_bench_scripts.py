@@ -6,6 +6,7 @@ import tempfile
 import unittest
 
 import launch_breakdown
+import scaled_gpu_probe
 import threads_ratio
 
 # Two threads' samples as `perf script -F tid,time,ip,sym,dso` prints them (tids padded).
@@ -95,6 +96,42 @@ class ThreadsRatio(Scratch):
         # Medians: one thread 3.0 s, two 1.6 s; ratios by repeat 1.5, 2.5, 2.0: median 2.0.
         self.assertIn(",vecadd,,B,1,3,3.000,", out)
         self.assertIn(",vecadd,,B,2,3,1.600,2.00", out)
+
+
+class ScaledGpu(unittest.TestCase):
+    BASE = {"memory.l2.line_bytes": 128, "memory.l2.associativity": 16, "memory.dram.bandwidth_gbs": 100,
+            "block_scheduler.block_dispatch_interval": 1.5}
+
+    def test_keeps_every_kth_sm_of_each_partition_and_scales_the_shared_parts(self):
+        values = dict(self.BASE, **{
+            "gpu.sm_count": 8, "memory.l2.partitions": 2, "memory.l2.sm_partitions": [0, 0, 1, 1, 0, 0, 1, 1],
+            "memory.l2.sm_path_cycles": [1, 2, 3, 4, 5, 6, 7, 8], "block_scheduler.sm_order": [7, 6, 5, 4, 3, 2, 1, 0],
+            "memory.l2.size_bytes": 65536, "memory.l2.slices": 6, "memory.dram.channels": 4})
+        kept, sets = scaled_gpu_probe.scaled_overrides(values, 2)
+        # Partition 0 holds SMs 0, 1, 4, 5 (keeps 0, 4); partition 1 holds 2, 3, 6, 7 (keeps 2, 6).
+        self.assertEqual(kept, [0, 2, 4, 6])
+        self.assertEqual(sets, [
+            "gpu.sm_count=4", "memory.l2.sm_partitions=[0,1,0,1]", "memory.l2.sm_path_cycles=[1,3,5,7]",
+            # 6, 4, 2, 0 dispatched in that order: renumbered 3, 2, 1, 0.
+            "block_scheduler.sm_order=[3,2,1,0]",
+            # Half of 64 KB, a whole number of 4 KB (128 B x 16 ways x 2 partitions).
+            "memory.l2.size_bytes=32768", "memory.l2.slices=3", "memory.dram.channels=2",
+            "memory.dram.bandwidth_gbs=50.0000", "block_scheduler.block_dispatch_interval=3.0000"])
+
+    def test_expands_the_abbreviated_per_sm_lists_and_rounds_the_counts(self):
+        values = dict(self.BASE, **{
+            "gpu.sm_count": 6, "memory.l2.partitions": 1, "memory.l2.sm_partitions": "halves",
+            "memory.l2.sm_path_cycles": "none", "block_scheduler.sm_order": "ascending",
+            "memory.l2.size_bytes": 24576, "memory.l2.slices": 5, "memory.dram.channels": 3})
+        kept, sets = scaled_gpu_probe.scaled_overrides(values, 4)
+        self.assertEqual(kept, [0, 4])
+        # 2 of 6 SMs: 24 KB x 2 / 6 = 8 KB (four 2 KB sets); 5 x 2 / 6 = 1.67 slices -> 2; 3 x 2 / 6 = 1 channel.
+        self.assertIn("memory.l2.size_bytes=8192", sets)
+        self.assertIn("memory.l2.slices=2", sets)
+        self.assertIn("memory.dram.channels=1", sets)
+        self.assertIn("block_scheduler.sm_order=[0,1]", sets)
+        self.assertIn("memory.l2.sm_path_cycles=[0,0]", sets)
+        self.assertIn("block_scheduler.block_dispatch_interval=4.5000", sets)
 
 
 if __name__ == "__main__":
