@@ -16,7 +16,8 @@ usage: bench/scaled_gpu_probe.py [--gpusim build/gpusim] [--arch configs/hopper.
 CASE: WORKLOAD.yaml:PARAM[,PARAM...], e.g. workloads/stencil.yaml:ny (the size's values are
 scaled). Without cases: six single-launch kernels of the h100 size. Prints CSV: cycles of both
 runs, the error, DRAM bytes (the scaled run's times n/m), L2 hit rates, CPU seconds of each
-whole program (one thread), a row per launch."""
+whole program (one thread) and of the whole program run --functional (what the blocks a sample
+leaves untimed would cost, at most), a row per launch."""
 import argparse
 import json
 import os
@@ -89,8 +90,10 @@ def size_values(workload, size):
     return values
 
 
-def run(gpusim, arch, workload, size, sets):
+def run(gpusim, arch, workload, size, sets, functional=False):
     cmd = [gpusim, "--arch", arch, "--workload", workload, "--format", "json", "--threads", "1"]
+    if functional:
+        cmd.append("--functional")
     if size:
         cmd += ["--size", size]
     for s in sets:
@@ -129,9 +132,10 @@ def main(argv=None):
         cases.append((workload, names, full))
     if not a.no_header:
         print("arch,l2_capacity,workload,launch,k,sms,scaled_params,blocks,scaled_blocks,exact_cycles,scaled_cycles,error,"
-              "exact_dram_bytes,scaled_dram_bytes_x_n_over_m,exact_l2_hit,scaled_l2_hit,cpu_s_exact,cpu_s_scaled")
+              "exact_dram_bytes,scaled_dram_bytes_x_n_over_m,exact_l2_hit,scaled_l2_hit,cpu_s_exact,cpu_s_scaled,cpu_s_functional")
     for workload, names, full in cases:
         exacts, t_exact = run(a.gpusim, a.arch, workload, a.size, [])
+        _, t_functional = run(a.gpusim, a.arch, workload, a.size, [], functional=True)
         for k in (int(f) for f in a.factors.split(",")):
             kept, sets = scaled_overrides(values, k, a.keep_l2_size)
             m = len(kept)
@@ -144,7 +148,8 @@ def main(argv=None):
                     os.path.basename(workload)[:-5], f"{i + 1} {exact['name']}", k, m, " ".join(params),
                     exact["blocks"], scaled["blocks"], exact["cycles"], scaled["cycles"], f"{error:+.2%}",
                     dram(exact), f"{dram(scaled) * n / m:.0f}", f"{exact['memory']['l2_hit_rate']:.3f}",
-                    f"{scaled['memory']['l2_hit_rate']:.3f}", f"{t_exact:.2f}", f"{t_scaled:.2f}"]), flush=True)
+                    f"{scaled['memory']['l2_hit_rate']:.3f}", f"{t_exact:.2f}", f"{t_scaled:.2f}",
+                    f"{t_functional:.2f}"]), flush=True)
     return 0
 
 
