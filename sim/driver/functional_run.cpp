@@ -23,7 +23,7 @@ FunctionalRun run_functional(const workload::Workload& w, const Modules& modules
     run.launches.push_back(std::move(record));
   });
   run.check = session.check();
-  run.host = session.host();
+  run.host = session.take_host();
   return run;
 }
 
