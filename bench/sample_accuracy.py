@@ -6,40 +6,27 @@ usage: bench/sample_accuracy.py [--gpusim build/gpusim] [--arch configs/hopper.y
                                 [--size h100] [--sample on] [WORKLOAD.yaml ...]
 Without workloads: every bundled workload that has the size. --size '': each workload's
 default size (the validation corpus: workloads/corpus/*.yaml). Prints a Markdown table."""
-import argparse
 import glob
-import json
 import os
-import resource
 import statistics
-import subprocess
-import sys
+
+from gpusim_runs import ROOT, parser, run_json
 
 
 def run(gpusim, arch, workload, size, sample):
     cmd = [gpusim, "--arch", arch, "--workload", workload, "--format", "json", "--sample", sample]
     if size:
         cmd += ["--size", size]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{out.stderr}")
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return json.loads(out.stdout), seconds
+    return run_json(cmd)
 
 
 def main():
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--gpusim", default=os.path.join(root, "build", "gpusim"))
-    p.add_argument("--arch", default=os.path.join(root, "configs", "hopper.yaml"))
-    p.add_argument("--size", default="h100")
+    p = parser(__doc__)
     p.add_argument("--sample", default="on")
     p.add_argument("workloads", nargs="*")
     a = p.parse_args()
     workloads = a.workloads or sorted(
-        w for w in glob.glob(os.path.join(root, "workloads", "*.yaml")) if f"{a.size}:" in open(w).read())
+        w for w in glob.glob(os.path.join(ROOT, "workloads", "*.yaml")) if f"{a.size}:" in open(w).read())
     print("| workload | launch | blocks | timed | exact cycles | sampled cycles | error | estimate | "
           "DRAM bytes error | CPU s exact | CPU s sampled | speedup |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")

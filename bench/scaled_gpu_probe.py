@@ -18,12 +18,12 @@ scaled). Without cases: six single-launch kernels of the h100 size. Prints CSV: 
 runs, the error, DRAM bytes (the scaled run's times n/m), L2 hit rates, CPU seconds of each
 whole program (one thread) and of the whole program run --functional (what the blocks a sample
 leaves untimed would cost, at most), a row per launch."""
-import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
+
+from gpusim_runs import ROOT, parser, run_json
 
 DEFAULT_CASES = ["workloads/vecadd.yaml:n", "workloads/stencil.yaml:ny", "workloads/branch_by_thread.yaml:n",
                  "workloads/branch_by_warp.yaml:n", "workloads/reduce_divergent.yaml:n", "workloads/copy.yaml:n,sms"]
@@ -98,21 +98,12 @@ def run(gpusim, arch, workload, size, sets, functional=False):
         cmd += ["--size", size]
     for s in sets:
         cmd += ["--set", s]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        sys.exit(" ".join(cmd) + "\n" + out.stderr)
-    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return json.loads(out.stdout)["kernels"], seconds
+    report, seconds = run_json(cmd)
+    return report["kernels"], seconds
 
 
 def main(argv=None):
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--gpusim", default=os.path.join(root, "build", "gpusim"))
-    p.add_argument("--arch", default=os.path.join(root, "configs", "hopper.yaml"))
-    p.add_argument("--size", default="h100")
+    p = parser(__doc__)
     p.add_argument("--factors", default="2,6,11")
     p.add_argument("--keep-l2-size", action="store_true", help="scale the L2's slices but not its capacity")
     p.add_argument("--no-header", action="store_true", help="rows only (to append to an earlier run's)")
@@ -122,7 +113,7 @@ def main(argv=None):
     n = int(values["gpu.sm_count"])
     dram = lambda k: k["memory"]["dram_read_bytes"] + k["memory"]["dram_write_bytes"]  # noqa: E731
     cases = []
-    for case in a.cases or [os.path.join(root, c) for c in DEFAULT_CASES]:
+    for case in a.cases or [os.path.join(ROOT, c) for c in DEFAULT_CASES]:
         workload, _, names = case.partition(":")
         full = size_values(workload, a.size)
         unknown = [name for name in names.split(",") if name not in full]
