@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the checked-in PTX (validate/kernels/*.ptx and the labs' docs/labs/*/*.ptx,
+# Regenerates the checked-in PTX (validate/kernels/*.ptx, the labs' docs/labs/*/*.ptx and bench/*.ptx,
 # target compute_75, as gpusim compiles) and register tables (*.regs: "sm_XX ENTRY REGISTERS"
 # from ptxas) that let a machine without the CUDA toolkit simulate the bundled kernels. Run
 # after editing a .cu.
@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
-for cu in validate/kernels/*.cu docs/labs/*/*.cu; do
+for cu in validate/kernels/*.cu docs/labs/*/*.cu bench/*.cu; do
   dir="$(dirname "$cu")"
   name="$(basename "$cu" .cu)"
   (
