@@ -81,7 +81,8 @@ def scaled_overrides(values, k, keep_l2_size=False):
 
 
 def size_values(workload, size):
-    """The workload's parameters at `size` (gpusim workload --show-params is not there: read the YAML)."""
+    """The workload's parameters at `size`, from its YAML (gpusim shows them only while writing
+    the buffers out: `gpusim workload --dump-inputs`)."""
     import yaml  # python3-yaml, Debian's; only here, so the tests need none
     with open(workload) as f:
         doc = yaml.safe_load(f)
@@ -116,10 +117,10 @@ def main(argv=None):
     for case in a.cases or [os.path.join(ROOT, c) for c in DEFAULT_CASES]:
         workload, _, names = case.partition(":")
         full = size_values(workload, a.size)
-        unknown = [name for name in names.split(",") if name not in full]
+        unknown = [name for name in names.split(",") if not isinstance(full.get(name), int)]
         if not names or unknown:
             sys.exit(f"{case}: expected WORKLOAD.yaml:PARAM[,PARAM...] naming the workload's parameters"
-                     + (f" ({', '.join(unknown)} is not one)" if names and unknown else ""))
+                     + (f" with whole-number values ({', '.join(unknown)} is not one)" if names and unknown else ""))
         cases.append((workload, names, full))
     if not a.no_header:
         print("arch,l2_capacity,workload,launch,k,sms,scaled_params,blocks,scaled_blocks,exact_cycles,scaled_cycles,error,"
