@@ -19,6 +19,13 @@ def parser(doc):
     return p
 
 
+def command(gpusim, arch, workload, size, *flags):
+    """gpusim's command line for `workload` on `arch` at `size` ('' for its defaults), with a
+    JSON report and `flags` after."""
+    return [gpusim, "--arch", arch, "--workload", workload, "--format", "json"] + (["--size", size] if size else []) + \
+        list(flags)
+
+
 def run_json(cmd):
     """gpusim's JSON report of `cmd` (which asks for --format json) and its CPU seconds
     (user + sys); exits with gpusim's error when it fails."""

@@ -10,14 +10,11 @@ import glob
 import os
 import statistics
 
-from gpusim_runs import ROOT, parser, run_json
+from gpusim_runs import ROOT, command, parser, run_json
 
 
 def run(gpusim, arch, workload, size, sample):
-    cmd = [gpusim, "--arch", arch, "--workload", workload, "--format", "json", "--sample", sample]
-    if size:
-        cmd += ["--size", size]
-    return run_json(cmd)
+    return run_json(command(gpusim, arch, workload, size, "--sample", sample))
 
 
 def main():

@@ -20,21 +20,18 @@ whole program (one thread) and of the whole program run --functional (what the b
 leaves untimed would cost, at most), a row per launch."""
 import json
 import os
-import subprocess
 import sys
 
-from gpusim_runs import ROOT, parser, run_json
+from gpusim_runs import ROOT, command, parser, run_json
 
 DEFAULT_CASES = ["workloads/vecadd.yaml:n", "workloads/stencil.yaml:ny", "workloads/branch_by_thread.yaml:n",
                  "workloads/branch_by_warp.yaml:n", "workloads/reduce_divergent.yaml:n", "workloads/copy.yaml:n,sms"]
 
 
 def arch_values(gpusim, arch):
-    out = subprocess.run([gpusim, "params", "--arch", arch, "--format", "json"], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(out.stderr)
+    """Every parameter's value (`gpusim params`), lists and numbers parsed."""
     values = {}
-    for p in json.loads(out.stdout)["parameters"]:
+    for p in run_json([gpusim, "params", "--arch", arch, "--format", "json"])[0]["parameters"]:
         v = p["value"]
         values[p["name"]] = json.loads(v) if v[:1] in "[-0123456789" else v
     return values
@@ -92,14 +89,8 @@ def size_values(workload, size):
 
 
 def run(gpusim, arch, workload, size, sets, functional=False):
-    cmd = [gpusim, "--arch", arch, "--workload", workload, "--format", "json", "--threads", "1"]
-    if functional:
-        cmd.append("--functional")
-    if size:
-        cmd += ["--size", size]
-    for s in sets:
-        cmd += ["--set", s]
-    report, seconds = run_json(cmd)
+    flags = ["--threads", "1"] + (["--functional"] if functional else []) + [f for s in sets for f in ("--set", s)]
+    report, seconds = run_json(command(gpusim, arch, workload, size, *flags))
     return report["kernels"], seconds
 
 
