@@ -5,7 +5,10 @@
 # loops have clones for them, and take fewer instructions there). Also the share of those
 # instructions spent in the SMs' own cycles (Sm::run_cycle), the part that --threads runs side
 # by side; the rest (the L2 and DRAM's settle, each cycle's end, the events) stays on one
-# thread and bounds its speedup (Amdahl). Prints CSV on stdout.
+# thread and bounds its speedup (Amdahl). Then three parts of the launch, each inclusive (see
+# `parts` below): the functional executor, the SMs' side of the memory system and the shared
+# L2 and DRAM's settle; what the SMs' cycles spend besides the first two is the issue logic.
+# Prints CSV on stdout.
 # With --cache, callgrind also simulates a host cache of fixed sizes (32 KB L1s, a 2 MB
 # last level, whatever this machine has, so the counts are the same everywhere) and adds the
 # last-level misses per simulated warp instruction (reads and writes): the host's cache misses
@@ -34,6 +37,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cache_flags=()
 header=date,host,arch,workload,flags,warp_instructions,launch_host_instructions,per_warp_instruction,in_sm_cycles_pct
+header+=,executor_pct,sm_memory_pct,settle_pct
 if [ $cache = 1 ]; then
   # shellcheck disable=SC2054  # valgrind writes a cache geometry with commas
   cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64 --branch-sim=yes)
@@ -51,15 +55,28 @@ for run in "$@"; do
   warp=$(/usr/bin/python3 -c 'import json,sys; print(sum(k["warp_instructions"] for k in json.load(open(sys.argv[1]))["kernels"]))' "$work/report.json")
   read -r -a totals <<<"$(sed -n 's/^totals: *//p' "$work/cg")"
   total=${totals[0]}
-  # Sm::run_cycle's inclusive count (absent when the SMs tick alone: atomics, printf, --source,
-  # limited miss-status registers; see core/tick_batch.hpp)
-  in_sm=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" 2>/dev/null |
-    awk '/gpusim::core::Sm::run_cycle\(/ && !n++ { gsub(",", "", $1); print $1 }')
-  share=$(/usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "${in_sm:-}")
+  callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" >"$work/inclusive" 2>/dev/null
+  # A function's inclusive count as a share of the launch's, to one decimal ("" where absent).
+  share() {
+    local count
+    count=$(awk -v f="$1" 'index($0, f) && !n++ { gsub(",", "", $1); print $1 }' "$work/inclusive")
+    /usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "$count"
+  }
+  # Sm::run_cycle: absent when the SMs tick alone (atomics, printf, --source, limited
+  # miss-status registers; see core/tick_batch.hpp).
+  in_sm=$(share 'gpusim::core::Sm::run_cycle(')
+  # Where the launch's instructions go, as parts of it (each inclusive, so they overlap where
+  # one calls another): the functional executor (every step, issued or set aside); the SM's
+  # side of the memory system (the load/store unit: coalescing, the L1, the requests); the
+  # shared L2 and DRAM (the settle). What the SMs' cycles spend besides the first two is the
+  # issue logic: the schedulers' scans, operands, units, the hoist queue, statistics.
+  parts=$(share 'gpusim::exec::Executor::execute(')
+  parts+=,$(share 'gpusim::core::LoadStoreUnit::access(')
+  parts+=,$(share 'gpusim::memory::MemoryHierarchy::settle_until(')
   # Events with --cache: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim
   misses=""
   [ $cache = 1 ] && misses=$(/usr/bin/python3 -c 'import sys; t = [int(x) for x in sys.argv[1:]]; w = t.pop()
 print("".join(f",{(a + b) / w:.2f}" for a, b in ((t[7], t[8]), (t[4], t[5]), (t[10], t[12]))))' "${totals[@]}" "$warp")
-  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s%s\n' "$(date -u +%F)" "$(uname -n)" "$arch" "$workload" "$flags" "$warp" "$total" \
-    "$(( (total + warp / 2) / warp ))" "$share" "$misses"
+  printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s%s\n' "$(date -u +%F)" "$(uname -n)" "$arch" "$workload" "$flags" "$warp" "$total" \
+    "$(( (total + warp / 2) / warp ))" "$in_sm" "$parts" "$misses"
 done
