@@ -43,6 +43,15 @@ if [ $cache = 1 ]; then
   cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64 --branch-sim=yes)
   header+=,ll_misses_per_warp_instruction,l1d_misses_per_warp_instruction,mispredicts_per_warp_instruction
 fi
+# A function's inclusive count in this run's callgrind listing, as a share of the launch's
+# ($total), to one decimal ("" where absent). The listing is sorted by count, so the first line
+# naming it is the function itself (with -g, the largest of its per-file lines), not a lambda
+# or a part compiled in from a header.
+share() {
+  local count
+  count=$(awk -v f="$1" 'index($0, f) && !n++ { gsub(",", "", $1); print $1 }' "$work/inclusive")
+  /usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "$count"
+}
 echo "$header"
 for run in "$@"; do
   IFS=, read -r arch workload flags <<<"$run"
@@ -56,12 +65,6 @@ for run in "$@"; do
   read -r -a totals <<<"$(sed -n 's/^totals: *//p' "$work/cg")"
   total=${totals[0]}
   callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" >"$work/inclusive" 2>/dev/null
-  # A function's inclusive count as a share of the launch's, to one decimal ("" where absent).
-  share() {
-    local count
-    count=$(awk -v f="$1" 'index($0, f) && !n++ { gsub(",", "", $1); print $1 }' "$work/inclusive")
-    /usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "$count"
-  }
   # Sm::run_cycle: absent when the SMs tick alone (atomics, printf, --source, limited
   # miss-status registers; see core/tick_batch.hpp).
   in_sm=$(share 'gpusim::core::Sm::run_cycle(')
