@@ -48,9 +48,8 @@ fi
 # naming it is the function itself (with -g, the largest of its per-file lines), not a lambda
 # or a part compiled in from a header.
 share() {
-  local count
-  count=$(awk -v f="$1" 'index($0, f) && !n++ { gsub(",", "", $1); print $1 }' "$work/inclusive")
-  /usr/bin/python3 -c 'import sys; s=sys.argv[2]; print(f"{100*int(s)/int(sys.argv[1]):.1f}" if s else "")' "$total" "$count"
+  awk -v f="$1" -v total="$total" 'index($0, f) && !n++ { gsub(",", "", $1); printf "%.1f", 100 * $1 / total }' \
+    "$work/inclusive"
 }
 echo "$header"
 for run in "$@"; do
