@@ -189,10 +189,10 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
   };
   const bool logging = stores_ != nullptr;                        // stores go to the log
   const bool forwarding = logging && !stores_->empty() && !shared;  // loads may read from it
-  // Reads through the log only while it holds stores: else a plain copy. Compiled into each
+  // Reads through the log only where it holds stores: else a plain copy. Compiled into each
   // use, where `n` is mostly a constant: a copy of known size, not a call and a memcpy call.
   const auto read = [&](void* out, const uint8_t* from, uint32_t n) __attribute__((always_inline)) {
-    if (forwarding && is_device(from)) stores_->read(from, out, n);
+    if (forwarding && is_device(from) && stores_->overlaps(from, n)) stores_->read(from, out, n);
     else std::memcpy(out, from, n);
   };
   // The span a warp loads, or each lane's part where the lanes lie far apart (a column).
@@ -307,7 +307,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       if (logging) {
         for_each_lane(mask, [&](uint32_t lane) {
           uint8_t* to = at(lane) + offset;
-          if (is_device(to)) stores_->add(to, &values[lane], size);  // little-endian: the low bytes
+          if (is_device(to)) stores_->add_word(to, values[lane], size);  // little-endian: the low bytes
           else store_bits(to, values[lane], size);
         });
       } else {

@@ -18,14 +18,25 @@ class StoreLog {
  public:
   // `bytes` of `data` go to host address `to` when the log is applied.
   void add(uint8_t* to, const void* data, uint32_t bytes) {
-    if (parts_.empty() || parts_.back().cycle != cycle_) parts_.push_back({cycle_, entries_.size()});
-    const auto offset = static_cast<uint32_t>(data_.size());
-    data_.resize(data_.size() + bytes);
-    std::memcpy(data_.data() + offset, data, bytes);
-    entries_.push_back({to, offset, bytes});
-    const uintptr_t at = reinterpret_cast<uintptr_t>(to);
-    lo_ = entries_.size() == 1 ? at : std::min(lo_, at);
-    hi_ = entries_.size() == 1 ? at + bytes : std::max(hi_, at + bytes);
+    if (bytes <= sizeof(uint64_t)) {
+      uint64_t word = 0;
+      std::memcpy(&word, data, bytes);
+      add_word(to, word, bytes);
+      return;
+    }
+    note_part();
+    entries_.push_back({to, static_cast<uint32_t>(data_.size()), bytes});
+    const auto* from = static_cast<const uint8_t*>(data);
+    data_.insert(data_.end(), from, from + bytes);
+    widen(to, bytes);
+  }
+  // add() of the low `bytes` (at most 8) of `word`, as a little-endian host stores them: a
+  // lane's store, one word kept per entry rather than bytes appended (no zeroing, no copy call).
+  void add_word(uint8_t* to, uint64_t word, uint32_t bytes) {
+    note_part();
+    entries_.push_back({to, static_cast<uint32_t>(words_.size()), bytes});
+    words_.push_back(word);
+    widen(to, bytes);
   }
   bool empty() const { return entries_.empty(); }
   // Reads `bytes` at host address `from` into `out` as they will be once the log is applied.
@@ -37,7 +48,7 @@ class StoreLog {
     for (const Entry& e : entries_) {  // in order: a later store over an earlier one wins
       const uintptr_t to = reinterpret_cast<uintptr_t>(e.to);
       const uintptr_t begin = std::max(to, at), end = std::min(to + e.bytes, at + bytes);
-      if (begin < end) std::memcpy(dst + (begin - at), data_.data() + e.offset + (begin - to), end - begin);
+      if (begin < end) std::memcpy(dst + (begin - at), source(e) + (begin - to), end - begin);
     }
   }
   // Whether any logged byte lies in [from, from + bytes).
@@ -54,11 +65,12 @@ class StoreLog {
   void discard() {
     entries_.clear();
     data_.clear();
+    words_.clear();
     parts_.clear();
   }
   // Writes the stores in the order made, and empties the log.
   void apply() {
-    for (const Entry& e : entries_) std::memcpy(e.to, data_.data() + e.offset, e.bytes);
+    for (const Entry& e : entries_) write(e);
     discard();
   }
   // The stores added from now on are cycle `cycle`'s.
@@ -84,11 +96,34 @@ class StoreLog {
  private:
   struct Entry {
     uint8_t* to;
-    uint32_t offset;  // in data_
+    uint32_t offset;  // in words_ (bytes <= 8) or data_
     uint32_t bytes;
   };
   std::vector<Entry> entries_;
-  std::vector<uint8_t> data_;
+  std::vector<uint8_t> data_;    // the bytes of stores of more than 8
+  std::vector<uint64_t> words_;  // the others, one word each
+  const uint8_t* source(const Entry& e) const {
+    return e.bytes <= sizeof(uint64_t) ? reinterpret_cast<const uint8_t*>(&words_[e.offset]) : data_.data() + e.offset;
+  }
+  // Copies e's bytes to their place; a lane's word in a move of its size, not a copy call.
+  void write(const Entry& e) const {
+    const uint8_t* from = source(e);
+    switch (e.bytes) {
+      case 1: *e.to = *from; break;
+      case 2: std::memcpy(e.to, from, 2); break;
+      case 4: std::memcpy(e.to, from, 4); break;
+      case 8: std::memcpy(e.to, from, 8); break;
+      default: std::memcpy(e.to, from, e.bytes); break;
+    }
+  }
+  void note_part() {
+    if (parts_.empty() || parts_.back().cycle != cycle_) parts_.push_back({cycle_, entries_.size()});
+  }
+  void widen(uint8_t* to, uint32_t bytes) {  // the logged range, with the entry just added
+    const uintptr_t at = reinterpret_cast<uintptr_t>(to);
+    lo_ = entries_.size() == 1 ? at : std::min(lo_, at);
+    hi_ = entries_.size() == 1 ? at + bytes : std::max(hi_, at + bytes);
+  }
   uintptr_t lo_ = 0, hi_ = 0;  // the logged bytes lie in [lo_, hi_)
   struct Part {
     uint64_t cycle;
@@ -99,7 +134,7 @@ class StoreLog {
   void apply_part(size_t part) {  // its stores in the order made
     const size_t end = part + 1 < parts_.size() ? parts_[part + 1].first : entries_.size();
     for (size_t i = parts_[part].first; i < end; ++i)
-      std::memcpy(entries_[i].to, data_.data() + entries_[i].offset, entries_[i].bytes);
+      write(entries_[i]);
   }
 };
 

@@ -36,6 +36,32 @@ TEST(StoreLog, ReadsSeeTheCyclesStoresAndMemoryGetsThemInOrder) {
   EXPECT_EQ(memory[8], 8);
 }
 
+// A lane's store (a word, add_word) and a run of a warp's (more than 8 bytes, add) are kept
+// apart in the log; reads and the apply still take every store in the order made.
+TEST(StoreLog, LaneWordsAndRunsAreAppliedInTheOrderMade) {
+  std::array<uint8_t, 24> memory{};
+  exec::StoreLog log;
+  std::array<uint8_t, 16> run{};
+  for (uint8_t i = 0; i < 16; ++i) run[i] = static_cast<uint8_t>(0x10 + i);
+  log.add_word(&memory[2], 0x1122334455667788ull, 8);  // bytes 2-9: 88 77 66 55 44 33 22 11
+  log.add(&memory[4], run.data(), 16);                 // bytes 4-19 over it
+  log.add_word(&memory[18], 0xEEDDCCBBAAull, 1);       // byte 18: only the lowest, AA
+  log.add_word(&memory[20], 0xFFFF0102u, 2);           // bytes 20-21: 02 01
+  std::array<uint8_t, 24> seen{};
+  log.read(memory.data(), seen.data(), 24);
+  const std::array<uint8_t, 24> want{0,    0,    0x88, 0x77, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17,
+                                     0x18, 0x19, 0x1A, 0x1B, 0x1C, 0x1D, 0xAA, 0x1F, 0x02, 0x01, 0,    0};
+  EXPECT_EQ(seen, want);
+  EXPECT_EQ(memory[2], 0);  // untouched until applied
+  log.apply();
+  EXPECT_EQ(memory, want);
+  EXPECT_TRUE(log.empty());
+  log.add_word(&memory[0], 0x5A, 1);  // after the apply, a new word starts the log again
+  log.apply();
+  EXPECT_EQ(memory[0], 0x5A);
+  EXPECT_EQ(memory[2], 0x88);
+}
+
 TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
   const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
   engine::EventQueue events;
