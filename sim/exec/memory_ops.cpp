@@ -227,6 +227,27 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
     w.defined[data.reg] = 0xFFFFFFFFu;
     return;
   }
+  // A full warp loading consecutive elements of another width (bytes, halves, 64-bit words, or
+  // 32-bit words into 64-bit registers): one read of the span, each lane's element widened as
+  // the lane by lane path below does.
+  if (span && lanes.strided && lanes.stride == size && is_load && count == 1 && data.kind == Operand::Kind::Reg &&
+      data.reg != kernel::kNoReg && size <= 8) {
+    uint64_t values[kWarpSize];
+    const auto widen = [&](auto word) {
+      using T = decltype(word);
+      T elements[kWarpSize];
+      read(elements, span, sizeof elements);
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane) values[lane] = loaded_value(elements[lane], in.type);
+    };
+    switch (size) {
+      case 1: widen(uint8_t{}); break;
+      case 2: widen(uint16_t{}); break;
+      case 4: widen(uint32_t{}); break;
+      default: widen(uint64_t{}); break;
+    }
+    scatter(w, data.reg, mask, values);
+    return;
+  }
   // Each half-warp one row of consecutive words, or one word (a 16-wide tile's two rows in
   // shared memory): a copy or a broadcast per half.
   if (span && lanes.halves && (lanes.stride == 4 || lanes.stride == 0) && is_load && size == 4 && count == 1 &&

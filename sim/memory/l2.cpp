@@ -127,7 +127,7 @@ engine::Cycle L2::read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now
     sent = mshrs.free_at(now);
     entry = mshrs.acquire(now);
   }
-  const Fetched fetched = fetch_chunk(address, near, sent, now);
+  const Fetched fetched = fetch_chunk(address, at_home, near, sent, now);
   if (mshrs.limited()) mshrs.release(entry, fetched.ready);
   // The fills hold the slice that took the miss, from the moment it did, not when the data
   // lands: a slice keeps one free time, so a charge placed in its future would idle it until
@@ -147,17 +147,17 @@ void L2::install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirt
   write_back(address, parts_[part].fill(address, ready, dirty, evict_first), now);
 }
 
-L2::Fetched L2::fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now) {
+L2::Fetched L2::fetch_chunk(uint64_t address, uint32_t at_home, uint32_t near, engine::Cycle sent, engine::Cycle now) {
   // DRAM is read in chunks of fetch_bytes: the missing sector's neighbours in its chunk come
   // too (those already held stay as they are).
-  const uint64_t first = address / chunk_bytes() * chunk_bytes();
-  const engine::Cycle ready = dram_.access(first, chunk_bytes(), false, sent);
-  const uint32_t at_home = home(address);
+  const uint64_t chunk = chunk_bytes(), line = line_bytes();
+  const uint64_t first = address / chunk * chunk;
+  const engine::Cycle ready = dram_.access(first, static_cast<uint32_t>(chunk), false, sent);
   int filled = 0;
   // Line by line (a chunk may be longer than a line): at home, then the copy near.
-  const uint64_t end = first + chunk_bytes();
+  const uint64_t end = first + chunk;
   for (uint64_t from = first; from < end;) {
-    const uint64_t to = std::min(end, (from / line_bytes() + 1) * line_bytes());
+    const uint64_t to = std::min(end, (from / line + 1) * line);
     const auto span = static_cast<uint32_t>(to - from);
     const SectoredCache::SpanFill home_fill = parts_[at_home].fill_span(from, span, address, ready);
     write_back(home_fill.evicted_at, home_fill.evicted_dirty, now);
@@ -181,9 +181,9 @@ void L2::write_back(uint64_t address, uint32_t dirty, engine::Cycle now) {
   dram_.access(address, chunks * chunk_bytes(), true, now);  // write-backs share the channel
 }
 
-void L2::update_copies(uint64_t address, uint32_t keep, engine::Cycle now) {
-  const uint32_t at_home = home(address);
-  for (uint32_t part = 0; part < parts_.size(); ++part) {
+void L2::update_copies(uint64_t address, uint32_t at_home, uint32_t keep, engine::Cycle now) {
+  const auto parts = static_cast<uint32_t>(parts_.size());
+  for (uint32_t part = 0; part < parts; ++part) {
     if (part == at_home) continue;
     if (part == keep)
       install(part, address, now, false, now);
@@ -205,13 +205,13 @@ engine::Cycle L2::write(uint64_t address, bool whole_sector, uint32_t sm, engine
       // The sector's other bytes must come from DRAM before it can be merged (and its ECC
       // computed): the chunk is read, then the sector is written. The slice holds the bytes
       // meanwhile: the write is acknowledged without waiting (micro_block_placement).
-      fetch_chunk(address, at_home, at, at);
+      fetch_chunk(address, at_home, at_home, at, at);
       cache.write_hit(address);
     } else {
       install(at_home, address, at, true, at);
     }
   }
-  update_copies(address, near_[sm], at);
+  update_copies(address, at_home, near_[sm], at);
   // Acknowledged from the home partition, as a read hit there would be answered.
   return at + static_cast<engine::Cycle>(config_.latency) +
          (near_[sm] != at_home ? static_cast<engine::Cycle>(config_.far_latency) : 0);
@@ -229,11 +229,11 @@ engine::Cycle L2::atomic(uint64_t address, uint64_t word, uint32_t serial, bool 
     ++stats_.l2_hits;
   } else {
     ++stats_.l2_misses;
-    const engine::Cycle ready = fetch_chunk(address, at_home, at, at).ready;  // at the SM: an L2 trip after the slice
+    const engine::Cycle ready = fetch_chunk(address, at_home, at_home, at, at).ready;  // at the SM: an L2 trip after the slice
     there = ready > at + trip ? ready - trip : at;
   }
   cache.write_hit(address);
-  update_copies(address, at_home, at);  // atomics are applied at home only
+  update_copies(address, at_home, at_home, at);  // atomics are applied at home only
   // The line's home slice (a line lives in one slice) takes a sector's updates per
   // atomic_cycles; updates to one word wait for the one before (micro_atomics_global: words
   // of a line in parallel, one word's float updates 2.4x slower than its integer ones).

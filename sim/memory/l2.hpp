@@ -67,16 +67,17 @@ class L2 {
     int filled;           // sectors installed at home (the chunk's others may be there already)
   };
   // Reads the DRAM chunk holding the missing sector at `address`, sent at `sent`, and installs
-  // it in its home partition (and a copy in `near`).
-  Fetched fetch_chunk(uint64_t address, uint32_t near, engine::Cycle sent, engine::Cycle now);
+  // it in its home partition `at_home` (and a copy in `near`).
+  Fetched fetch_chunk(uint64_t address, uint32_t at_home, uint32_t near, engine::Cycle sent, engine::Cycle now);
   // Writes an evicted line's dirty sectors (`dirty`, a bit each) to DRAM.
   void write_back(uint64_t address, uint32_t dirty, engine::Cycle now);
   // Installs a sector in partition `part`, writing back the dirty line it evicts.
   void install(uint32_t part, uint64_t address, engine::Cycle ready, bool dirty, engine::Cycle now,
                bool evict_first = false);
-  // After the home's copy of a sector changed: `keep` (the writer's near partition) takes
-  // a clean copy when it is not the home, and every other partition drops its copy.
-  void update_copies(uint64_t address, uint32_t keep, engine::Cycle now);
+  // After the home's copy of a sector changed (`at_home`, as the caller found it): `keep`
+  // (the writer's near partition) takes a clean copy when it is not the home, and every
+  // other partition drops its copy.
+  void update_copies(uint64_t address, uint32_t at_home, uint32_t keep, engine::Cycle now);
 
   L2Config config_;
   std::vector<SectoredCache> parts_;  // the partitions' caches (one when unpartitioned)

@@ -117,6 +117,44 @@ TEST(WarpFastPaths, UniformSubWordLoadsExtendByTheirType) {
   expect_on_full_and_partial_warps(body, [](uint32_t, uint32_t) { return 0xFFFFFFF0u + 0xF0u; });
 }
 
+// Consecutive elements of other widths than 32 bits, one per lane: bytes (signed and not),
+// signed halves and 64-bit words, each read for the warp at once and widened lane by lane.
+// Thread t stores 0x80 + t at byte t, 0x8000 + 7t at half 32 + t, t << 40 | 5 at word 16 + t.
+// out[t] = s8 + u8 + s16 + 100 * (u64 >> 40) + low word of u64
+//        = (t - 128) + (t + 128) + (7t - 32768) + 100t + 5 = 109t - 32763 (mod 2^32).
+TEST(WarpFastPaths, ConsecutiveBytesHalvesAndDoubleWordsWidenByTheirType) {
+  const std::string body = R"(
+  mov.u32 %r6, sm;
+  add.u32 %r7, %r6, %r1;
+  add.u32 %r8, %r1, 0x80;
+  st.shared.u8 [%r7], %r8;
+  shl.b32 %r9, %r1, 1;
+  add.u32 %r9, %r6, %r9;
+  mad.lo.u32 %r10, %r1, 7, 0x8000;
+  st.shared.u16 [%r9+64], %r10;
+  shl.b32 %r11, %r1, 3;
+  add.u32 %r11, %r6, %r11;
+  cvt.u64.u32 %rd4, %r1;
+  shl.b64 %rd4, %rd4, 40;
+  or.b64 %rd4, %rd4, 5;
+  st.shared.u64 [%r11+128], %rd4;
+  bar.sync 0;
+  ld.shared.s8 %r12, [%r7];
+  ld.shared.u8 %r13, [%r7];
+  add.u32 %r12, %r12, %r13;
+  ld.shared.s16 %r13, [%r9+64];
+  add.u32 %r12, %r12, %r13;
+  ld.shared.u64 %rd5, [%r11+128];
+  shr.u64 %rd6, %rd5, 40;
+  cvt.u32.u64 %r13, %rd6;
+  mad.lo.u32 %r12, %r13, 100, %r12;
+  cvt.u32.u64 %r13, %rd5;
+  add.u32 %r12, %r12, %r13;
+  st.global.u32 [%rd3], %r12;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) { return 109 * t - 32763u; });
+}
+
 // Each load's and store's StepResult::one_run, which the memory system takes in place of
 // util::consecutive_lanes, against that function on the addresses the step reports: one
 // warp stepped by hand through one-run accesses (words, a v2 pair per lane, shared and
