@@ -40,6 +40,18 @@ uint64_t load_bits(const uint8_t* p, uint32_t size) {
 
 void store_bits(uint8_t* p, uint64_t v, uint32_t size) { std::memcpy(p, &v, size); }
 
+// Calls f with a zero of the unsigned type `size` bytes wide (1, 2, 4, else 8): one dispatch
+// for the load paths that widen each lane's element.
+template <class F>
+[[gnu::always_inline]] inline void with_width(uint32_t size, const F& f) {
+  switch (size) {
+    case 1: f(uint8_t{}); break;
+    case 2: f(uint16_t{}); break;
+    case 4: f(uint32_t{}); break;
+    default: f(uint64_t{}); break;
+  }
+}
+
 // The value a load of type t leaves in its register (sub-word signed loads sign-extend).
 uint64_t loaded_value(uint64_t raw, DataType t) {
   return kernel::is_signed(t) ? static_cast<uint64_t>(sign_extend(raw, kernel::type_bits(t))) : raw;
@@ -239,12 +251,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
       read(elements, span, sizeof elements);
       for (uint32_t lane = 0; lane < kWarpSize; ++lane) values[lane] = loaded_value(elements[lane], in.type);
     };
-    switch (size) {
-      case 1: widen(uint8_t{}); break;
-      case 2: widen(uint16_t{}); break;
-      case 4: widen(uint32_t{}); break;
-      default: widen(uint64_t{}); break;
-    }
+    with_width(size, widen);
     scatter(w, data.reg, mask, values);
     return;
   }
@@ -308,12 +315,7 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
           values[lane] = sign ? static_cast<uint64_t>(sign_extend(v, bits)) : static_cast<uint64_t>(v);
         });
       };
-      switch (size) {
-        case 1: load(uint8_t{}); break;
-        case 2: load(uint16_t{}); break;
-        case 4: load(uint32_t{}); break;
-        default: load(uint64_t{}); break;
-      }
+      with_width(size, load);
       scatter(w, reg, mask, values);
     } else {
       uint64_t values[kWarpSize];
