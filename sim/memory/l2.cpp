@@ -71,8 +71,14 @@ uint32_t L2::home(uint64_t address) const {
   return static_cast<uint32_t>(spread(address / static_cast<uint64_t>(config_.partition_chunk_bytes), parts_.size()));
 }
 
+size_t L2::slice_of(uint64_t address) const { return spread(address >> sector_shift_, slice_free_.size()); }
+
 engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
-  double& free = slice_free_[spread(address >> sector_shift_, slice_free_.size())];
+  return slot_at(slice_of(address), arrival, cycles);
+}
+
+engine::Cycle L2::slot_at(size_t slice, engine::Cycle arrival, double cycles) {
+  double& free = slice_free_[slice];
   const double start = std::max(static_cast<double>(arrival), free);
   free = start + cycles;
   return util::ceil_nonnegative(start);
@@ -80,7 +86,7 @@ engine::Cycle L2::slot(uint64_t address, engine::Cycle arrival, double cycles) {
 
 engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, bool new_line) {
   const uint64_t sector = address >> sector_shift_;
-  const size_t slice = spread(sector, slice_free_.size());
+  const size_t slice = slice_of(address);
   QueuedRead* entries = queued_.data() + slice * static_cast<size_t>(config_.merged_reads);  // none: merged_reads 0
   for (int i = 0; i < config_.merged_reads; ++i)
     // Still queued: it shares that read's data, arriving when it does (whichever partition
@@ -90,9 +96,9 @@ engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, boo
       return entries[i].ready;
     }
   // A line's request holds the slice of its first sector; one merged into a queued read does not.
-  if (new_line && config_.read_request_cycles > 0) slot(address, arrival, config_.read_request_cycles);
-  const engine::Cycle now = slot(address, arrival, config_.read_sector_cycles);  // queueing at the slice
-  const engine::Cycle ready = read_at_slice(address, sm, now);
+  if (new_line && config_.read_request_cycles > 0) slot_at(slice, arrival, config_.read_request_cycles);
+  const engine::Cycle now = slot_at(slice, arrival, config_.read_sector_cycles);  // queueing at the slice
+  const engine::Cycle ready = read_at_slice(address, slice, sm, now);
   if (config_.merged_reads > 0) {
     uint32_t& next = queued_next_[slice];
     entries[next] = {sector, now, ready};
@@ -101,7 +107,7 @@ engine::Cycle L2::read(uint64_t address, uint32_t sm, engine::Cycle arrival, boo
   return ready;
 }
 
-engine::Cycle L2::read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now) {
+engine::Cycle L2::read_at_slice(uint64_t address, size_t slice, uint32_t sm, engine::Cycle now) {
   const uint32_t near = near_[sm], at_home = home(address);
   const auto latency = static_cast<engine::Cycle>(config_.latency);
   const SectoredCache::Probe p = parts_[near].probe(address, now);
@@ -134,7 +140,7 @@ engine::Cycle L2::read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now
   // then; over a kernel the fills take the same share of the slices either way. A write or
   // an atomic that misses pays none: its merge is the fill (micro_scattered_write #3:
   // charging its chunk's fills makes it +21% where it is within 1%).
-  if (config_.fill_cycles > 0) slot(address, now, config_.fill_cycles * fetched.filled);
+  if (config_.fill_cycles > 0) slot_at(slice, now, config_.fill_cycles * fetched.filled);
   return fetched.ready;
 }
 

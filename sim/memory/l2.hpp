@@ -56,10 +56,14 @@ class L2 {
   engine::Cycle drained_at() const;
 
  private:
-  // A read the slice takes at `now`: hit, far hit or miss.
-  engine::Cycle read_at_slice(uint64_t address, uint32_t sm, engine::Cycle now);
+  // A read the slice takes at `now`: hit, far hit or miss (`slice`: the sector's, slice_of()).
+  engine::Cycle read_at_slice(uint64_t address, size_t slice, uint32_t sm, engine::Cycle now);
+  // The slice that takes the sector at `address`.
+  size_t slice_of(uint64_t address) const;
   // When the sector's slice, free from `arrival`, takes it (and is busy `cycles` with it).
   engine::Cycle slot(uint64_t address, engine::Cycle arrival, double cycles = 1);
+  // slot(), for a sector whose slice the caller has found.
+  engine::Cycle slot_at(size_t slice, engine::Cycle arrival, double cycles);
   uint32_t chunk_bytes() const;  // what one DRAM access moves
   uint64_t atomic_unit_key(uint64_t line) const;  // lines with one key share an atomic unit
   struct Fetched {

@@ -14,8 +14,9 @@ class ReplacementPolicy {
   // A way was filled with a new line, or hit.
   virtual void filled(uint64_t set, uint32_t way) = 0;
   virtual void touched(uint64_t set, uint32_t way) = 0;
-  // Another sector of a line arrived, or a request met a sector still on its way: the same
-  // access continuing, which a policy that tells reuse from first use does not count as a hit.
+  // Another sector of a line arrived (a DRAM chunk's sectors: once for them all), or a request
+  // met a sector still on its way: the same access continuing, which a policy that tells reuse
+  // from first use does not count as a hit.
   virtual void continued(uint64_t set, uint32_t way) { touched(set, way); }
   // A way was filled with a line to give up before the others unless it is hit first.
   virtual void filled_evict_first(uint64_t set, uint32_t way) { filled(set, way); }

@@ -160,23 +160,35 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
 SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes, uint64_t always, uint64_t ready_at,
                                                  bool evict_first) {
   SpanFill out;
+  if (bytes == 0) return out;
   const uint64_t line = line_of(first);
   const Place p = locate(line);
   const uint64_t set = set_of(p, line);
+  // The span's sectors as bits (within one line: at most 32 sectors).
+  const uint32_t from = sector_of(first), count = static_cast<uint32_t>((bytes + sector_ - 1) >> sector_shift_);
+  const uint32_t span = static_cast<uint32_t>(((uint64_t{1} << count) - 1) << from);
+  uint32_t installing;  // the sectors to install
   int way = p.way;
-  for (uint64_t a = first; a < first + bytes; a += sector_) {
-    const uint32_t sector = sector_of(a);
-    if (way < 0) {
-      way = allocate(line, set, evict_first, out.evicted_dirty);
-      out.evicted_at = a;
-    } else if (a != always && (valid_bits(record(set, static_cast<uint32_t>(way))) >> sector & 1u)) {
-      continue;  // held already: left as it is
-    } else if (!evict_first) {
-      policy_->continued(set, static_cast<uint32_t>(way));
-    }
-    install_sector(record(set, static_cast<uint32_t>(way)), sector, ready_at, false);
-    ++out.filled;
+  if (way < 0) {
+    way = allocate(line, set, evict_first, out.evicted_dirty);
+    out.evicted_at = first;
+    installing = span;
+  } else {
+    const uint32_t always_bit = always - (first & ~(uint64_t{line_} - 1)) < line_ ? 1u << sector_of(always) : 0u;
+    installing = span & (~valid_bits(record(set, static_cast<uint32_t>(way))) | always_bit);  // held ones stay as they are
+    if (installing == 0) return out;
+    // The chunk's sectors arrive together: one continuation of the access, not one a sector.
+    if (!evict_first) policy_->continued(set, static_cast<uint32_t>(way));
   }
+  uint64_t* r = record(set, static_cast<uint32_t>(way));
+  const uint32_t held = valid_bits(r);
+  for (uint32_t left = installing; left; left &= left - 1) {  // a few bits: no popcount (a libgcc call here)
+    const auto sector = static_cast<uint32_t>(std::countr_zero(left));
+    r[kReady + sector] = ready_at;
+    ++out.filled;
+    filled_sectors_ += !(held >> sector & 1u);
+  }
+  set_bits(r, held | installing, dirty_bits(r));
   return out;
 }
 

@@ -31,8 +31,8 @@ class SectoredCache {
   // A new line installed `evict_first` is the set's next victim unless it is hit before.
   uint32_t fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first = false);
   // fill(), clean, of each sector of [first, first + bytes) (within one line) that is absent,
-  // and of `always`'s present or not, in address order: one lookup for them all (a DRAM
-  // chunk's sectors arrive together). The line evicted, if any, was evicted at `evicted_at`.
+  // and of `always`'s present or not: one lookup and one replacement event for them all (a
+  // DRAM chunk's sectors arrive together). The line evicted, if any, was evicted at `evicted_at`.
   struct SpanFill {
     uint32_t evicted_dirty = 0;  // as fill() returns
     uint64_t evicted_at = 0;     // the sector address whose fill evicted it
