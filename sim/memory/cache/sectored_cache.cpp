@@ -153,7 +153,7 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
     found = allocate(line, set, evict_first, evicted_dirty);
   else if (!evict_first)  // another sector of an evict-first line leaves it where it was
     policy_->continued(set, static_cast<uint32_t>(found));
-  install_sector(record(set, static_cast<uint32_t>(found)), sector_of(address), ready_at, dirty);
+  install_sectors(record(set, static_cast<uint32_t>(found)), 1u << sector_of(address), ready_at, dirty);
   return evicted_dirty;
 }
 
@@ -174,21 +174,13 @@ SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes,
     out.evicted_at = first;
     installing = span;
   } else {
-    const uint32_t always_bit = always - (first & ~(uint64_t{line_} - 1)) < line_ ? 1u << sector_of(always) : 0u;
+    const uint32_t always_bit = always - first < bytes ? 1u << sector_of(always) : 0u;
     installing = span & (~valid_bits(record(set, static_cast<uint32_t>(way))) | always_bit);  // held ones stay as they are
     if (installing == 0) return out;
     // The chunk's sectors arrive together: one continuation of the access, not one a sector.
     if (!evict_first) policy_->continued(set, static_cast<uint32_t>(way));
   }
-  uint64_t* r = record(set, static_cast<uint32_t>(way));
-  const uint32_t held = valid_bits(r);
-  for (uint32_t left = installing; left; left &= left - 1) {  // a few bits: no popcount (a libgcc call here)
-    const auto sector = static_cast<uint32_t>(std::countr_zero(left));
-    r[kReady + sector] = ready_at;
-    ++out.filled;
-    filled_sectors_ += !(held >> sector & 1u);
-  }
-  set_bits(r, held | installing, dirty_bits(r));
+  out.filled = install_sectors(record(set, static_cast<uint32_t>(way)), installing, ready_at, false);
   return out;
 }
 

@@ -4,6 +4,7 @@
 // replacement policy's choice (a plug-in, replacement/).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -99,11 +100,18 @@ class SectoredCache {
   // Gives `line` a way of `set` (an empty one, else the policy's victim); returns the way and
   // sets `evicted_dirty` to the dirty sectors of the line it held.
   int allocate(uint64_t line, uint64_t set, bool evict_first, uint32_t& evicted_dirty);
-  // Marks `sector` of the record `r` valid (dirty too if `dirty`), its data there at `ready_at`.
-  void install_sector(uint64_t* r, uint32_t sector, uint64_t ready_at, bool dirty) {
-    filled_sectors_ += !(valid_bits(r) >> sector & 1u);
-    set_bits(r, valid_bits(r) | 1u << sector, dirty_bits(r) | (dirty ? 1u << sector : 0u));
-    r[kReady + sector] = ready_at;
+  // Marks `sectors` (a bit each) of the record `r` valid (dirty too if `dirty`), their data
+  // there at `ready_at`; returns how many. A few bits at most: no popcount (a libgcc call here).
+  int install_sectors(uint64_t* r, uint32_t sectors, uint64_t ready_at, bool dirty) {
+    const uint32_t held = valid_bits(r);
+    int n = 0;
+    for (uint32_t left = sectors; left; left &= left - 1, ++n) {
+      const auto sector = static_cast<uint32_t>(std::countr_zero(left));
+      r[kReady + sector] = ready_at;
+      filled_sectors_ += !(held >> sector & 1u);
+    }
+    set_bits(r, held | sectors, dirty_bits(r) | (dirty ? sectors : 0u));
+    return n;
   }
   // One byte per way, a hash of the line it holds (of kNoLine when none): a set's search
   // compares the bytes, sixteen at a time, and reads the tags only where one matches. A
