@@ -3,7 +3,7 @@
 # callgrind over the launches only (Gpu::launch), on one thread: deterministic, so the same on
 # any x86-64 machine with the same compiler and build type, and with AVX2 and FMA (a few lane
 # loops have clones for them, and take fewer instructions there). Also the share of those
-# instructions spent in the SMs' own cycles (Sm::run_cycle), the part that --threads runs side
+# instructions spent in the SMs' own cycles (Sm::run_until, Sm::run_cycle), the part that --threads runs side
 # by side; the rest (the L2 and DRAM's settle, each cycle's end, the events) stays on one
 # thread and bounds its speedup (Amdahl). Then three parts of the launch, each inclusive (see
 # `parts` below): the functional executor, the SMs' side of the memory system and the shared
@@ -43,13 +43,16 @@ if [ $cache = 1 ]; then
   cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64 --branch-sim=yes)
   header+=,ll_misses_per_warp_instruction,l1d_misses_per_warp_instruction,mispredicts_per_warp_instruction
 fi
-# A function's inclusive count in this run's callgrind listing, as a share of the launch's
-# ($total), to one decimal ("" where absent). The listing is sorted by count, so the first line
-# naming it is the function itself (with -g, the largest of its per-file lines), not a lambda
-# or a part compiled in from a header.
+# Functions' inclusive counts in this run's callgrind listing, summed, as a share of the
+# launch's ($total), to one decimal ("" where none is there; pass only functions that do not
+# call one another). The listing is sorted by count, so the first line naming a function is
+# the function itself (with -g, the largest of its per-file lines), not a lambda or a part
+# compiled in from a header.
 share() {
-  awk -v f="$1" -v total="$total" 'index($0, f) && !n++ { gsub(",", "", $1); printf "%.1f", 100 * $1 / total }' \
-    "$work/inclusive"
+  awk -v names="$*" -v total="$total" '
+    BEGIN { n = split(names, f, " ") }
+    { for (i = 1; i <= n; i++) if (!seen[i] && index($0, f[i])) { seen[i] = 1; found = 1; v = $1; gsub(",", "", v); sum += v } }
+    END { if (found) printf "%.1f", 100 * sum / total }' "$work/inclusive"
 }
 echo "$header"
 for run in "$@"; do
@@ -64,9 +67,16 @@ for run in "$@"; do
   read -r -a totals <<<"$(sed -n 's/^totals: *//p' "$work/cg")"
   total=${totals[0]}
   callgrind_annotate --inclusive=yes --threshold=100 "$work/cg" >"$work/inclusive" 2>/dev/null
-  # Sm::run_cycle: absent when the SMs tick alone (atomics, printf, --source, limited
-  # miss-status registers; see core/tick_batch.hpp).
-  in_sm=$(share 'gpusim::core::Sm::run_cycle(')
+  # The SMs' cycles: Sm::run_until runs a quantum's (each cycle compiled into it), Sm::run_cycle
+  # a batch's one at a time; both absent when the SMs tick alone (atomics, printf, --source,
+  # limited miss-status registers; see core/tick_batch.hpp).
+  # Builds before session 68 call run_cycle from run_until: that call is taken off the sum.
+  callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$work/cg" >"$work/calling" 2>/dev/null
+  nested=$(awk '/ \*  / { in_until = index($0, "gpusim::core::Sm::run_until(") > 0; next }
+    /^ *$/ { in_until = 0 } in_until && / >  / && index($0, "gpusim::core::Sm::run_cycle(") { v = $1; gsub(",", "", v); sum += v }
+    END { printf "%.0f", sum }' "$work/calling")
+  in_sm=$(share 'gpusim::core::Sm::run_until(' 'gpusim::core::Sm::run_cycle(')
+  [ "$nested" != 0 ] && in_sm=$(awk -v s="$in_sm" -v n="$nested" -v t="$total" 'BEGIN { printf "%.1f", s - 100 * n / t }')
   # Where the launch's instructions go, as parts of it (each inclusive, so they overlap where
   # one calls another): the functional executor (every step, issued or set aside); the SM's
   # side of the memory system (the load/store unit: coalescing, the L1, the requests); the

@@ -319,6 +319,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Compiled into its two callers, end_cycle and on_tick (sm_cycle_end.cpp): a call per SM
   // cycle, on the thread that ends every cycle.
   [[gnu::always_inline]] void after_cycle(engine::Cycle now, uint64_t before, engine::Cycle next);
+  // run_cycle and tick, compiled into their callers in sm.cpp (run_until's loop).
+  [[gnu::always_inline]] void run_cycle_inline(engine::Cycle now, exec::Executor& executor);
+  [[gnu::always_inline]] engine::Cycle tick_inline(engine::Cycle now);
   exec::Executor& executor() const { return *executor_; }
   // A response to a live warp: its data is there. False when nothing waited for it.
   bool take_response(uint64_t tag, engine::Cycle now);

@@ -3,7 +3,6 @@
 // quantum can reach it: the memory answers no request sooner than the quantum's length
 // (MemorySystem::lookahead), a retired block's room comes back no sooner (block_release),
 // and the stores are applied at its end, in (cycle, SM) order.
-#include <algorithm>
 #include <exception>
 #include <utility>
 
@@ -25,30 +24,7 @@ void Sm::begin_quantum(engine::Cycle from, uint32_t slices) {
   memory_.begin_quantum(id_, slices);
 }
 
-void Sm::run_until(engine::Cycle until, exec::Executor& executor) {
-  executor_ = &executor;
-  engine::Cycle at = quantum_at_;
-  while (!fault_) {
-    // A block the dispatcher gave it at a release in cycle r (at `now` r + 1) comes after
-    // the SM's cycles before r and before its cycle r, as the release's event would.
-    for (; quantum_placed_ < planned_.size() && planned_[quantum_placed_].now - 1 <= at; ++quantum_placed_) {
-      const PlannedLaunch& p = planned_[quantum_placed_];
-      place_block(p.linear, p.now, p.eligible_at);
-      at = std::min(at, p.now);
-    }
-    if (at >= until) break;
-    run_cycle(at, executor);
-    quantum_last_ = at;
-    if (fault_) {
-      fault_cycle_ = at;
-      at = kNever;
-      break;
-    }
-    if (retired_ > 0) quantum_retired_ = at;
-    at = next_tick_;
-  }
-  quantum_at_ = at;
-}
+// run_until is in sm.cpp, beside the cycle it runs.
 
 engine::Cycle Sm::finish_quantum() {
   planned_.clear();
