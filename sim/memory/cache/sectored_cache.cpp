@@ -184,9 +184,16 @@ SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes,
   return out;
 }
 
-SectoredCache::Placed SectoredCache::fill_placeholder(uint64_t address, uint32_t i) {
-  fill(address, placeholder(i), false);
-  return {memo_set_, static_cast<uint32_t>(memo_way_)};  // fill() leaves the line's place remembered
+SectoredCache::Placed SectoredCache::fill_placeholders(uint64_t address, uint32_t sectors, uint32_t first) {
+  const uint64_t line = line_of(address);
+  const Place p = locate(line);
+  const uint64_t set = set_of(p, line);
+  int way = p.way;
+  uint32_t evicted_dirty = 0;  // fill() would return it; the caller has none to write back
+  if (way < 0) way = allocate(line, set, false, evicted_dirty);
+  else policy_->continued(set, static_cast<uint32_t>(way));
+  install_sectors(record(set, static_cast<uint32_t>(way)), sectors, placeholder(first), false, 1);
+  return {set, static_cast<uint32_t>(way)};
 }
 
 void SectoredCache::resolve(Placed where, uint64_t address, uint64_t placeholder, uint64_t ready_at) {

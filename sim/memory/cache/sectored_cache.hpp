@@ -46,13 +46,17 @@ class SectoredCache {
   static constexpr uint64_t kPlaceholderBase = uint64_t{1} << 62;
   static uint64_t placeholder(uint32_t i) { return kPlaceholderBase + i; }
   static bool is_placeholder(uint64_t ready_at) { return ready_at >= kPlaceholderBase; }
-  // Where fill_placeholder() put a line: resolve() looks there, without a search.
+  // Where fill_placeholders() put a line: resolve() looks there, without a search.
   struct Placed {
     uint64_t set;
     uint32_t way;
   };
-  // fill(), clean, of a sector whose time is not known yet: it holds placeholder(i).
-  Placed fill_placeholder(uint64_t address, uint32_t i);
+  // fill(), clean, of sectors of `address`'s line whose time is not known yet: `sectors` a
+  // bit each (sector_bit()), all absent, the k-th from the lowest holding placeholder(first +
+  // k). One lookup and one replacement event for them all: a request's misses in one line,
+  // probed together, are one access.
+  Placed fill_placeholders(uint64_t address, uint32_t sectors, uint32_t first);
+  uint32_t sector_bit(uint64_t address) const { return 1u << sector_of(address); }
   // Sets the time of `address`'s sector, placed at `where`, if it still holds `placeholder`.
   // The line may have been evicted since (another in its way): no other way then holds the
   // placeholder, as a line filled again gets a placeholder of its own.
@@ -100,14 +104,15 @@ class SectoredCache {
   // Gives `line` a way of `set` (an empty one, else the policy's victim); returns the way and
   // sets `evicted_dirty` to the dirty sectors of the line it held.
   int allocate(uint64_t line, uint64_t set, bool evict_first, uint32_t& evicted_dirty);
-  // Marks `sectors` (a bit each) of the record `r` valid (dirty too if `dirty`), their data
-  // there at `ready_at`; returns how many. A few bits at most: no popcount (a libgcc call here).
-  int install_sectors(uint64_t* r, uint32_t sectors, uint64_t ready_at, bool dirty) {
+  // Marks `sectors` (a bit each) of the record `r` valid (dirty too if `dirty`), the k-th
+  // one's data (from the lowest) there at `ready_at` + k x `ready_step` (placeholders: one
+  // each); returns how many. A few bits at most: no popcount (a libgcc call here).
+  int install_sectors(uint64_t* r, uint32_t sectors, uint64_t ready_at, bool dirty, uint64_t ready_step = 0) {
     const uint32_t held = valid_bits(r);
     int n = 0;
     for (uint32_t left = sectors; left; left &= left - 1, ++n) {
       const auto sector = static_cast<uint32_t>(std::countr_zero(left));
-      r[kReady + sector] = ready_at;
+      r[kReady + sector] = ready_at + static_cast<uint64_t>(n) * ready_step;
       filled_sectors_ += !(held >> sector & 1u);
     }
     set_bits(r, held | sectors, dirty_bits(r) | (dirty ? sectors : 0u));

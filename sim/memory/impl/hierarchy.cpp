@@ -242,6 +242,16 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   const size_t start = sm.below.size();
   sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   uint64_t requested = ~uint64_t{0};  // the line whose read request went to the L2 last
+  // A line's missed sectors go into the L1 together, once they are probed (a probe of a
+  // line's absent sector finds it absent either way, and tells the policy nothing).
+  uint64_t missed_at = 0;   // the first missed sector of the line at hand
+  uint32_t missed = 0;      // its missed sectors, a bit each
+  uint32_t first_fill = 0;  // their fills: from this one to the last
+  const auto install = [&] {
+    const SectoredCache::Placed placed = sm.l1->fill_placeholders(missed_at, missed, first_fill);
+    for (uint32_t f = first_fill; f < sm.fills.size(); ++f) sm.fills[f].placed = placed;
+    missed = 0;
+  };
   for (const Transaction& t : sm.tx) {
     if (!l2_) {  // 1.x: every transaction is a DRAM access of its size
       sm.below.push_back({Below::Op::Dram, false, t.bytes, t.address, 0, now});
@@ -254,8 +264,10 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       continue;
     }
     SectoredCache& l1 = *sm.l1;
-    const uint32_t step = l1.sector_bytes();
+    const uint32_t step = l1.sector_bytes(), line = l1.line_bytes();
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
+      // Another line (line sizes are powers of two), or a sector met again: the missed ones in first.
+      if (missed && ((a ^ missed_at) >= line || (missed & l1.sector_bit(a)))) install();
       const SectoredCache::Probe p = l1.probe(a);
       if (p.present) {
         ++sm.front.l1_hits;
@@ -272,10 +284,15 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       const auto fill = static_cast<uint32_t>(sm.fills.size());
       sm.fills.push_back({a, sent});
       for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill);
-      sm.fills[fill].placed = l1.fill_placeholder(a, fill);
+      if (!missed) {
+        missed_at = a;
+        first_fill = fill;
+      }
+      missed |= l1.sector_bit(a);
       sm.below.push_back({Below::Op::WaitFill, false, fill, 0, 0, 0});
     }
   }
+  if (missed) install();
   uint32_t extra = 0;
   if (r.is_atomic) {
     // Without an L2 (1.x), atomics resolve at DRAM, one update per cycle for lanes hitting the same address.
