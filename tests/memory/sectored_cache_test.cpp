@@ -131,6 +131,41 @@ TEST(SectoredCache, MadeEmptyEvenInMemoryJustFreedDirty) {
   }
 }
 
+// The random walk of the tests below: 20,000 steps over 64 lines of a cache under test
+// (`tested`) and its oracle, each a random sector's probe, dirty fill or drop, done to both
+// and expected to agree, or (one kind in `kinds`, the rest) the step under test,
+// `step_tested(line, ready, rng, step)`; then the same counts and contents.
+template <class StepTested>
+void walk_with_oracle(SectoredCache& tested, SectoredCache& oracle, std::mt19937_64& rng, uint64_t kinds,
+                      StepTested step_tested) {
+  for (int step = 0; step < 20000; ++step) {
+    const uint64_t line = rng() % 64;
+    const uint64_t address = line * 128 + (rng() % 4) * 32;
+    const uint64_t ready = rng() % 1000;
+    switch (rng() % kinds) {
+      case 0:
+        EXPECT_EQ(tested.probe(address, ready).present, oracle.probe(address, ready).present) << step;
+        break;
+      case 1:
+        EXPECT_EQ(tested.fill(address, ready, true), oracle.fill(address, ready, true)) << step;
+        break;
+      case 2:
+        tested.invalidate(address);
+        oracle.invalidate(address);
+        break;
+      default:
+        step_tested(line, ready, rng, step);
+    }
+  }
+  EXPECT_EQ(tested.filled_sectors(), oracle.filled_sectors());
+  EXPECT_EQ(tested.dirty_sectors(), oracle.dirty_sectors());
+  for (uint64_t a = 0; a < 64 * 128; a += 32) {
+    const SectoredCache::Probe p = tested.probe(a), q = oracle.probe(a);
+    EXPECT_EQ(p.present, q.present) << a;
+    EXPECT_EQ(p.ready_at, q.ready_at) << a;
+  }
+}
+
 TEST(SectoredCache, FillingASpanIsFillingItsAbsentSectorsOneByOne) {
   // The oracle: a second cache given, sector by sector, what fill_span promises (fill()
   // every sector absent, and the one always filled). Random spans of 1-4 sectors over 64
@@ -140,50 +175,23 @@ TEST(SectoredCache, FillingASpanIsFillingItsAbsentSectorsOneByOne) {
   for (const bool evict_first : {false, true}) {
     SectoredCache span(geometry(4, 4));
     SectoredCache one(geometry(4, 4));
-    for (int step = 0; step < 20000; ++step) {
-      const uint64_t line = rng() % 64;
-      const uint64_t sector = rng() % 4;
-      const uint64_t address = line * 128 + sector * 32;
-      const uint64_t ready = rng() % 1000;
-      switch (rng() % 5) {
-        case 0:
-          EXPECT_EQ(span.probe(address, ready).present, one.probe(address, ready).present) << step;
-          break;
-        case 1:
-          EXPECT_EQ(span.fill(address, ready, true), one.fill(address, ready, true)) << step;
-          break;
-        case 2:
-          span.invalidate(address);
-          one.invalidate(address);
-          break;
-        default: {
-          const uint64_t first = line * 128 + (rng() % 4) * 32;
-          const auto bytes = static_cast<uint32_t>(32 * (1 + rng() % ((line * 128 + 128 - first) / 32)));
-          const uint64_t always = first + (rng() % (bytes / 32)) * 32;
-          const SectoredCache::SpanFill got = span.fill_span(first, bytes, always, ready, evict_first);
-          SectoredCache::SpanFill want;
-          for (uint64_t a = first; a < first + bytes; a += 32) {
-            if (a != always && one.contains(a)) continue;
-            if (const uint32_t dirty = one.fill(a, ready, false, evict_first)) want = {dirty, a, want.filled};
-            ++want.filled;
-          }
-          EXPECT_EQ(got.evicted_dirty, want.evicted_dirty) << step;
-          if (want.evicted_dirty) {
-            EXPECT_EQ(got.evicted_at, want.evicted_at) << step;
-          }
-          EXPECT_EQ(got.filled, want.filled) << step;
-        }
+    walk_with_oracle(span, one, rng, 5, [&](uint64_t line, uint64_t ready, std::mt19937_64& r, int step) {
+      const uint64_t first = line * 128 + (r() % 4) * 32;
+      const auto bytes = static_cast<uint32_t>(32 * (1 + r() % ((line * 128 + 128 - first) / 32)));
+      const uint64_t always = first + (r() % (bytes / 32)) * 32;
+      const SectoredCache::SpanFill got = span.fill_span(first, bytes, always, ready, evict_first);
+      SectoredCache::SpanFill want;
+      for (uint64_t a = first; a < first + bytes; a += 32) {
+        if (a != always && one.contains(a)) continue;
+        if (const uint32_t dirty = one.fill(a, ready, false, evict_first)) want = {dirty, a, want.filled};
+        ++want.filled;
       }
-    }
-    EXPECT_EQ(span.filled_sectors(), one.filled_sectors());
-    EXPECT_EQ(span.dirty_sectors(), one.dirty_sectors());
-    for (uint64_t a = 0; a < 64 * 128; a += 32) {
-      const SectoredCache::Probe p = span.probe(a), q = one.probe(a);
-      EXPECT_EQ(p.present, q.present) << a;
-      if (p.present && q.present) {
-        EXPECT_EQ(p.ready_at, q.ready_at) << a;
+      EXPECT_EQ(got.evicted_dirty, want.evicted_dirty) << step;
+      if (want.evicted_dirty) {
+        EXPECT_EQ(got.evicted_at, want.evicted_at) << step;
       }
-    }
+      EXPECT_EQ(got.filled, want.filled) << step;
+    });
   }
 }
 
@@ -195,52 +203,29 @@ TEST(SectoredCache, FillingALinesPlaceholdersIsFillingThemOneByOne) {
   // victims as one a sector), the lowest sector resolved where fill_placeholders() says it
   // placed the line: the same evictions and contents.
   for (const char* policy : {"lru", "fifo", "srrip"}) {
+    SCOPED_TRACE(policy);
     std::mt19937_64 rng(11);
     CacheConfig g = geometry(4, 4);
     g.replacement = policy;
     SectoredCache together(g);
     SectoredCache one(g);
     uint32_t next = 0;  // placeholders handed out
-    for (int step = 0; step < 20000; ++step) {
-      const uint64_t line = rng() % 64;
-      const uint64_t address = line * 128 + (rng() % 4) * 32;
-      const uint64_t ready = rng() % 1000;
-      switch (rng() % 4) {
-        case 0:
-          EXPECT_EQ(together.probe(address, ready).present, one.probe(address, ready).present) << policy << step;
-          break;
-        case 1:
-          EXPECT_EQ(together.fill(address, ready, true), one.fill(address, ready, true)) << policy << step;
-          break;
-        case 2:
-          together.invalidate(address);
-          one.invalidate(address);
-          break;
-        default: {
-          const auto wanted = static_cast<uint32_t>(1 + rng() % 15);  // some of the line's four sectors
-          uint32_t sectors = 0;
-          for (uint32_t s = 0; s < 4; ++s)
-            if ((wanted >> s & 1u) && !one.contains(line * 128 + s * 32)) sectors |= 1u << s;
-          if (!sectors) break;
-          const uint32_t first = next;
-          const SectoredCache::Placed placed = together.fill_placeholders(line * 128, sectors, first);
-          for (uint32_t s = 0; s < 4; ++s)
-            if (sectors >> s & 1u) one.fill(line * 128 + s * 32, SectoredCache::placeholder(next++), false);
-          // The lowest resolved where the line was placed; in the oracle, filled again with
-          // that time (its line was just filled: one more event leaves it where it is).
-          const uint64_t lowest = line * 128 + static_cast<uint64_t>(std::countr_zero(sectors)) * 32;
-          together.resolve(placed, lowest, SectoredCache::placeholder(first), ready);
-          one.fill(lowest, ready, false);
-        }
-      }
-    }
-    EXPECT_EQ(together.filled_sectors(), one.filled_sectors()) << policy;
-    EXPECT_EQ(together.dirty_sectors(), one.dirty_sectors()) << policy;
-    for (uint64_t a = 0; a < 64 * 128; a += 32) {
-      const SectoredCache::Probe p = together.probe(a), q = one.probe(a);
-      EXPECT_EQ(p.present, q.present) << policy << a;
-      EXPECT_EQ(p.ready_at, q.ready_at) << policy << a;
-    }
+    walk_with_oracle(together, one, rng, 4, [&](uint64_t line, uint64_t ready, std::mt19937_64& r, int) {
+      const auto wanted = static_cast<uint32_t>(1 + r() % 15);  // some of the line's four sectors
+      uint32_t sectors = 0;
+      for (uint32_t s = 0; s < 4; ++s)
+        if ((wanted >> s & 1u) && !one.contains(line * 128 + s * 32)) sectors |= 1u << s;
+      if (!sectors) return;
+      const uint32_t first = next;
+      const SectoredCache::Placed placed = together.fill_placeholders(line * 128, sectors, first);
+      for (uint32_t s = 0; s < 4; ++s)
+        if (sectors >> s & 1u) one.fill(line * 128 + s * 32, SectoredCache::placeholder(next++), false);
+      // The lowest resolved where the line was placed; in the oracle, filled again with that
+      // time (its line was just filled: one more event leaves it where it is).
+      const uint64_t lowest = line * 128 + static_cast<uint64_t>(std::countr_zero(sectors)) * 32;
+      together.resolve(placed, lowest, SectoredCache::placeholder(first), ready);
+      one.fill(lowest, ready, false);
+    });
   }
 }
 
