@@ -3,9 +3,9 @@
 # callgrind over the launches only (Gpu::launch), on one thread: deterministic, so the same on
 # any x86-64 machine with the same compiler and build type, and with AVX2 and FMA (a few lane
 # loops have clones for them, and take fewer instructions there). Also the share of those
-# instructions spent in the SMs' own cycles (Sm::run_until, Sm::run_cycle), the part that --threads runs side
-# by side; the rest (the L2 and DRAM's settle, each cycle's end, the events) stays on one
-# thread and bounds its speedup (Amdahl). Then three parts of the launch, each inclusive (see
+# instructions spent in the SMs' own cycles (Sm::run_until, Sm::run_cycle), the part that
+# --threads runs side by side; the rest (the L2 and DRAM's settle, each cycle's end, the
+# events) stays on one thread and bounds its speedup (Amdahl). Then three parts of the launch, each inclusive (see
 # `parts` below): the functional executor, the SMs' side of the memory system and the shared
 # L2 and DRAM's settle; what the SMs' cycles spend besides the first two is the issue logic.
 # Prints CSV on stdout.
@@ -43,16 +43,17 @@ if [ $cache = 1 ]; then
   cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64 --branch-sim=yes)
   header+=,ll_misses_per_warp_instruction,l1d_misses_per_warp_instruction,mispredicts_per_warp_instruction
 fi
-# Functions' inclusive counts in this run's callgrind listing, summed, as a share of the
-# launch's ($total), to one decimal ("" where none is there; pass only functions that do not
-# call one another). The listing is sorted by count, so the first line naming a function is
-# the function itself (with -g, the largest of its per-file lines), not a lambda or a part
-# compiled in from a header.
+# Functions' inclusive counts in this run's callgrind listing, summed, less $less (host
+# instructions: a call between them), as a share of the launch's ($total), to one decimal
+# ("" where none is there). The listing is sorted by count, so the first line naming a
+# function is the function itself (with -g, the largest of its per-file lines), not a lambda
+# or a part compiled in from a header.
+less=0
 share() {
-  awk -v names="$*" -v total="$total" '
+  awk -v names="$*" -v less="$less" -v total="$total" '
     BEGIN { n = split(names, f, " ") }
     { for (i = 1; i <= n; i++) if (!seen[i] && index($0, f[i])) { seen[i] = 1; found = 1; v = $1; gsub(",", "", v); sum += v } }
-    END { if (found) printf "%.1f", 100 * sum / total }' "$work/inclusive"
+    END { if (found) printf "%.1f", 100 * (sum - less) / total }' "$work/inclusive"
 }
 echo "$header"
 for run in "$@"; do
@@ -72,11 +73,11 @@ for run in "$@"; do
   # limited miss-status registers; see core/tick_batch.hpp).
   # Builds before session 68 call run_cycle from run_until: that call is taken off the sum.
   callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$work/cg" >"$work/calling" 2>/dev/null
-  nested=$(awk '/ \*  / { in_until = index($0, "gpusim::core::Sm::run_until(") > 0; next }
+  less=$(awk '/ \*  / { in_until = index($0, "gpusim::core::Sm::run_until(") > 0; next }
     /^ *$/ { in_until = 0 } in_until && / >  / && index($0, "gpusim::core::Sm::run_cycle(") { v = $1; gsub(",", "", v); sum += v }
     END { printf "%.0f", sum }' "$work/calling")
   in_sm=$(share 'gpusim::core::Sm::run_until(' 'gpusim::core::Sm::run_cycle(')
-  [ "$nested" != 0 ] && in_sm=$(awk -v s="$in_sm" -v n="$nested" -v t="$total" 'BEGIN { printf "%.1f", s - 100 * n / t }')
+  less=0
   # Where the launch's instructions go, as parts of it (each inclusive, so they overlap where
   # one calls another): the functional executor (every step, issued or set aside); the SM's
   # side of the memory system (the load/store unit: coalescing, the L1, the requests); the

@@ -412,7 +412,7 @@ inline void Sm::run_cycle_inline(engine::Cycle now, exec::Executor& executor) {
 
 // A quantum's cycles (core/sm_quantum.cpp). Here, beside run_cycle and tick, so that each
 // cycle is compiled into this loop: their two calls a cycle cost 2.6% of the Hopper copy's
-// host instructions, whose SMs tick about twice per warp instruction.
+// host instructions, whose SMs tick 1.7 times per warp instruction.
 void Sm::run_until(engine::Cycle until, exec::Executor& executor) {
   executor_ = &executor;
   engine::Cycle at = quantum_at_;

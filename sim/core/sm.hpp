@@ -124,10 +124,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // towards the budget through the batch. Returns nullopt, having done nothing, when the
   // cycle needs end_cycle in SM order.
   std::optional<engine::Cycle> end_cycle_alone();
-  // A quantum of TickBatch (core/sm_quantum.cpp): the SM's cycles from `from` to before
-  // `end`, each run_cycle with no end but its next tick. Its stores and requests are kept
-  // for the batch to apply and settle in (cycle, SM) order, the rest for end_quantum. It stops
-  // after a cycle that faults. Returns its next tick (kNever: none).
+  // A quantum of TickBatch (core/sm_quantum.cpp; run_until in sm.cpp): the SM's cycles
+  // from `from` to before `end`, each run_cycle with no end but its next tick. Its stores and
+  // requests are kept for the batch to apply and settle in (cycle, SM) order, the rest for
+  // end_quantum. It stops after a cycle that faults. Returns its next tick (kNever: none).
   engine::Cycle run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor);
   // run_quantum in slices, on any threads, one after another: begin_quantum (`slices`: how
   // many it hands over to the memory system, MemorySystem::begin_quantum); run_until each

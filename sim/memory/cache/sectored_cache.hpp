@@ -56,6 +56,7 @@ class SectoredCache {
   // k). One lookup and one replacement event for them all: a request's misses in one line,
   // probed together, are one access.
   Placed fill_placeholders(uint64_t address, uint32_t sectors, uint32_t first);
+  // `address`'s sector's bit in such a mask.
   uint32_t sector_bit(uint64_t address) const { return 1u << sector_of(address); }
   // Sets the time of `address`'s sector, placed at `where`, if it still holds `placeholder`.
   // The line may have been evicted since (another in its way): no other way then holds the
