@@ -43,14 +43,13 @@ if [ $cache = 1 ]; then
   cache_flags=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=2097152,16,64 --branch-sim=yes)
   header+=,ll_misses_per_warp_instruction,l1d_misses_per_warp_instruction,mispredicts_per_warp_instruction
 fi
-# Functions' inclusive counts in this run's callgrind listing, summed, less $less (host
+# Functions' inclusive counts in this run's callgrind listing, summed, less $less if set (host
 # instructions: a call between them), as a share of the launch's ($total), to one decimal
 # ("" where none is there). The listing is sorted by count, so the first line naming a
 # function is the function itself (with -g, the largest of its per-file lines), not a lambda
 # or a part compiled in from a header.
-less=0
 share() {
-  awk -v names="$*" -v less="$less" -v total="$total" '
+  awk -v names="$*" -v less="${less:-0}" -v total="$total" '
     BEGIN { n = split(names, f, " ") }
     { for (i = 1; i <= n; i++) if (!seen[i] && index($0, f[i])) { seen[i] = 1; found = 1; v = $1; gsub(",", "", v); sum += v } }
     END { if (found) printf "%.1f", 100 * (sum - less) / total }' "$work/inclusive"
@@ -73,11 +72,10 @@ for run in "$@"; do
   # limited miss-status registers; see core/tick_batch.hpp).
   # Builds before session 68 call run_cycle from run_until: that call is taken off the sum.
   callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$work/cg" >"$work/calling" 2>/dev/null
-  less=$(awk '/ \*  / { in_until = index($0, "gpusim::core::Sm::run_until(") > 0; next }
+  nested=$(awk '/ \*  / { in_until = index($0, "gpusim::core::Sm::run_until(") > 0; next }
     /^ *$/ { in_until = 0 } in_until && / >  / && index($0, "gpusim::core::Sm::run_cycle(") { v = $1; gsub(",", "", v); sum += v }
     END { printf "%.0f", sum }' "$work/calling")
-  in_sm=$(share 'gpusim::core::Sm::run_until(' 'gpusim::core::Sm::run_cycle(')
-  less=0
+  in_sm=$(less=$nested share 'gpusim::core::Sm::run_until(' 'gpusim::core::Sm::run_cycle(')
   # Where the launch's instructions go, as parts of it (each inclusive, so they overlap where
   # one calls another): the functional executor (every step, issued or set aside); the SM's
   # side of the memory system (the load/store unit: coalescing, the L1, the requests); the

@@ -127,7 +127,7 @@ bool SectoredCache::write_hit(uint64_t address) {
   return true;
 }
 
-// Compiled into fill() and fill_span(): a call of its own cost the L1s' fills 8%.
+// Compiled into fill_line() and fill_span(): a call of its own cost the L1s' fills 8%.
 [[gnu::always_inline]] inline int SectoredCache::allocate(uint64_t line, uint64_t set, bool evict_first, uint32_t& evicted_dirty) {
   int way = free_way(set);  // a way holds no line exactly when none of its sectors is valid
   if (way < 0) way = static_cast<int>(policy_->victim(set));
@@ -143,7 +143,12 @@ bool SectoredCache::write_hit(uint64_t address) {
   return way;
 }
 
-uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
+// fill() of `sectors` (a bit each) of `address`'s line, the k-th holding `ready_at` + k x
+// `ready_step`: one lookup and one replacement event. Returns the evicted line's dirty
+// sectors; `placed`: where the line is. Compiled into fill() and fill_placeholders().
+[[gnu::always_inline]] inline uint32_t SectoredCache::fill_line(uint64_t address, uint32_t sectors, uint64_t ready_at,
+                                                                bool dirty, bool evict_first, uint64_t ready_step,
+                                                                Placed& placed) {
   const uint64_t line = line_of(address);
   const Place p = locate(line);
   const uint64_t set = set_of(p, line);
@@ -153,8 +158,14 @@ uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bo
     found = allocate(line, set, evict_first, evicted_dirty);
   else if (!evict_first)  // another sector of an evict-first line leaves it where it was
     policy_->continued(set, static_cast<uint32_t>(found));
-  install_sectors(record(set, static_cast<uint32_t>(found)), 1u << sector_of(address), ready_at, dirty);
+  placed = {set, static_cast<uint32_t>(found)};
+  install_sectors(record(set, placed.way), sectors, ready_at, dirty, ready_step);
   return evicted_dirty;
+}
+
+uint32_t SectoredCache::fill(uint64_t address, uint64_t ready_at, bool dirty, bool evict_first) {
+  Placed placed;
+  return fill_line(address, sector_bit(address), ready_at, dirty, evict_first, 0, placed);
 }
 
 SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes, uint64_t always, uint64_t ready_at,
@@ -185,15 +196,9 @@ SectoredCache::SpanFill SectoredCache::fill_span(uint64_t first, uint32_t bytes,
 }
 
 SectoredCache::Placed SectoredCache::fill_placeholders(uint64_t address, uint32_t sectors, uint32_t first) {
-  const uint64_t line = line_of(address);
-  const Place p = locate(line);
-  const uint64_t set = set_of(p, line);
-  int way = p.way;
-  uint32_t evicted_dirty = 0;  // fill() would return it; the caller has none to write back
-  if (way < 0) way = allocate(line, set, false, evicted_dirty);
-  else policy_->continued(set, static_cast<uint32_t>(way));
-  install_sectors(record(set, static_cast<uint32_t>(way)), sectors, placeholder(first), false, 1);
-  return {set, static_cast<uint32_t>(way)};
+  Placed placed;
+  fill_line(address, sectors, placeholder(first), false, false, 1, placed);  // the L1 writes through: nothing to write back
+  return placed;
 }
 
 void SectoredCache::resolve(Placed where, uint64_t address, uint64_t placeholder, uint64_t ready_at) {

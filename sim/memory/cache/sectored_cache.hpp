@@ -105,6 +105,8 @@ class SectoredCache {
   // Gives `line` a way of `set` (an empty one, else the policy's victim); returns the way and
   // sets `evicted_dirty` to the dirty sectors of the line it held.
   int allocate(uint64_t line, uint64_t set, bool evict_first, uint32_t& evicted_dirty);
+  uint32_t fill_line(uint64_t address, uint32_t sectors, uint64_t ready_at, bool dirty, bool evict_first,
+                     uint64_t ready_step, Placed& placed);
   // Marks `sectors` (a bit each) of the record `r` valid (dirty too if `dirty`), the k-th
   // one's data (from the lowest) there at `ready_at` + k x `ready_step` (placeholders: one
   // each); returns how many. A few bits at most: no popcount (a libgcc call here).
