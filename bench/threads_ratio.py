@@ -5,6 +5,9 @@ For each (set, workload, build): the median wall time at each thread count, and 
 one thread to each other count taken repeat by repeat. The builds alternate run by run and a
 repeat's runs are next to each other in time, so a machine that drifts by tens of percent over
 minutes (a shared VM) moves both sides of a repeat's ratio alike; the median is over repeats.
+Also the fastest run at each count and the fastest one-thread run over it: a run slowed by
+another tenant cannot come out fast, so on a machine whose runs of one build spread 2x the
+fastest runs are the ones least disturbed. Both ratios are printed; neither replaces the other.
 
 usage: bench/threads_ratio.py CSV [CSV...]
 """
@@ -29,14 +32,17 @@ def main(paths):
         except (OSError, KeyError, ValueError) as e:
             print(f"{path}: not a threads_scaling.sh CSV ({e})", file=sys.stderr)
             return 2
-    print("set,workload,flags,build,threads,repeats,median_wall_s,median_ratio_to_1")
+    print("set,workload,flags,build,threads,repeats,median_wall_s,median_ratio_to_1,fastest_wall_s,fastest_ratio_to_1")
     for (set_, workload, flags, build), walls in sorted(runs.items()):
         for threads in sorted({t for t, _ in walls}):
             repeats = sorted(r for t, r in walls if t == threads)
             median = statistics.median(walls[(threads, r)] for r in repeats)
             paired = [walls[(1, r)] / walls[(threads, r)] for r in repeats if (1, r) in walls]
             ratio = f"{statistics.median(paired):.2f}" if paired and threads != 1 else ""
-            print(f"{set_},{workload},{flags},{build},{threads},{len(repeats)},{median:.3f},{ratio}")
+            fastest = min(walls[(threads, r)] for r in repeats)
+            ones = [w for (t, _), w in walls.items() if t == 1]
+            best = f"{min(ones) / fastest:.2f}" if ones and threads != 1 else ""
+            print(f"{set_},{workload},{flags},{build},{threads},{len(repeats)},{median:.3f},{ratio},{fastest:.3f},{best}")
     return 0
 
 
