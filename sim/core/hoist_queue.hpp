@@ -24,9 +24,9 @@ namespace gpusim::core {
 
 // An executed instruction whose issue waits.
 struct DeferredOp {
-  // Leaves `addresses` as they are: only a memory access's are written (and read), and
-  // zeroing them would write four cold host cache lines at every instruction set aside.
-  DeferredOp() {}  // NOLINT(modernize-use-equals-default): `= default` would zero them
+  // Not `= default`: push() value-initialises, which would zero the whole op before setting
+  // its members.
+  DeferredOp() {}  // NOLINT(modernize-use-equals-default)
   const InstructionTiming* timing = nullptr;
   uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
   engine::Cycle known = 0;      // its operands written by issued instructions are ready then
@@ -34,8 +34,8 @@ struct DeferredOp {
   // last two entries stay 0, so that a search compares eight at once (resolve()).
   static constexpr size_t kMaxWaits = 6;
   std::array<uint32_t, 8> waits{};
-  exec::StepResult step;        // what executing it gave; its addresses are in `addresses`
-  std::array<uint64_t, 32> addresses;  // step.addresses set: each lane's
+  exec::StepResult step;        // what executing it gave; its lane addresses, if any, in the queue
+  uint32_t lanes = 0;           // step.addresses set: where the queue keeps them (addresses())
 
   // When it can issue, as far as is known now (kNever: a response or another one first).
   engine::Cycle ready_at() const {
@@ -57,6 +57,7 @@ class HoistQueue {
 
   void clear() {
     ops_.clear();
+    lanes_.clear();
     head_ = 0;
     end_ = 0;
     trips_ = 0;
@@ -71,6 +72,14 @@ class HoistQueue {
   void pop() {
     if (++head_ == end_) clear();
   }
+  // Keeps the 32 lane addresses of `op`, the op just pushed (the executor reuses its buffer).
+  // Apart from the ops, so that the arithmetic a warp sets aside, most of what it sets aside,
+  // does not carry room for them: 256 bytes an op, host memory touched and faulted in.
+  void keep_addresses(DeferredOp& op, const uint64_t* addresses) {
+    op.lanes = static_cast<uint32_t>(lanes_.size());
+    std::copy_n(addresses, kLanes, lanes_.emplace_back().address.begin());
+  }
+  const uint64_t* addresses(const DeferredOp& op) const { return lanes_[op.lanes].address.data(); }
   // A loop trip has passed (a taken backward branch); after `unroll` with something set
   // aside the unrolled body is over and the warp issues what waits.
   void trip_passed(int unroll) {
@@ -144,6 +153,11 @@ class HoistQueue {
   }
 
  private:
+  static constexpr size_t kLanes = exec::kWarpSize;  // the executor's address buffer, a lane each
+  struct Lanes {
+    Lanes() {}  // NOLINT(modernize-use-equals-default): `= default` would zero them, to be overwritten
+    std::array<uint64_t, kLanes> address;
+  };
   std::vector<DeferredOp> ops_;
   size_t head_ = 0;
   size_t end_ = 0;  // ops_.size(), kept: a DeferredOp's size is no power of two, so size() divides
@@ -151,6 +165,7 @@ class HoistQueue {
   int loads_since_use_ = 0;  // loads issued since an instruction that used a loaded value
   bool closed_ = false;
   uint32_t next_ticket_ = kFirstTicket;
+  std::vector<Lanes> lanes_;  // the set-aside memory accesses' lane addresses, in order
 };
 
 }  // namespace gpusim::core

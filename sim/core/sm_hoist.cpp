@@ -16,8 +16,8 @@ void Sm::set_aside(TimedWarp& w, const InstructionTiming& t) {
   w.scoreboard.dependencies(t, op.known, {op.waits.data(), DeferredOp::kMaxWaits});
   op.step = executor().step(w.state, block.state);
   // The executor reuses its buffer: keep this instruction's addresses (op.step.addresses
-  // then only says there are some: the queue may move `op` before it issues).
-  if (op.step.addresses) std::copy_n(op.step.addresses, op.addresses.size(), op.addresses.begin());
+  // then only says there are some: the queue may move them before `op` issues).
+  if (op.step.addresses) w.hoist.keep_addresses(op, op.step.addresses);
   w.scoreboard.defer(t, op.ticket);
 }
 
@@ -26,7 +26,7 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const InstructionTiming& t = *op.timing;
   last_free_ = t.issue_slots == 0;
   exec::StepResult step = op.step;
-  if (step.addresses) step.addresses = op.addresses.data();
+  if (step.addresses) step.addresses = w.hoist.addresses(op);
   const auto [ready, ticket, busy] = begin(w, t, step, now);
   occupy(s, t, busy, now);
   w.scoreboard.resolve(op.ticket, ready, ticket);

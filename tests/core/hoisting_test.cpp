@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
 #include "arch/arch_loader.hpp"
+#include "core/hoist_queue.hpp"
 #include "core/instruction_class.hpp"
 #include "frontend/ptx_parser.hpp"
 #include "core/timed_kernel.hpp"
@@ -80,6 +82,39 @@ TEST(Timing, SetAsideLoadsKeepTheirAddresses) {
   const SimRun r = simulate(kernel(body), "hopper", {"memory.model=hierarchy", "scheduling.ptxas_unroll=4"}, 32, 1, 1024);
   EXPECT_EQ(r.total.shared_requests, 16u);
   EXPECT_EQ(r.total.shared_passes, 16u);
+}
+
+// The queue keeps a memory access's lane addresses apart from its ops, for those ops alone: each
+// op finds its own lanes after the queue has grown past many more (its storage moved), and a
+// queue emptied and filled again starts its lanes afresh.
+TEST(HoistQueue, EachAccessFindsItsOwnLaneAddresses) {
+  HoistQueue q;
+  const auto lanes = [](uint64_t base) {
+    std::array<uint64_t, 32> a{};
+    for (uint64_t l = 0; l < a.size(); ++l) a[l] = base + 4 * l;
+    return a;
+  };
+  // Ops 0, 3, 6, ... access memory at 1000 x their index; the others are arithmetic.
+  for (uint64_t i = 0; i < 60; ++i) {
+    DeferredOp& op = q.push();
+    op.ticket = q.next_ticket();
+    if (i % 3 == 0) q.keep_addresses(op, lanes(1000 * i).data());
+  }
+  for (uint64_t i = 0; i < 60; ++i) {
+    const DeferredOp& op = q.front();
+    EXPECT_EQ(op.ticket, HoistQueue::kFirstTicket + i);
+    if (i % 3 == 0) {
+      const uint64_t* a = q.addresses(op);
+      EXPECT_EQ(a[0], 1000 * i);
+      EXPECT_EQ(a[31], 1000 * i + 124);
+    }
+    q.pop();
+  }
+  EXPECT_TRUE(q.empty());
+  DeferredOp& again = q.push();
+  q.keep_addresses(again, lanes(7).data());
+  EXPECT_EQ(again.lanes, 0u);  // its lanes the first again
+  EXPECT_EQ(q.addresses(again)[1], 11u);
 }
 
 // ptxas schedules only so many loads ahead of the first use of one (validate/sass_structure.py).
