@@ -34,13 +34,13 @@ def main(paths):
             return 2
     print("set,workload,flags,build,threads,repeats,median_wall_s,median_ratio_to_1,fastest_wall_s,fastest_ratio_to_1")
     for (set_, workload, flags, build), walls in sorted(runs.items()):
+        ones = [w for (t, _), w in walls.items() if t == 1]
         for threads in sorted({t for t, _ in walls}):
             repeats = sorted(r for t, r in walls if t == threads)
             median = statistics.median(walls[(threads, r)] for r in repeats)
             paired = [walls[(1, r)] / walls[(threads, r)] for r in repeats if (1, r) in walls]
             ratio = f"{statistics.median(paired):.2f}" if paired and threads != 1 else ""
             fastest = min(walls[(threads, r)] for r in repeats)
-            ones = [w for (t, _), w in walls.items() if t == 1]
             best = f"{min(ones) / fastest:.2f}" if ones and threads != 1 else ""
             print(f"{set_},{workload},{flags},{build},{threads},{len(repeats)},{median:.3f},{ratio},{fastest:.3f},{best}")
     return 0

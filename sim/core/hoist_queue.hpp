@@ -72,7 +72,7 @@ class HoistQueue {
   void pop() {
     if (++head_ == end_) clear();
   }
-  // Keeps the 32 lane addresses of `op`, the op just pushed (the executor reuses its buffer).
+  // Keeps the lane addresses of `op`, one per lane of the warp (the executor reuses its buffer).
   // Apart from the ops, so that the arithmetic a warp sets aside, most of what it sets aside,
   // does not carry room for them: 256 bytes an op, host memory touched and faulted in.
   void keep_addresses(DeferredOp& op, const uint64_t* addresses) {
