@@ -34,10 +34,11 @@ namespace {
 
 // How many cycles SMs in a batch run ahead of one another (TickBatch::set_quantum): the
 // memory's lookahead, where a retired block's room comes back no sooner (block_release);
-// one where every cycle's end matters (--sample's waves, the trace's counter samples, SMs
-// ticking every cycle) or where --quantum 1 asks for stores seen by other SMs the next cycle.
-engine::Cycle quantum(const TimingOptions& options, const SmConfig& sm, bool waves, const memory::MemorySystem& memory) {
-  if (options.quantum == 1 || waves || options.sample_counters || !options.allow_jumps || sm.block_release <= 0) return 1;
+// one where every cycle's end matters (the trace's counter samples, SMs ticking every cycle)
+// or where --quantum 1 asks for stores seen by other SMs the next cycle. (--sample's waves
+// read the GPU at releases, before which a quantum ends: TickBatch::set_release_reader.)
+engine::Cycle quantum(const TimingOptions& options, const SmConfig& sm, const memory::MemorySystem& memory) {
+  if (options.quantum == 1 || options.sample_counters || !options.allow_jumps || sm.block_release <= 0) return 1;
   engine::Cycle cycles = std::min(memory.lookahead(), static_cast<engine::Cycle>(sm.block_release));
   if (options.quantum > 1) cycles = std::min<engine::Cycle>(cycles, options.quantum);
   return cycles;
@@ -111,7 +112,10 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     waves.emplace(wave_blocks, launch.block_count(), start, sms, *memory_, device);
     dispatcher.set_sampler(&*waves);
   }
-  if (batch) batch->set_quantum(quantum(options, sm_config, waves.has_value(), *memory_));
+  if (batch) {
+    batch->set_quantum(quantum(options, sm_config, *memory_));
+    if (waves) batch->set_release_reader(&*waves);
+  }
   dispatcher.start();
   std::optional<CounterSampler> sampler;
   if (options.sample_counters) sampler.emplace(start, *memory_, sms, instructions);

@@ -94,6 +94,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Gives back the slots of blocks retired block_release cycles ago by `now` and tells the
   // dispatcher: at the release's event, or in a batch when the batch does it (release_at).
   void release(engine::Cycle now);
+  // How many blocks' rooms release(at) would give back (retired block_release cycles before).
+  uint64_t releasable_by(engine::Cycle at) const {
+    return static_cast<uint64_t>(std::upper_bound(releasing_.begin(), releasing_.end(), at) - releasing_.begin());
+  }
   // Ticks every cycle, never jumping over idle ones (for tests of the jump logic).
   void set_tick_every_cycle(bool v) { every_cycle_ = v; }
   // Ticks with the other SMs of its cycle in `batch` (core/tick_batch.hpp): the tick event

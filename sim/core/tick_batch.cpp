@@ -242,21 +242,37 @@ engine::Cycle TickBatch::quantum_end() {
   return end;
 }
 
+void TickBatch::do_first_release() {
+  const Release r = releases_.front();
+  std::pop_heap(releases_.begin(), releases_.end(), later_release);
+  releases_.pop_back();
+  last_cycle_ = std::max(last_cycle_, r.at);  // (a release's event was the launch's last in its cycle)
+  sms_[r.sm]->release(r.at);
+}
+
 void TickBatch::do_releases(engine::Cycle until) {
-  while (!releases_.empty() && releases_.front().at < until) {
-    const Release r = releases_.front();
-    std::pop_heap(releases_.begin(), releases_.end(), later_release);
-    releases_.pop_back();
-    last_cycle_ = std::max(last_cycle_, r.at);  // (a release's event was the launch's last in its cycle)
-    sms_[r.sm]->release(r.at);
+  while (!releases_.empty() && releases_.front().at < until) do_first_release();
+}
+
+engine::Cycle TickBatch::do_releases_unread(engine::Cycle end) {
+  if (!reader_) {
+    do_releases(end);
+    return end;
   }
+  while (!releases_.empty() && releases_.front().at < end) {
+    const Release& r = releases_.front();
+    // One read at the quantum's first cycle sees the SMs as they are now.
+    if (r.at > now_ && sms_[r.sm]->releasable_by(r.at) >= reader_->releases_before_read()) return r.at;
+    do_first_release();
+  }
+  return end;
 }
 
 void TickBatch::run_quantum(engine::Cycle end) {
   // The quantum's releases first: what the dispatcher gives out then depends on nothing the
   // SMs do within it (their blocks' rooms come back later), and each SM places its blocks.
   planning_ = true;
-  do_releases(end);
+  end = do_releases_unread(end);
   planning_ = false;
   // The SMs with a tick before `end` or a block to place, each with its first tick, in SM order.
   firsts_.clear();

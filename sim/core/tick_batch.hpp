@@ -37,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/release_reader.hpp"
 #include "core/tick_calendar.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/executor.hpp"
@@ -83,6 +84,8 @@ class TickBatch {
   void planned(uint32_t sm) { planned_.push_back(sm); }
   // SMs run up to `cycles` cycles in a quantum (1: one cycle per batch).
   void set_quantum(engine::Cycle cycles) { quantum_ = cycles; }
+  // A quantum ends before each release that `reader` reads at (null: none).
+  void set_release_reader(const ReleaseReader* reader) { reader_ = reader; }
   // The last cycle any SM ran (a quantum's cycles come after its batch's event).
   engine::Cycle last_cycle() const { return last_cycle_; }
 
@@ -158,6 +161,11 @@ class TickBatch {
   engine::Cycle now_ = 0;
   memory::MemorySystem& memory_;
   void do_releases(engine::Cycle until);  // the releases due before `until`, in (cycle, SM) order
+  // do_releases(end) for a quantum that ends at `end`, but for those from the first that
+  // reader_ reads at after the quantum's first cycle: the quantum ends at that one's cycle,
+  // returned (else `end`).
+  engine::Cycle do_releases_unread(engine::Cycle end);
+  void do_first_release();
   struct Release {
     engine::Cycle at;
     uint32_t sm;
@@ -165,6 +173,7 @@ class TickBatch {
   static bool later_release(const Release& a, const Release& b) { return a.at > b.at || (a.at == b.at && a.sm > b.sm); }
   std::vector<Release> releases_;  // a heap: the earliest, then lowest SM, first
   bool planning_ = false;
+  const ReleaseReader* reader_ = nullptr;
   std::vector<uint32_t> planned_;  // SMs given blocks while planning
   engine::Cycle quantum_ = 1;
   engine::Cycle last_cycle_ = 0;

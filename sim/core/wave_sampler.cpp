@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "core/sm.hpp"
@@ -72,6 +73,15 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
     complete_ = std::abs(last - before) <= SampleRule::kTolerance * last;
   }
   return complete_;
+}
+
+uint64_t WaveSampler::releases_before_read() const {
+  const uint64_t wave_end = waves_.size() * wave_blocks_;
+  // Past half the grid retired() declines the sample instead of reading.
+  if (complete_ || !declined_.empty() || retired_ >= wave_end ||
+      static_cast<double>(wave_end) > SampleRule::kMaxSampledShare * static_cast<double>(total_blocks_))
+    return UINT64_MAX;
+  return wave_end - retired_;
 }
 
 bool WaveSampler::l2_settled(const memory::L2Occupancy& now, uint64_t retired) const {

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "core/launch_stats.hpp"
+#include "core/release_reader.hpp"
 #include "exec/block_runner.hpp"
 #include "engine/event_queue.hpp"
 #include "memory/memory_system.hpp"
@@ -55,7 +56,7 @@ struct SampleRule {
   std::string too_small(uint64_t blocks, uint64_t wave_blocks) const;
 };
 
-class WaveSampler {
+class WaveSampler final : public ReleaseReader {
  public:
   // `device`: every buffer and variable, all the kernel can touch.
   WaveSampler(uint64_t wave_blocks, uint64_t total_blocks, engine::Cycle start,
@@ -67,6 +68,8 @@ class WaveSampler {
   // Whether the L2 is in its steady state (see above), holding `now` with `retired` blocks done.
   bool l2_settled(const memory::L2Occupancy& now, uint64_t retired) const;
   bool complete() const { return complete_; }
+  // The blocks until the next wave's end, where retired() reads every SM and the memory.
+  uint64_t releases_before_read() const override;
   // Why the sample was not taken, once the grid has been timed in full (empty if it was).
   const std::string& declined() const { return declined_; }
 

@@ -139,7 +139,7 @@ struct Launched {
   std::string error;
 };
 Launched launch_waves(int64_t quantum, int threads, const std::string& body_after_load, uint32_t blocks = 640,
-                      uint32_t block_threads = 256) {
+                      uint32_t block_threads = 256, SampleMode sample = SampleMode::Exact) {
   const std::string ptx =
       kernel("ld.global.f32 %f2, [%rd3];\n" + body_after_load + "add.f32 %f44, %f2, %f1;\nst.global.u32 [%rd1], %r2;\n");
   const arch::ArchConfig arch = arch::load_arch_config(
@@ -156,6 +156,7 @@ Launched launch_waves(int64_t quantum, int threads, const std::string& body_afte
   TimingOptions options;
   options.quantum = quantum;
   options.threads = threads;
+  options.sample.mode = sample;
   Launched r;
   try {
     r.stats = simulate_launch(arch, m.kernels[0], memory, launch, 32, options);
@@ -186,6 +187,35 @@ TEST(Quantum, TenWavesOnHopperAsCycleByCycleOnOneTwoAndThreeThreads) {
       for (const auto& c : SmStats::counters())
         EXPECT_EQ(q.stats.per_sm[i].*c.member, each.stats.per_sm[i].*c.member) << "SM " << i << " " << c.name;
     EXPECT_EQ(q.out, each.out);  // word 0 included: the last block to store it, in (cycle, SM) order
+  }
+}
+
+// --sample reads every SM and the memory at the release that ends each wave: a quantum ends
+// before it, so that the SMs have run exactly the cycles before it. The same waves, the same
+// sample and the same extrapolation as cycle by cycle, on any thread count.
+TEST(Quantum, ASampleReadsItsWavesAsCycleByCycle) {
+  const std::string work = "and.b32 %r10, %r2, 7;\nLOOP:\n" + chains(8, 4) +
+                           "add.u32 %r10, %r10, 1;\nsetp.lt.u32 %p1, %r10, 12;\n@%p1 bra LOOP;\n";
+  const Launched each = launch_waves(1, 1, work, 640, 256, SampleMode::On);
+  ASSERT_EQ(each.error, "");
+  const SampleReport& s = each.stats.sample;
+  ASSERT_TRUE(s.sampled) << s.declined;
+  EXPECT_LT(s.simulated_blocks, 640u / 2);
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    const Launched q = launch_waves(0, threads, work, 640, 256, SampleMode::On);
+    ASSERT_EQ(q.error, "");
+    EXPECT_EQ(q.stats.sample.simulated_blocks, s.simulated_blocks);
+    EXPECT_EQ(q.stats.sample.measured_waves, s.measured_waves);
+    EXPECT_EQ(q.stats.sample.wave_cycles, s.wave_cycles);
+    EXPECT_EQ(q.stats.sample.error_estimate, s.error_estimate);
+    EXPECT_EQ(q.stats.cycles, each.stats.cycles);
+    for (const auto& c : memory::MemoryStats::counters()) EXPECT_EQ(q.stats.memory.*c.member, each.stats.memory.*c.member) << c.name;
+    ASSERT_EQ(q.stats.per_sm.size(), each.stats.per_sm.size());
+    for (size_t i = 0; i < each.stats.per_sm.size(); ++i)
+      for (const auto& c : SmStats::counters())
+        EXPECT_EQ(q.stats.per_sm[i].*c.member, each.stats.per_sm[i].*c.member) << "SM " << i << " " << c.name;
+    EXPECT_EQ(q.out, each.out);
   }
 }
 
