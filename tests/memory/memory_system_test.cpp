@@ -103,6 +103,55 @@ TEST(MemorySystem, L1HitsTakeTheBusiestLookupOrDataBank) {
   EXPECT_EQ(old.access(StateSpace::Global, 132, 100000).pipeline_cycles, 32u);
 }
 
+// A warp load whose lanes miss one line's sectors out of order (lane 0 sector 2, lane 1
+// sector 0: a gather) sends each sector's read below and installs both in the L1 together,
+// each with its own fill. Later, in one cycle, another warp's load misses a line (the
+// cycle's first fill) and a load of each sector hits: the hit is answered at the L1's
+// latency, as when the lanes went in order. (Session 68 paired a line's fills with its
+// sectors by position, lowest first: met 2 then 0, each sector held the other's fill, never
+// got its time, and a later hit waited for whatever fill of its cycle had that number; the
+// corpus's spmv_csr_vector moved 1.1%.)
+TEST(MemorySystem, ALoadsMissesOfOneLineOutOfOrderEachGetTheirOwnFill) {
+  const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
+  const auto l1_latency = static_cast<engine::Cycle>(hopper.memory.l1->latency);
+  const uint64_t line = uint64_t{1} << 32, far = line + (uint64_t{1} << 24);
+  std::array<uint64_t, 32> gather{}, in_order{};
+  gather[0] = in_order[1] = line + 64;
+  gather[1] = in_order[0] = line;
+  for (const auto& first : {gather, in_order}) {
+    Port port(hopper);
+    // Sent in one cycle and settled at its end, as an SM's cycle does.
+    const auto send = [&](const std::array<uint64_t, 32>& addresses, uint32_t mask) {
+      MemoryRequest r;
+      r.space = StateSpace::Global;
+      r.mask = mask;
+      r.bytes_per_lane = 4;
+      r.addresses = addresses.data();
+      r.tag = ++port.tag;
+      r.cycle = port.events.now();
+      port.memory->send(r);
+      return r.tag;
+    };
+    const uint64_t filled = send(first, 0b11);
+    port.memory->settle(0);
+    port.events.run();
+    ASSERT_GT(port.sink.arrived.at(filled), l1_latency);  // through the L2
+    for (uint64_t lane : {0u, 1u}) {
+      SCOPED_TRACE("lane " + std::to_string(lane) + (first == gather ? ", gathered" : ", in order"));
+      const engine::Cycle now = 100000 * (lane + 1);
+      port.events.advance_to(now);
+      std::array<uint64_t, 32> miss{}, hit{};
+      miss[0] = far + 4096 * lane;
+      hit[0] = first[lane];
+      const uint64_t missed = send(miss, 0b1), hits = send(hit, 0b1);
+      port.memory->settle(0);
+      port.events.run();
+      EXPECT_GT(port.sink.arrived.at(missed) - now, l1_latency);
+      EXPECT_EQ(port.sink.arrived.at(hits) - now, l1_latency);
+    }
+  }
+}
+
 // A warp's store of one word per lane in `mask` to `addresses` (which must outlive it).
 MemoryRequest global_store(const std::array<uint64_t, 32>& addresses, uint32_t mask) {
   MemoryRequest r;

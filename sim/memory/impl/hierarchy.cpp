@@ -266,8 +266,10 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     SectoredCache& l1 = *sm.l1;
     const uint32_t step = l1.sector_bytes(), line = l1.line_bytes();
     for (uint64_t a = util::align_down(t.address, step); a < t.address + t.bytes; a += step) {
-      // Another line (line sizes are powers of two), or a sector met again: the missed ones in first.
-      if (missed && ((a ^ missed_at) >= line || (missed & l1.sector_bit(a)))) install();
+      // Another line (line sizes are powers of two), or a sector not above every missed one
+      // (met again, or a later transaction's lower sector): the missed ones in first, so that
+      // their fills, in the order missed, are their sectors from the lowest (fill_placeholders).
+      if (missed && ((a ^ missed_at) >= line || missed >= l1.sector_bit(a))) install();
       const SectoredCache::Probe p = l1.probe(a);
       if (p.present) {
         ++sm.front.l1_hits;
