@@ -2,7 +2,10 @@
 # The identity set: what a change that should not move any report is checked on. Runs every
 # architecture file with every top-level workload (default sizes) on one thread and on two,
 # JSON reports, and the h100 size of four memory-bound workloads on Hopper (the L2 evicts,
-# DRAM queues), into OUTDIR: NAME.json and NAME.err (stderr, then the exit status). Then
+# DRAM queues), the corpus's sparse on Hopper (gathers: a line's sectors met out of order,
+# which session 68 got wrong unseen here), and four h100-size workloads with --sample on
+# Hopper, on one thread and two, into OUTDIR: NAME.json and NAME.err (stderr, then the exit
+# status). Then
 # compare two such directories: every report byte for byte except its wall-clock rate
 # (warp_instructions_per_second), and every error and exit status.
 # usage: bench/identity_set.sh GPUSIM OUTDIR [JOBS]     (about 12 minutes on 2 cores)
@@ -39,15 +42,22 @@ out=$(realpath "$out")
 {
   for arch in configs/*.yaml; do
     for workload in workloads/*.yaml; do
-      for threads in 1 2; do echo "$arch $workload $threads -"; done
+      for threads in 1 2; do echo "$arch $workload $threads - -"; done
     done
   done
-  for workload in vecadd stencil copy transpose_naive; do echo "configs/hopper.yaml workloads/$workload.yaml 1 h100"; done
+  for workload in vecadd stencil copy transpose_naive; do echo "configs/hopper.yaml workloads/$workload.yaml 1 h100 -"; done
+  for threads in 1 2; do
+    echo "configs/hopper.yaml workloads/corpus/sparse.yaml $threads - -"
+    for workload in branch_by_thread reduce_divergent reduce_sequential stencil; do
+      echo "configs/hopper.yaml workloads/$workload.yaml $threads h100 sample"
+    done
+  done
 } | xargs -P "$jobs" -L1 bash -c '
-  gpusim=$1 out=$2 arch=$3 workload=$4 threads=$5 size=$6
+  gpusim=$1 out=$2 arch=$3 workload=$4 threads=$5 size=$6 sample=$7
   name=$(basename "$arch" .yaml)-$(basename "$workload" .yaml)-t$threads
   flags=()
   if [ "$size" != - ]; then name+=-$size; flags=(--size "$size"); fi
+  if [ "$sample" != - ]; then name+=-sample; flags+=(--sample on); fi
   status=0
   "$gpusim" --arch "$arch" --workload "$workload" --threads "$threads" "${flags[@]}" --format json \
     >"$out/$name.json" 2>"$out/$name.err" || status=$?
