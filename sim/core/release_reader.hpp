@@ -10,8 +10,8 @@ namespace gpusim::core {
 class ReleaseReader {
  public:
   virtual ~ReleaseReader() = default;
-  // How many more blocks' rooms may come back, counting the release it reads at: it reads at
-  // none of the next releases that give back fewer.
+  // How many more blocks' rooms must come back for it to read: it reads at the release that
+  // brings them to this many (UINT64_MAX: it reads at none).
   virtual uint64_t releases_before_read() const = 0;
 };
 

@@ -18,7 +18,8 @@
 // batch then settles the requests and applies the stores of those cycles in (cycle, SM)
 // order: the result of cycle-by-cycle batches, but for the stores, which other SMs see at
 // the quantum's end (as a GPU's stores, unfenced, may come late). A quantum ends before the
-// next other event (a block's room back, a counter sample). On several threads the SMs run
+// next other event (a block's room back, a counter sample), and before a release at which
+// --sample reads the whole GPU (a ReleaseReader). On several threads the SMs run
 // it in slices, and the settle of each slice trails them on this thread while they run the
 // next (run_trailing): its responses, all due after the quantum, are given at its end.
 //

@@ -167,6 +167,17 @@ Launched launch_waves(int64_t quantum, int threads, const std::string& body_afte
   return r;
 }
 
+// The same cycles, memory and SM counters, and output.
+void expect_same_launch(const Launched& q, const Launched& each) {
+  EXPECT_EQ(q.stats.cycles, each.stats.cycles);
+  for (const auto& c : memory::MemoryStats::counters()) EXPECT_EQ(q.stats.memory.*c.member, each.stats.memory.*c.member) << c.name;
+  ASSERT_EQ(q.stats.per_sm.size(), each.stats.per_sm.size());
+  for (size_t i = 0; i < each.stats.per_sm.size(); ++i)
+    for (const auto& c : SmStats::counters())
+      EXPECT_EQ(q.stats.per_sm[i].*c.member, each.stats.per_sm[i].*c.member) << "SM " << i << " " << c.name;
+  EXPECT_EQ(q.out, each.out);
+}
+
 TEST(Quantum, TenWavesOnHopperAsCycleByCycleOnOneTwoAndThreeThreads) {
   // Chains whose length differs by block (the block index's low bits), so that blocks end,
   // and their rooms come back, at cycles spread over each quantum.
@@ -180,13 +191,7 @@ TEST(Quantum, TenWavesOnHopperAsCycleByCycleOnOneTwoAndThreeThreads) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
     const Launched q = launch_waves(0, threads, work);
     ASSERT_EQ(q.error, "");
-    EXPECT_EQ(q.stats.cycles, each.stats.cycles);
-    for (const auto& c : memory::MemoryStats::counters()) EXPECT_EQ(q.stats.memory.*c.member, each.stats.memory.*c.member) << c.name;
-    ASSERT_EQ(q.stats.per_sm.size(), each.stats.per_sm.size());
-    for (size_t i = 0; i < each.stats.per_sm.size(); ++i)
-      for (const auto& c : SmStats::counters())
-        EXPECT_EQ(q.stats.per_sm[i].*c.member, each.stats.per_sm[i].*c.member) << "SM " << i << " " << c.name;
-    EXPECT_EQ(q.out, each.out);  // word 0 included: the last block to store it, in (cycle, SM) order
+    expect_same_launch(q, each);  // word 0 included: the last block to store it, in (cycle, SM) order
   }
 }
 
@@ -209,13 +214,7 @@ TEST(Quantum, ASampleReadsItsWavesAsCycleByCycle) {
     EXPECT_EQ(q.stats.sample.measured_waves, s.measured_waves);
     EXPECT_EQ(q.stats.sample.wave_cycles, s.wave_cycles);
     EXPECT_EQ(q.stats.sample.error_estimate, s.error_estimate);
-    EXPECT_EQ(q.stats.cycles, each.stats.cycles);
-    for (const auto& c : memory::MemoryStats::counters()) EXPECT_EQ(q.stats.memory.*c.member, each.stats.memory.*c.member) << c.name;
-    ASSERT_EQ(q.stats.per_sm.size(), each.stats.per_sm.size());
-    for (size_t i = 0; i < each.stats.per_sm.size(); ++i)
-      for (const auto& c : SmStats::counters())
-        EXPECT_EQ(q.stats.per_sm[i].*c.member, each.stats.per_sm[i].*c.member) << "SM " << i << " " << c.name;
-    EXPECT_EQ(q.out, each.out);
+    expect_same_launch(q, each);
   }
 }
 
