@@ -255,14 +255,10 @@ void TickBatch::do_releases(engine::Cycle until) {
 }
 
 engine::Cycle TickBatch::do_releases_unread(engine::Cycle end) {
-  if (!reader_) {
-    do_releases(end);
-    return end;
-  }
   while (!releases_.empty() && releases_.front().at < end) {
     const Release& r = releases_.front();
     // One read at the quantum's first cycle sees the SMs as they are now.
-    if (r.at > now_ && sms_[r.sm]->releasable_by(r.at) >= reader_->releases_before_read()) return r.at;
+    if (reader_ && r.at > now_ && sms_[r.sm]->releasable_by(r.at) >= reader_->releases_before_read()) return r.at;
     do_first_release();
   }
   return end;

@@ -77,8 +77,9 @@ bool WaveSampler::retired(uint64_t count, engine::Cycle now) {
 
 uint64_t WaveSampler::releases_before_read() const {
   const uint64_t wave_end = waves_.size() * wave_blocks_;
-  // Past half the grid retired() declines the sample instead of reading.
-  if (complete_ || !declined_.empty() || retired_ >= wave_end ||
+  // Past half the grid retired() declines the sample instead of reading (and once it has
+  // declined, its blocks are past the last wave's end it read at).
+  if (complete_ || retired_ >= wave_end ||
       static_cast<double>(wave_end) > SampleRule::kMaxSampledShare * static_cast<double>(total_blocks_))
     return UINT64_MAX;
   return wave_end - retired_;

@@ -103,6 +103,16 @@ TEST(MemorySystem, L1HitsTakeTheBusiestLookupOrDataBank) {
   EXPECT_EQ(old.access(StateSpace::Global, 132, 100000).pipeline_cycles, 32u);
 }
 
+// A warp's load of one word per lane in `mask` from `addresses` (which must outlive it).
+MemoryRequest global_load(const std::array<uint64_t, 32>& addresses, uint32_t mask) {
+  MemoryRequest r;
+  r.space = StateSpace::Global;
+  r.mask = mask;
+  r.bytes_per_lane = 4;
+  r.addresses = addresses.data();
+  return r;
+}
+
 // A warp load whose lanes miss one line's sectors out of order (lane 0 sector 2, lane 1
 // sector 0: a gather) sends each sector's read below and installs both in the L1 together,
 // each with its own fill. Later, in one cycle, another warp's load misses a line (the
@@ -122,11 +132,7 @@ TEST(MemorySystem, ALoadsMissesOfOneLineOutOfOrderEachGetTheirOwnFill) {
     Port port(hopper);
     // Sent in one cycle and settled at its end, as an SM's cycle does.
     const auto send = [&](const std::array<uint64_t, 32>& addresses, uint32_t mask) {
-      MemoryRequest r;
-      r.space = StateSpace::Global;
-      r.mask = mask;
-      r.bytes_per_lane = 4;
-      r.addresses = addresses.data();
+      MemoryRequest r = global_load(addresses, mask);
       r.tag = ++port.tag;
       r.cycle = port.events.now();
       port.memory->send(r);
@@ -154,12 +160,8 @@ TEST(MemorySystem, ALoadsMissesOfOneLineOutOfOrderEachGetTheirOwnFill) {
 
 // A warp's store of one word per lane in `mask` to `addresses` (which must outlive it).
 MemoryRequest global_store(const std::array<uint64_t, 32>& addresses, uint32_t mask) {
-  MemoryRequest r;
-  r.space = StateSpace::Global;
+  MemoryRequest r = global_load(addresses, mask);
   r.is_store = true;
-  r.mask = mask;
-  r.bytes_per_lane = 4;
-  r.addresses = addresses.data();
   return r;
 }
 
