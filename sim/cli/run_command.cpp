@@ -154,9 +154,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "Kernels with atomics or printf, and --source, run their SMs one after another")
       ("quantum", po::value(&quantum_text),
        "cycles each SM runs before the others' in a row, before the L2 and DRAM take their requests in (cycle, SM) "
-       "order (default auto: the L2's shortest round trip, where a retired block's room comes back no sooner, as on "
-       "hopper.yaml and h200.yaml; else 1). The cycles are the same; only a global store is seen by other SMs "
-       "at the quantum's end rather than the next cycle. 1: cycle by cycle; a number: at most that many")
+       "order (default auto: the L2's shortest round trip, and no longer than a retired block's room takes to come "
+       "back; 1 with --sample on files without a release time, whose rooms come back at once). The cycles are the "
+       "same; only a global store is seen by other SMs at the quantum's end rather than the next cycle. "
+       "1: cycle by cycle; a number: at most that many")
       ("max-instructions", po::value(&max_instructions_text),
        "warp instructions one launch may execute before it is taken for an endless loop (default 5e7; 0: no limit)")
       ("timeout", po::value(&timeout_text), "seconds the whole run may take (default 0: no limit)")

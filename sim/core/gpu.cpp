@@ -33,13 +33,18 @@ constexpr int kReservedRegisters = 2;
 namespace {
 
 // How many cycles SMs in a batch run ahead of one another (TickBatch::set_quantum): the
-// memory's lookahead, where a retired block's room comes back no sooner (block_release);
-// one where every cycle's end matters (the trace's counter samples, SMs ticking every cycle)
+// memory's lookahead, and no more than a retired block's room takes to come back
+// (block_release; without one, each SM stops at a retiring cycle: Sm::retire_stops); one
+// where every cycle's end matters (the trace's counter samples, SMs ticking every cycle)
 // or where --quantum 1 asks for stores seen by other SMs the next cycle. (--sample's waves
-// read the GPU at releases, before which a quantum ends: TickBatch::set_release_reader.)
-engine::Cycle quantum(const TimingOptions& options, const SmConfig& sm, const memory::MemorySystem& memory) {
-  if (options.quantum == 1 || options.sample_counters || !options.allow_jumps || sm.block_release <= 0) return 1;
-  engine::Cycle cycles = std::min(memory.lookahead(), static_cast<engine::Cycle>(sm.block_release));
+// read the GPU at releases, before which a quantum ends: TickBatch::set_release_reader;
+// without a release time, they read at any retiring cycle, so cycle by cycle.)
+engine::Cycle quantum(const TimingOptions& options, const SmConfig& sm, const memory::MemorySystem& memory,
+                      bool sampled) {
+  if (options.quantum == 1 || options.sample_counters || !options.allow_jumps) return 1;
+  if (sm.block_release <= 0 && sampled) return 1;
+  engine::Cycle cycles = memory.lookahead();
+  if (sm.block_release > 0) cycles = std::min(cycles, static_cast<engine::Cycle>(sm.block_release));
   if (options.quantum > 1) cycles = std::min<engine::Cycle>(cycles, options.quantum);
   return cycles;
 }
@@ -113,7 +118,7 @@ LaunchStats Gpu::launch(const kernel::Program& ptx, exec::DeviceMemory& memory, 
     dispatcher.set_sampler(&*waves);
   }
   if (batch) {
-    batch->set_quantum(quantum(options, sm_config, *memory_));
+    batch->set_quantum(quantum(options, sm_config, *memory_, waves.has_value()));
     if (waves) batch->set_release_reader(&*waves);
   }
   dispatcher.start();

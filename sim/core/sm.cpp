@@ -432,8 +432,14 @@ void Sm::run_until(engine::Cycle until, exec::Executor& executor) {
       at = kNever;
       break;
     }
-    if (retired_ > 0) quantum_retired_ = at;
     at = next_tick_;
+    if (retired_ > 0) {
+      quantum_retired_ = quantum_last_;
+      if (stop_at_retire_) {
+        stopped_at_ = quantum_last_;
+        break;
+      }
+    }
   }
   quantum_at_ = at;
 }

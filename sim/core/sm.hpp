@@ -139,6 +139,17 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   void begin_quantum(engine::Cycle from, uint32_t slices);
   void run_until(engine::Cycle until, exec::Executor& executor);
   engine::Cycle finish_quantum();
+  // Whether a block it retires in a quantum from `at` may take the room of a block the
+  // dispatcher still has: the room comes back at once (no block_release), so its quantum
+  // stops after that cycle (stop_at_retire) for the batch to hand the room back in (cycle,
+  // SM) order (hand_back_retired) before it goes on (run_until again).
+  bool retire_stops(engine::Cycle at) const { return config_.block_release <= 0 && dispatcher_.blocks_left_at(at); }
+  void stop_at_retire(bool stop) { stop_at_retire_ = stop; }
+  // The cycle its quantum stopped after, having retired a block (kNever: not stopped).
+  engine::Cycle stopped_at() const { return stopped_at_; }
+  // Tells the dispatcher of the blocks it retired in that cycle, as end_cycle would; the
+  // blocks the dispatcher gives it are kept for run_until to place (the batch plans).
+  void hand_back_retired();
   // The quantum's fault's cycle (kNever: none), and the fault, thrown.
   engine::Cycle fault_cycle() const { return fault_ ? fault_cycle_ : kNever; }
   [[noreturn]] void rethrow_fault();
@@ -350,6 +361,8 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   engine::Cycle fault_cycle_ = 0;      // in a quantum: the cycle fault_ was thrown in
   engine::Cycle quantum_last_ = 0;     // the last cycle the quantum ran
   engine::Cycle quantum_retired_ = 0;  // the cycle of its last retired block
+  bool stop_at_retire_ = false;        // in a quantum: stop after a cycle that retires a block
+  engine::Cycle stopped_at_ = kNever;  // the cycle it stopped after (stop_at_retire_)
   uint64_t quantum_before_ = 0;        // warp instructions before the quantum
   engine::Cycle quantum_at_ = 0;       // in a quantum: the next cycle it runs (kNever: none)
   size_t quantum_placed_ = 0;          // in a quantum: how many of planned_ it has placed

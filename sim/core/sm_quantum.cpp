@@ -26,6 +26,12 @@ void Sm::begin_quantum(engine::Cycle from, uint32_t slices) {
 
 // run_until is in sm.cpp, beside the cycle it runs.
 
+void Sm::hand_back_retired() {
+  dispatcher_.blocks_retired(id_, static_cast<uint64_t>(retired_), stopped_at_);
+  retired_ = 0;
+  stopped_at_ = kNever;
+}
+
 engine::Cycle Sm::finish_quantum() {
   planned_.clear();
   in_quantum_ = false;

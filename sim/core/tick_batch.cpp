@@ -64,9 +64,18 @@ void TickBatch::run_part(size_t part, size_t thread, uint64_t round) {
 }
 
 void TickBatch::run_one(size_t i, size_t thread, uint64_t round) {
-  running_[i]->run_cycle(now_, *executors_[thread]);
-  end_alone(i, thread);
+  if (whole_until_ != 0) {
+    run_whole(i, whole_until_, thread);
+  } else {
+    running_[i]->run_cycle(now_, *executors_[thread]);
+    end_alone(i, thread);
+  }
   tickets_[i].done.store(round, std::memory_order_release);
+}
+
+void TickBatch::run_whole(size_t i, engine::Cycle end, size_t thread) {
+  running_[i]->begin_quantum(from_[i], 0);
+  running_[i]->run_until(end, *executors_[thread]);
 }
 
 void TickBatch::share(size_t thread, uint64_t round) {
@@ -291,13 +300,49 @@ void TickBatch::run_quantum(engine::Cycle end) {
   }
   const size_t n = running_.size();
   if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
-  if (workers_.empty() || n < kMinShared) {
-    for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->run_quantum(from_[i], end, *executors_[0]);
+  // Rooms that come back as their blocks retire, while the dispatcher has blocks for them:
+  // on this thread, each SM up to its first retiring cycle, then the rooms in (cycle, SM) order.
+  const bool stops = n > 0 && running_.front()->retire_stops(now_);
+  for (Sm* sm : running_) sm->stop_at_retire(stops);
+  if (workers_.empty() || n < kMinShared || stops) {
+    if (workers_.empty() || n < kMinShared) {
+      for (size_t i = 0; i < n; ++i) run_whole(i, end, 0);
+    } else {  // each SM on any thread up to the end or its first stop, as in run_shared
+      whole_until_ = end;
+      deal();
+      finished_.store(0, std::memory_order_relaxed);
+      const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
+      round_.notify_all();
+      share(0, round);
+      wait_for_workers();
+      whole_until_ = 0;
+    }
+    if (stops) hand_back_in_order(end);
+    for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->finish_quantum();
     memory_.settle_until(ids_, end);
   } else {
     run_trailing(end);
   }
   end_quantum();
+}
+
+void TickBatch::hand_back_in_order(engine::Cycle end) {
+  // Every SM has run up to the end or past its first stop; the earliest stop (lowest SM
+  // first: running_ is in SM order) is the next room the dispatcher sees, as end_cycle's
+  // would be. Its SM alone then runs on, up to the end or its next stop.
+  planning_ = true;
+  for (;;) {
+    Sm* first = nullptr;
+    for (Sm* sm : running_)
+      if (sm->stopped_at() != engine::kNever && (!first || sm->stopped_at() < first->stopped_at())) first = sm;
+    if (!first) break;
+    // While the dispatcher has blocks, it fills every room as it comes back: this room is
+    // the only one, and the blocks it gives out go to this SM, placed as it runs on.
+    first->hand_back_retired();
+    first->run_until(end, *executors_[0]);
+  }
+  planning_ = false;
+  planned_.clear();  // (the SMs given blocks ran on already)
 }
 
 void TickBatch::apply_stores() {

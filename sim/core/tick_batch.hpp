@@ -98,7 +98,12 @@ class TickBatch {
   void share(size_t thread, uint64_t round);
   // Runs, on `thread`, the SMs of `part`'s list that no thread has taken yet.
   void run_part(size_t part, size_t thread, uint64_t round);
-  void run_one(size_t i, size_t thread, uint64_t round);  // running_[i]'s cycle, on `thread`
+  // running_[i]'s cycle, on `thread` (in a quantum whose SMs stop at retiring cycles: its
+  // run_whole up to whole_until_).
+  void run_one(size_t i, size_t thread, uint64_t round);
+  // running_[i]'s quantum from its first tick up to `end` or its first stop, on `thread`,
+  // its requests left to settle_until.
+  void run_whole(size_t i, engine::Cycle end, size_t thread);
   void serve(size_t thread);    // a worker thread's loop
   void run_shared();            // the SMs' cycles on every thread, settled in order on this one
   // Deals running_ out to the threads' lists (parts_), this thread's range by own_share_,
@@ -143,6 +148,9 @@ class TickBatch {
   uint32_t slices() const { return static_cast<uint32_t>(slice_ends_.size()); }
   // The counts the threads take slices by, and each SM's slices run, all 0.
   void clear_slice_counts();
+  // The SMs of a quantum that stopped after retiring a block (Sm::stop_at_retire): their
+  // rooms given back in (cycle, SM) order, each SM then run on to `end`.
+  void hand_back_in_order(engine::Cycle end);
   void end_quantum();  // responses, faults, stores, what each SM leaves, in (cycle, SM) order
   // The quantum's stores in (cycle, SM) order, unless an SM faulted (end_quantum throws then).
   // With slices, the first worker applies them as soon as every SM is done, while this thread
@@ -179,6 +187,7 @@ class TickBatch {
   engine::Cycle quantum_ = 1;
   engine::Cycle last_cycle_ = 0;
   bool trailing_ = false;  // in run_trailing: the workers trail (else share)
+  engine::Cycle whole_until_ = 0;  // a quantum whose SMs stop at retiring cycles: its end (else 0)
   // Slices of a quantum: as long as this at most. The more, the less of the settle is left
   // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
   static constexpr engine::Cycle kSliceCycles = 64;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstring>
+#include <tuple>
 
 #include "core/timed_kernel.hpp"
 #include "exec/exec_error.hpp"
@@ -139,12 +140,13 @@ struct Launched {
   std::string error;
 };
 Launched launch_waves(int64_t quantum, int threads, const std::string& body_after_load, uint32_t blocks = 640,
-                      uint32_t block_threads = 256, SampleMode sample = SampleMode::Exact) {
+                      uint32_t block_threads = 256, SampleMode sample = SampleMode::Exact,
+                      const std::string& more_override = "gpu.sm_count=8") {
   const std::string ptx =
       kernel("ld.global.f32 %f2, [%rd3];\n" + body_after_load + "add.f32 %f44, %f2, %f1;\nst.global.u32 [%rd1], %r2;\n");
   const arch::ArchConfig arch = arch::load_arch_config(
       test::config_path("hopper"), {"gpu.sm_count=8", "block_scheduler.sm_order=ascending", "memory.l2.sm_partitions=halves",
-                                     "memory.l2.sm_path_cycles=none"});
+                                     "memory.l2.sm_path_cycles=none", more_override});
   const kernel::Module m = frontend::parse_ptx(ptx, "quantum.ptx");
   exec::DeviceMemory memory;
   const uint64_t base = memory.allocate("out", uint64_t{block_threads} * blocks * 4, kernel::kGlobalHeapBase);
@@ -192,6 +194,32 @@ TEST(Quantum, TenWavesOnHopperAsCycleByCycleOnOneTwoAndThreeThreads) {
     const Launched q = launch_waves(0, threads, work);
     ASSERT_EQ(q.error, "");
     expect_same_launch(q, each);  // word 0 included: the last block to store it, in (cycle, SM) order
+  }
+}
+
+// Without a release time (as every architecture file but Hopper's and the H200's), a
+// retired block's room comes back at once: each SM stops after a cycle that retires one,
+// and the batch gives the rooms back in (cycle, SM) order, each SM then running on. The
+// same blocks on the same SMs at the same cycles as cycle by cycle, on any thread count.
+TEST(Quantum, RoomsBackAtOnceGoOutInCycleThenSmOrderOnEveryThreadCount) {
+  const std::string work = "and.b32 %r10, %r2, 7;\nLOOP:\n" + chains(8, 4) +
+                           "add.u32 %r10, %r10, 1;\nsetp.lt.u32 %p1, %r10, 12;\n@%p1 bra LOOP;\n";
+  const std::string at_once = "block_scheduler.block_release_cycles=0";
+  const Launched each = launch_waves(1, 1, work, 640, 256, SampleMode::Exact, at_once);
+  ASSERT_EQ(each.error, "");
+  EXPECT_EQ(each.stats.blocks, 640u);
+  // The rooms came back sooner than with Hopper's release time.
+  EXPECT_LT(each.stats.cycles, launch_waves(1, 1, work).stats.cycles);
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    const Launched q = launch_waves(0, threads, work, 640, 256, SampleMode::Exact, at_once);
+    ASSERT_EQ(q.error, "");
+    expect_same_launch(q, each);
+    ASSERT_EQ(q.stats.blocks_trace.size(), each.stats.blocks_trace.size());
+    for (size_t i = 0; i < each.stats.blocks_trace.size(); ++i) {
+      const BlockSlice &a = q.stats.blocks_trace[i], &b = each.stats.blocks_trace[i];
+      EXPECT_EQ(std::tie(a.sm, a.slot, a.block, a.start, a.end), std::tie(b.sm, b.slot, b.block, b.start, b.end)) << i;
+    }
   }
 }
 
