@@ -440,6 +440,7 @@ void Sm::run_until(engine::Cycle until, exec::Executor& executor) {
         break;
       }
     }
+    if (progress_out_) progress_out_->store(at, std::memory_order_relaxed);
   }
   quantum_at_ = at;
 }

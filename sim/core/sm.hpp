@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -150,6 +151,9 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // Tells the dispatcher of the blocks it retired in that cycle, as end_cycle would; the
   // blocks the dispatcher gives it are kept for run_until to place (the batch plans).
   void hand_back_retired();
+  // While `to` is set, run_until stores there, after each cycle it runs on from, the next
+  // cycle it would run: every cycle before it has run without a stop.
+  void publish_progress(std::atomic<engine::Cycle>* to) { progress_out_ = to; }
   // The quantum's fault's cycle (kNever: none), and the fault, thrown.
   engine::Cycle fault_cycle() const { return fault_ ? fault_cycle_ : kNever; }
   [[noreturn]] void rethrow_fault();
@@ -363,6 +367,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   engine::Cycle quantum_retired_ = 0;  // the cycle of its last retired block
   bool stop_at_retire_ = false;        // in a quantum: stop after a cycle that retires a block
   engine::Cycle stopped_at_ = kNever;  // the cycle it stopped after (stop_at_retire_)
+  std::atomic<engine::Cycle>* progress_out_ = nullptr;  // publish_progress
   uint64_t quantum_before_ = 0;        // warp instructions before the quantum
   engine::Cycle quantum_at_ = 0;       // in a quantum: the next cycle it runs (kNever: none)
   size_t quantum_placed_ = 0;          // in a quantum: how many of planned_ it has placed

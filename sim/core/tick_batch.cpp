@@ -142,6 +142,7 @@ void TickBatch::serve(size_t thread) {
     const uint64_t start = ticks();
     const bool trailing = trailing_;
     if (trailing) trail(thread);
+    else if (resuming_) resume_queued(thread);
     else share(thread, seen);
     parts_[thread].busy = ticks() - start;  // its SMs' (balance: the stores are not theirs)
     if (trailing && thread == 1) apply_stores_once_done();
@@ -315,9 +316,10 @@ void TickBatch::run_quantum(engine::Cycle end) {
       round_.notify_all();
       share(0, round);
       wait_for_workers();
-      whole_until_ = 0;
     }
-    if (stops) hand_back_in_order(end);
+    if (stops && whole_until_ == 0) hand_back_in_order(end);
+    if (stops && whole_until_ != 0) hand_back_shared();
+    whole_until_ = 0;
     for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->finish_quantum();
     memory_.settle_until(ids_, end);
   } else {
@@ -326,23 +328,107 @@ void TickBatch::run_quantum(engine::Cycle end) {
   end_quantum();
 }
 
+size_t TickBatch::first_stopped() const {
+  const size_t n = running_.size();
+  size_t first = n;
+  for (size_t i = 0; i < n; ++i) {
+    if (tickets_[i].resumed.load(std::memory_order_acquire)) continue;
+    const engine::Cycle at = running_[i]->stopped_at();
+    if (at != engine::kNever && (first == n || at < running_[first]->stopped_at())) first = i;
+  }
+  return first;
+}
+
 void TickBatch::hand_back_in_order(engine::Cycle end) {
   // Every SM has run up to the end or past its first stop; the earliest stop (lowest SM
   // first: running_ is in SM order) is the next room the dispatcher sees, as end_cycle's
   // would be. Its SM alone then runs on, up to the end or its next stop.
   planning_ = true;
-  for (;;) {
-    Sm* first = nullptr;
-    for (Sm* sm : running_)
-      if (sm->stopped_at() != engine::kNever && (!first || sm->stopped_at() < first->stopped_at())) first = sm;
-    if (!first) break;
+  for (size_t i; (i = first_stopped()) != running_.size();) {
     // While the dispatcher has blocks, it fills every room as it comes back: this room is
     // the only one, and the blocks it gives out go to this SM, placed as it runs on.
-    first->hand_back_retired();
-    first->run_until(end, *executors_[0]);
+    running_[i]->hand_back_retired();
+    running_[i]->run_until(end, *executors_[0]);
   }
   planning_ = false;
   planned_.clear();  // (the SMs given blocks ran on already)
+}
+
+void TickBatch::hand_back_shared() {
+  // As hand_back_in_order, but an SM given its room runs on on any thread, and the next
+  // room goes back once no SM running on can still stop before its cycle: each has run past
+  // it (its published progress), or stopped, and then it is a candidate itself.
+  const size_t n = running_.size();
+  if (resume_queue_.size() < n) resume_queue_.resize(n);
+  for (size_t i = 0; i < n; ++i) running_[i]->publish_progress(&tickets_[i].progress);
+  queued_.store(0, std::memory_order_relaxed);
+  resume_taken_.store(0, std::memory_order_relaxed);
+  resume_over_.store(false, std::memory_order_relaxed);
+  resuming_ = true;
+  finished_.store(0, std::memory_order_relaxed);
+  round_.fetch_add(1, std::memory_order_acq_rel);
+  round_.notify_all();
+  planning_ = true;
+  for (int spin = 0;;) {
+    // Safe: no SM runs on that could stop before the first, and none stopped since
+    // first_stopped looked at it that comes before (then it is looked for again).
+    const size_t first = first_stopped();
+    const engine::Cycle before = first == n ? engine::kNever : running_[first]->stopped_at();
+    bool safe = true;
+    for (size_t i = 0; i < n && safe; ++i) {
+      if (tickets_[i].resumed.load(std::memory_order_acquire)) {
+        safe = first != n && tickets_[i].progress.load(std::memory_order_relaxed) > before;
+      } else if (i != first) {
+        const engine::Cycle at = running_[i]->stopped_at();
+        safe = at == engine::kNever || at > before || (at == before && i > first);
+      }
+    }
+    if (safe && first == n) break;  // none stopped, none running on
+    if (!safe) {
+      if (!resume_one(0)) thread_wait::backoff(spin);
+      continue;
+    }
+    spin = 0;
+    Sm& sm = *running_[first];
+    const engine::Cycle at = sm.stopped_at();
+    sm.hand_back_retired();
+    tickets_[first].progress.store(at + 1, std::memory_order_relaxed);
+    tickets_[first].resumed.store(true, std::memory_order_release);
+    const size_t k = queued_.load(std::memory_order_relaxed);
+    resume_queue_[k % n] = first;  // at most n queued and not done: the slot's last is taken
+    queued_.store(k + 1, std::memory_order_release);
+  }
+  resume_over_.store(true, std::memory_order_release);
+  wait_for_workers();
+  resuming_ = false;
+  planning_ = false;
+  planned_.clear();
+  for (Sm* sm : running_) sm->publish_progress(nullptr);
+}
+
+bool TickBatch::resume_one(size_t thread) {
+  const size_t n = running_.size();
+  size_t k = resume_taken_.load(std::memory_order_relaxed), i = 0;
+  do {
+    if (k >= queued_.load(std::memory_order_acquire)) return false;
+    i = resume_queue_[k % n];  // read before taking it: once taken, its slot may be reused
+  } while (!resume_taken_.compare_exchange_weak(k, k + 1, std::memory_order_acq_rel));
+  running_[i]->run_until(whole_until_, *executors_[thread]);
+  tickets_[i].resumed.store(false, std::memory_order_release);
+  return true;
+}
+
+void TickBatch::resume_queued(size_t thread) {
+  for (int spin = 0;;) {
+    if (resume_one(thread)) {
+      spin = 0;
+      continue;
+    }
+    if (resume_over_.load(std::memory_order_acquire) &&
+        resume_taken_.load(std::memory_order_acquire) >= queued_.load(std::memory_order_acquire))
+      return;
+    thread_wait::backoff(spin);
+  }
 }
 
 void TickBatch::apply_stores() {

@@ -151,6 +151,13 @@ class TickBatch {
   // The SMs of a quantum that stopped after retiring a block (Sm::stop_at_retire): their
   // rooms given back in (cycle, SM) order, each SM then run on to `end`.
   void hand_back_in_order(engine::Cycle end);
+  // The same on every thread: this one gives a room back once every SM running on has run
+  // past its cycle, and the SMs given rooms run on on whichever thread takes them.
+  void hand_back_shared();  // (the quantum's end is whole_until_)
+  void resume_queued(size_t thread);  // a worker's part of hand_back_shared
+  bool resume_one(size_t thread);     // runs on a queued SM, if one is left: true when it did
+  // running_'s earliest stopped SM not running on, by (cycle, position) (size: none).
+  size_t first_stopped() const;
   void end_quantum();  // responses, faults, stores, what each SM leaves, in (cycle, SM) order
   // The quantum's stores in (cycle, SM) order, unless an SM faulted (end_quantum throws then).
   // With slices, the first worker applies them as soon as every SM is done, while this thread
@@ -188,6 +195,11 @@ class TickBatch {
   engine::Cycle last_cycle_ = 0;
   bool trailing_ = false;  // in run_trailing: the workers trail (else share)
   engine::Cycle whole_until_ = 0;  // a quantum whose SMs stop at retiring cycles: its end (else 0)
+  bool resuming_ = false;          // in hand_back_shared: the workers run queued SMs on
+  std::vector<size_t> resume_queue_;         // positions in running_, in the order given rooms
+  std::atomic<size_t> queued_{0};            // how many of resume_queue_ are published
+  std::atomic<size_t> resume_taken_{0};      // how many of them some thread has taken
+  std::atomic<bool> resume_over_{false};     // no more will be queued
   // Slices of a quantum: as long as this at most. The more, the less of the settle is left
   // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
   static constexpr engine::Cycle kSliceCycles = 64;
@@ -233,6 +245,10 @@ class TickBatch {
   struct Ticket {
     alignas(64) std::atomic<uint64_t> done{0};  // the round in which the SM's cycle was run
     std::atomic<uint32_t> slices{0};            // run_trailing: how many of its slices have run
+    // hand_back_shared: whether a thread runs the SM on (else this thread may read it), and
+    // the cycle before which it has run without stopping (Sm::publish_progress).
+    std::atomic<bool> resumed{false};
+    std::atomic<engine::Cycle> progress{0};
     alignas(64) bool alone = false;             // its cycle ended on its thread
     engine::Cycle next = engine::kNever;        // then: its next tick
   };
