@@ -302,13 +302,18 @@ void TickBatch::run_quantum(engine::Cycle end) {
   const size_t n = running_.size();
   if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
   // Rooms that come back as their blocks retire, while the dispatcher has blocks for them:
-  // on this thread, each SM up to its first retiring cycle, then the rooms in (cycle, SM) order.
+  // each SM runs up to its first retiring cycle, then the rooms go back in (cycle, SM)
+  // order. The slices' settle, which would pass those cycles, waits for the quantum's end.
   const bool stops = n > 0 && running_.front()->retire_stops(now_);
   for (Sm* sm : running_) sm->stop_at_retire(stops);
-  if (workers_.empty() || n < kMinShared || stops) {
-    if (workers_.empty() || n < kMinShared) {
+  const bool shared = !workers_.empty() && n >= kMinShared;
+  if (shared && !stops) {
+    run_trailing(end);
+  } else {
+    if (!shared) {
       for (size_t i = 0; i < n; ++i) run_whole(i, end, 0);
-    } else {  // each SM on any thread up to the end or its first stop, as in run_shared
+      if (stops) hand_back_in_order(end);
+    } else {  // each SM on any thread up to its first stop, as a cycle's SMs in run_shared
       whole_until_ = end;
       deal();
       finished_.store(0, std::memory_order_relaxed);
@@ -316,14 +321,11 @@ void TickBatch::run_quantum(engine::Cycle end) {
       round_.notify_all();
       share(0, round);
       wait_for_workers();
+      hand_back_shared();
+      whole_until_ = 0;
     }
-    if (stops && whole_until_ == 0) hand_back_in_order(end);
-    if (stops && whole_until_ != 0) hand_back_shared();
-    whole_until_ = 0;
     for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->finish_quantum();
     memory_.settle_until(ids_, end);
-  } else {
-    run_trailing(end);
   }
   end_quantum();
 }
