@@ -110,6 +110,16 @@ class ThreadsRatio(Scratch):
         self.assertIn(",copy,,B,2,2,1.400,1.88,1.200,1.67\n", out)
 
 
+    def test_keeps_architectures_apart(self):
+        header = "date,host,cpu,cores,arch,workload,flags,build,threads,repeat,wall_s,identical_to_1\n"
+        rows = ["d,h,c,2,volta,stencil,,B,1,1,2.0,yes", "d,h,c,2,volta,stencil,,B,2,1,1.0,yes",
+                "d,h,c,2,fermi,stencil,,B,1,1,3.0,yes", "d,h,c,2,fermi,stencil,,B,2,1,3.0,yes"]
+        rc, out = run(threads_ratio.main, [self.write(header + "\n".join(rows) + "\n")])
+        self.assertEqual(rc, 0)
+        self.assertIn(",volta,stencil,,B,2,1,1.000,2.00,1.000,2.00\n", out)
+        self.assertIn(",fermi,stencil,,B,2,1,3.000,1.00,3.000,1.00\n", out)
+
+
 class ScaledGpu(unittest.TestCase):
     BASE = {"memory.l2.line_bytes": 128, "memory.l2.associativity": 16, "memory.dram.bandwidth_gbs": 100,
             "block_scheduler.block_dispatch_interval": 1.5}

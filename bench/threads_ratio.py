@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Speedup of --threads from bench/threads_scaling.sh's CSV (or a bench/data file of its rows).
 
-For each (set, workload, build): the median wall time at each thread count, and the ratio of
+For each (set, architecture, workload, build): the median wall time at each thread count, and the ratio of
 one thread to each other count taken repeat by repeat. The builds alternate run by run and a
 repeat's runs are next to each other in time, so a machine that drifts by tens of percent over
 minutes (a shared VM) moves both sides of a repeat's ratio alike; the median is over repeats.
@@ -21,19 +21,19 @@ def main(paths):
     if not paths:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    runs = defaultdict(dict)  # (set, workload, flags, build) -> {(threads, repeat): wall}
+    runs = defaultdict(dict)  # (set, arch, workload, flags, build) -> {(threads, repeat): wall}
     for path in paths:
         try:
             with open(path, newline="") as f:
                 # bench/data files open with '#' lines: the machine, builds and command.
                 for row in csv.DictReader(line for line in f if not line.startswith("#")):
-                    key = (row.get("set", ""), row["workload"], row["flags"], row["build"])
+                    key = (row.get("set", ""), row["arch"], row["workload"], row["flags"], row["build"])
                     runs[key][(int(row["threads"]), row["repeat"])] = float(row["wall_s"])
         except (OSError, KeyError, ValueError) as e:
             print(f"{path}: not a threads_scaling.sh CSV ({e})", file=sys.stderr)
             return 2
-    print("set,workload,flags,build,threads,repeats,median_wall_s,median_ratio_to_1,fastest_wall_s,fastest_ratio_to_1")
-    for (set_, workload, flags, build), walls in sorted(runs.items()):
+    print("set,arch,workload,flags,build,threads,repeats,median_wall_s,median_ratio_to_1,fastest_wall_s,fastest_ratio_to_1")
+    for (set_, arch, workload, flags, build), walls in sorted(runs.items()):
         ones = [w for (t, _), w in walls.items() if t == 1]
         for threads in sorted({t for t, _ in walls}):
             repeats = sorted(r for t, r in walls if t == threads)
@@ -42,7 +42,7 @@ def main(paths):
             ratio = f"{statistics.median(paired):.2f}" if paired and threads != 1 else ""
             fastest = min(walls[(threads, r)] for r in repeats)
             best = f"{min(ones) / fastest:.2f}" if ones and threads != 1 else ""
-            print(f"{set_},{workload},{flags},{build},{threads},{len(repeats)},{median:.3f},{ratio},{fastest:.3f},{best}")
+            print(f"{set_},{arch},{workload},{flags},{build},{threads},{len(repeats)},{median:.3f},{ratio},{fastest:.3f},{best}")
     return 0
 
 
