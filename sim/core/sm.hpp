@@ -129,21 +129,20 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // towards the budget through the batch. Returns nullopt, having done nothing, when the
   // cycle needs end_cycle in SM order.
   std::optional<engine::Cycle> end_cycle_alone();
-  // A quantum of TickBatch (core/sm_quantum.cpp; run_until in sm.cpp): the SM's cycles
-  // from `from` to before `end`, each run_cycle with no end but its next tick. Its stores and
-  // requests are kept for the batch to apply and settle in (cycle, SM) order, the rest for
-  // end_quantum. It stops after a cycle that faults. Returns its next tick (kNever: none).
-  engine::Cycle run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor);
-  // run_quantum in slices, on any threads, one after another: begin_quantum (`slices`: how
-  // many it hands over to the memory system, MemorySystem::begin_quantum); run_until each
-  // slice's end; finish_quantum (returns the SM's next tick).
+  // A quantum of TickBatch (core/sm_quantum.cpp; run_until in sm.cpp): begin_quantum from
+  // `from` (`slices`: how many it hands over to the memory system, 0 for none,
+  // MemorySystem::begin_quantum); run_until each slice's end, or the quantum's, each cycle a
+  // run_cycle with no end but its next tick, on any threads one after another;
+  // finish_quantum (returns the SM's next tick, kNever: none). Its stores and requests are
+  // kept for the batch to apply and settle in (cycle, SM) order, the rest for end_quantum.
+  // run_until stops after a cycle that faults (or, stop_at_retire, that retires a block).
   void begin_quantum(engine::Cycle from, uint32_t slices);
   void run_until(engine::Cycle until, exec::Executor& executor);
   engine::Cycle finish_quantum();
-  // Whether a block it retires in a quantum from `at` may take the room of a block the
-  // dispatcher still has: the room comes back at once (no block_release), so its quantum
-  // stops after that cycle (stop_at_retire) for the batch to hand the room back in (cycle,
-  // SM) order (hand_back_retired) before it goes on (run_until again).
+  // Whether a block it retires in a quantum from `at` gives its room back at once (no
+  // block_release) while the dispatcher has blocks left for it. Then its quantum stops after
+  // that cycle (stop_at_retire), the batch gives the room back in (cycle, SM) order
+  // (hand_back_retired), and the SM runs on (run_until again).
   bool retire_stops(engine::Cycle at) const { return config_.block_release <= 0 && dispatcher_.blocks_left_at(at); }
   void stop_at_retire(bool stop) { stop_at_retire_ = stop; }
   // The cycle its quantum stopped after, having retired a block (kNever: not stopped).
@@ -429,7 +428,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
 };
 
 [[gnu::always_inline]] inline void Sm::wake_at(engine::Cycle at) {
-  if (in_quantum_) return;  // (run_quantum takes its next tick itself)
+  if (in_quantum_) return;  // (run_until takes its next tick itself)
   if (batch_) batch_->wake(id_, at);
   else events_.schedule_by(tick_event_, at);
 }

@@ -1,20 +1,16 @@
 // An SM's quantum (TickBatch): several of its cycles in a row, before the other SMs' and
 // before the shared memory system settles any of them. Nothing another SM does within the
 // quantum can reach it: the memory answers no request sooner than the quantum's length
-// (MemorySystem::lookahead), a retired block's room comes back no sooner (block_release),
-// and the stores are applied at its end, in (cycle, SM) order.
+// (MemorySystem::lookahead), a retired block's room comes back no sooner (block_release)
+// or the SM stops after the cycle that retires it (stop_at_retire) until the batch has
+// given the room back in (cycle, SM) order, and the stores are applied at its end, in
+// (cycle, SM) order.
 #include <exception>
 #include <utility>
 
 #include "core/sm.hpp"
 
 namespace gpusim::core {
-
-engine::Cycle Sm::run_quantum(engine::Cycle from, engine::Cycle end, exec::Executor& executor) {
-  begin_quantum(from, 0);
-  run_until(end, executor);
-  return finish_quantum();
-}
 
 void Sm::begin_quantum(engine::Cycle from, uint32_t slices) {
   quantum_before_ = stats_.warp_instructions;

@@ -14,12 +14,15 @@
 //
 // Where nothing that one SM does can reach another within a span of cycles (set_quantum:
 // the memory's lookahead, no sooner than a retired block's room comes back), each SM runs up
-// to that many cycles in a row (Sm::run_quantum), its state in one core's cache, and the
+// to that many cycles in a row (Sm::begin_quantum, run_until), its state in one core's cache, and the
 // batch then settles the requests and applies the stores of those cycles in (cycle, SM)
 // order: the result of cycle-by-cycle batches, but for the stores, which other SMs see at
 // the quantum's end (as a GPU's stores, unfenced, may come late). A quantum ends before the
 // next other event (a block's room back, a counter sample), and before a release at which
-// --sample reads the whole GPU (a ReleaseReader). On several threads the SMs run
+// --sample reads the whole GPU (a ReleaseReader). Where a room comes back as its block
+// retires (no release time), each SM stops after a cycle that retires one, and the rooms go
+// back in (cycle, SM) order, each SM running on before the next (hand_back_in_order,
+// hand_back_shared). Otherwise, on several threads the SMs run
 // it in slices, and the settle of each slice trails them on this thread while they run the
 // next (run_trailing): its responses, all due after the quantum, are given at its end.
 //
