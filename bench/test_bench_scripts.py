@@ -85,14 +85,19 @@ class LaunchBreakdown(Scratch):
 
 
 class ThreadsRatio(Scratch):
+    HEADER = "date,host,cpu,cores,arch,workload,flags,build,threads,repeat,wall_s,identical_to_1\n"
+
+    def ratios(self, rows, comments=""):
+        """threads_ratio.py's output for a CSV of `rows` (after `comments`); it must succeed."""
+        rc, out = run(threads_ratio.main, [self.write(comments + self.HEADER + "\n".join(rows) + "\n")])
+        self.assertEqual(rc, 0)
+        return out
+
     def test_pairs_each_repeat_and_skips_comment_lines(self):
-        header = "date,host,cpu,cores,arch,workload,flags,build,threads,repeat,wall_s,identical_to_1\n"
         rows = ["d,h,c,16,hopper,vecadd,,B,1,1,3.0,yes", "d,h,c,16,hopper,vecadd,,B,2,1,2.0,yes",
                 "d,h,c,16,hopper,vecadd,,B,1,2,4.0,yes", "d,h,c,16,hopper,vecadd,,B,2,2,1.6,yes",
                 "d,h,c,16,hopper,vecadd,,B,1,3,2.0,yes", "d,h,c,16,hopper,vecadd,,B,2,3,1.0,yes"]
-        path = self.write("# the machine\n# the command\n" + header + "\n".join(rows) + "\n")
-        rc, out = run(threads_ratio.main, [path])
-        self.assertEqual(rc, 0)
+        out = self.ratios(rows, "# the machine\n# the command\n")
         # Medians: one thread 3.0 s, two 1.6 s; ratios by repeat 1.5, 2.5, 2.0: median 2.0.
         # Fastest: one thread 2.0 s (repeat 3), two 1.0 s (repeat 3): 2.0; not paired by repeat,
         # which the next case shows.
@@ -100,22 +105,17 @@ class ThreadsRatio(Scratch):
         self.assertIn(",vecadd,,B,2,3,1.600,2.00,1.000,2.00\n", out)
 
     def test_fastest_runs_need_not_share_a_repeat(self):
-        header = "date,host,cpu,cores,arch,workload,flags,build,threads,repeat,wall_s,identical_to_1\n"
         rows = ["d,h,c,2,hopper,copy,,B,1,1,2.0,yes", "d,h,c,2,hopper,copy,,B,2,1,1.6,yes",
                 "d,h,c,2,hopper,copy,,B,1,2,3.0,yes", "d,h,c,2,hopper,copy,,B,2,2,1.2,yes"]
-        rc, out = run(threads_ratio.main, [self.write(header + "\n".join(rows) + "\n")])
-        self.assertEqual(rc, 0)
+        out = self.ratios(rows)
         # By repeat 2.0/1.6 = 1.25 and 3.0/1.2 = 2.5, median 1.875; the fastest runs, 2.0 s (repeat
         # 1) and 1.2 s (repeat 2): 1.67. Median walls 2.5 s and 1.4 s.
         self.assertIn(",copy,,B,2,2,1.400,1.88,1.200,1.67\n", out)
 
-
     def test_keeps_architectures_apart(self):
-        header = "date,host,cpu,cores,arch,workload,flags,build,threads,repeat,wall_s,identical_to_1\n"
         rows = ["d,h,c,2,volta,stencil,,B,1,1,2.0,yes", "d,h,c,2,volta,stencil,,B,2,1,1.0,yes",
                 "d,h,c,2,fermi,stencil,,B,1,1,3.0,yes", "d,h,c,2,fermi,stencil,,B,2,1,3.0,yes"]
-        rc, out = run(threads_ratio.main, [self.write(header + "\n".join(rows) + "\n")])
-        self.assertEqual(rc, 0)
+        out = self.ratios(rows)
         self.assertIn(",volta,stencil,,B,2,1,1.000,2.00,1.000,2.00\n", out)
         self.assertIn(",fermi,stencil,,B,2,1,3.000,1.00,3.000,1.00\n", out)
 

@@ -73,11 +73,6 @@ void TickBatch::run_one(size_t i, size_t thread, uint64_t round) {
   tickets_[i].done.store(round, std::memory_order_release);
 }
 
-void TickBatch::run_whole(size_t i, engine::Cycle end, size_t thread) {
-  running_[i]->begin_quantum(from_[i], 0);
-  running_[i]->run_until(end, *executors_[thread]);
-}
-
 void TickBatch::share(size_t thread, uint64_t round) {
   run_part(thread, thread, round);
   const size_t lists = workers_.size();
@@ -127,6 +122,13 @@ void TickBatch::end_shared() {
     instructions_ += running_[i]->cycle_instructions();
     if (limits_.over_budget(instructions_)) running_[i]->report_over_budget();
   }
+}
+
+uint64_t TickBatch::start_round() {
+  finished_.store(0, std::memory_order_relaxed);
+  const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  round_.notify_all();
+  return round;
 }
 
 void TickBatch::wait_for_workers() {
@@ -210,9 +212,7 @@ void TickBatch::run_shared() {
   deal();
   if (tickets_.size() < n) tickets_ = std::vector<Ticket>(sms_.size());
   const size_t own = parts_[0].positions.size();  // running_[0, own): SM indices below own_end
-  finished_.store(0, std::memory_order_relaxed);
-  const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
-  round_.notify_all();
+  const uint64_t round = start_round();
   const uint64_t start = ticks();
   for (size_t i = 0; i < own; ++i) run_one(i, 0, round);
   // Then every SM in order, each as soon as it has run (this thread's own at once).
@@ -306,131 +306,9 @@ void TickBatch::run_quantum(engine::Cycle end) {
   // order. The slices' settle, which would pass those cycles, waits for the quantum's end.
   const bool stops = n > 0 && running_.front()->retire_stops(now_);
   for (Sm* sm : running_) sm->stop_at_retire(stops);
-  const bool shared = !workers_.empty() && n >= kMinShared;
-  if (shared && !stops) {
-    run_trailing(end);
-  } else {
-    if (!shared) {
-      for (size_t i = 0; i < n; ++i) run_whole(i, end, 0);
-      if (stops) hand_back_in_order(end);
-    } else {  // each SM on any thread up to its first stop, as a cycle's SMs in run_shared
-      whole_until_ = end;
-      deal();
-      finished_.store(0, std::memory_order_relaxed);
-      const uint64_t round = round_.fetch_add(1, std::memory_order_acq_rel) + 1;
-      round_.notify_all();
-      share(0, round);
-      wait_for_workers();
-      hand_back_shared();
-      whole_until_ = 0;
-    }
-    for (size_t i = 0; i < n; ++i) tickets_[i].next = running_[i]->finish_quantum();
-    memory_.settle_until(ids_, end);
-  }
+  if (!workers_.empty() && n >= kMinShared && !stops) run_trailing(end);
+  else run_whole_quanta(end, stops);
   end_quantum();
-}
-
-size_t TickBatch::first_stopped() const {
-  const size_t n = running_.size();
-  size_t first = n;
-  for (size_t i = 0; i < n; ++i) {
-    if (tickets_[i].resumed.load(std::memory_order_acquire)) continue;
-    const engine::Cycle at = running_[i]->stopped_at();
-    if (at != engine::kNever && (first == n || at < running_[first]->stopped_at())) first = i;
-  }
-  return first;
-}
-
-void TickBatch::hand_back_in_order(engine::Cycle end) {
-  // Every SM has run up to the end or past its first stop; the earliest stop (lowest SM
-  // first: running_ is in SM order) is the next room the dispatcher sees, as end_cycle's
-  // would be. Its SM alone then runs on, up to the end or its next stop.
-  planning_ = true;
-  for (size_t i; (i = first_stopped()) != running_.size();) {
-    // While the dispatcher has blocks, it fills every room as it comes back: this room is
-    // the only one, and the blocks it gives out go to this SM, placed as it runs on.
-    running_[i]->hand_back_retired();
-    running_[i]->run_until(end, *executors_[0]);
-  }
-  planning_ = false;
-  planned_.clear();  // (the SMs given blocks ran on already)
-}
-
-void TickBatch::hand_back_shared() {
-  // As hand_back_in_order, but an SM given its room runs on on any thread, and the next
-  // room goes back once no SM running on can still stop before its cycle: each has run past
-  // it (its published progress), or stopped, and then it is a candidate itself.
-  const size_t n = running_.size();
-  if (resume_queue_.size() < n) resume_queue_.resize(n);
-  for (size_t i = 0; i < n; ++i) running_[i]->publish_progress(&tickets_[i].progress);
-  queued_.store(0, std::memory_order_relaxed);
-  resume_taken_.store(0, std::memory_order_relaxed);
-  resume_over_.store(false, std::memory_order_relaxed);
-  resuming_ = true;
-  finished_.store(0, std::memory_order_relaxed);
-  round_.fetch_add(1, std::memory_order_acq_rel);
-  round_.notify_all();
-  planning_ = true;
-  for (int spin = 0;;) {
-    // Safe: no SM runs on that could stop before the first, and none stopped since
-    // first_stopped looked at it that comes before (then it is looked for again).
-    const size_t first = first_stopped();
-    const engine::Cycle before = first == n ? engine::kNever : running_[first]->stopped_at();
-    bool safe = true;
-    for (size_t i = 0; i < n && safe; ++i) {
-      if (tickets_[i].resumed.load(std::memory_order_acquire)) {
-        safe = first != n && tickets_[i].progress.load(std::memory_order_relaxed) > before;
-      } else if (i != first) {
-        const engine::Cycle at = running_[i]->stopped_at();
-        safe = at == engine::kNever || at > before || (at == before && i > first);
-      }
-    }
-    if (safe && first == n) break;  // none stopped, none running on
-    if (!safe) {
-      if (!resume_one(0)) thread_wait::backoff(spin);
-      continue;
-    }
-    spin = 0;
-    Sm& sm = *running_[first];
-    const engine::Cycle at = sm.stopped_at();
-    sm.hand_back_retired();
-    tickets_[first].progress.store(at + 1, std::memory_order_relaxed);
-    tickets_[first].resumed.store(true, std::memory_order_release);
-    const size_t k = queued_.load(std::memory_order_relaxed);
-    resume_queue_[k % n] = first;  // at most n queued and not done: the slot's last is taken
-    queued_.store(k + 1, std::memory_order_release);
-  }
-  resume_over_.store(true, std::memory_order_release);
-  wait_for_workers();
-  resuming_ = false;
-  planning_ = false;
-  planned_.clear();
-  for (Sm* sm : running_) sm->publish_progress(nullptr);
-}
-
-bool TickBatch::resume_one(size_t thread) {
-  const size_t n = running_.size();
-  size_t k = resume_taken_.load(std::memory_order_relaxed), i = 0;
-  do {
-    if (k >= queued_.load(std::memory_order_acquire)) return false;
-    i = resume_queue_[k % n];  // read before taking it: once taken, its slot may be reused
-  } while (!resume_taken_.compare_exchange_weak(k, k + 1, std::memory_order_acq_rel));
-  running_[i]->run_until(whole_until_, *executors_[thread]);
-  tickets_[i].resumed.store(false, std::memory_order_release);
-  return true;
-}
-
-void TickBatch::resume_queued(size_t thread) {
-  for (int spin = 0;;) {
-    if (resume_one(thread)) {
-      spin = 0;
-      continue;
-    }
-    if (resume_over_.load(std::memory_order_acquire) &&
-        resume_taken_.load(std::memory_order_acquire) >= queued_.load(std::memory_order_acquire))
-      return;
-    thread_wait::backoff(spin);
-  }
 }
 
 void TickBatch::apply_stores() {

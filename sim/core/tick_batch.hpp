@@ -134,6 +134,7 @@ class TickBatch {
   // whose list was done waited for the slowest, 12-21% of a quantum on the h100 vecadd.
   void run_trailing(engine::Cycle end);
   void trail(size_t thread);  // a worker's part of run_trailing
+  uint64_t start_round();   // wakes the workers on a new round (none finished yet); returns it
   void wait_for_workers();  // until every worker is done with the round (finished_)
   // Part `part`'s SMs' cycles of `slice` that this thread can take: all that are left of its
   // own list; of another's, those whose previous slice is done, but for the owner's last.
@@ -151,6 +152,9 @@ class TickBatch {
   uint32_t slices() const { return static_cast<uint32_t>(slice_ends_.size()); }
   // The counts the threads take slices by, and each SM's slices run, all 0.
   void clear_slice_counts();
+  // run_quantum's SMs each running its cycles at once, up to `end` or (`stops`) its first
+  // retiring cycle, their rooms then given back; then the settle (core/tick_batch_hand_back.cpp).
+  void run_whole_quanta(engine::Cycle end, bool stops);
   // The SMs of a quantum that stopped after retiring a block (Sm::stop_at_retire): their
   // rooms given back in (cycle, SM) order, each SM then run on to `end`.
   void hand_back_in_order(engine::Cycle end);

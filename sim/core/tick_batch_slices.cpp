@@ -90,9 +90,7 @@ void TickBatch::run_trailing(engine::Cycle end) {
   const uint32_t slices = this->slices();
   deal();  // this thread's list shorter than the workers', as it also settles
   clear_slice_counts();  // before the round, whose start publishes them
-  finished_.store(0, std::memory_order_relaxed);
-  round_.fetch_add(1, std::memory_order_acq_rel);
-  round_.notify_all();
+  start_round();
   const uint64_t start = ticks();
   uint64_t waited = 0;
   uint32_t settled = 0;  // slices settled
