@@ -158,10 +158,13 @@ class TickBatch {
   // The SMs of a quantum that stopped after retiring a block (Sm::stop_at_retire): their
   // rooms given back in (cycle, SM) order, each SM then run on to `end`.
   void hand_back_in_order(engine::Cycle end);
-  // The same on every thread: this one gives a room back once every SM running on has run
-  // past its cycle, and the SMs given rooms run on on whichever thread takes them.
+  // The same on every thread: a room goes back once every SM running on has run past its
+  // cycle, given back by whichever thread is free, and the SMs given rooms run on on
+  // whichever thread takes them.
   void hand_back_shared();  // (the quantum's end is whole_until_)
-  void resume_queued(size_t thread);  // a worker's part of hand_back_shared
+  void resume_queued(size_t thread);  // a thread's part of hand_back_shared: rooms back, SMs run on
+  // Gives the next room back, if it is safe and no other thread is at it: true when it did.
+  bool hand_back_next();
   bool resume_one(size_t thread);     // runs on a queued SM, if one is left: true when it did
   // running_'s earliest stopped SM not running on, by (cycle, position) (size: none).
   size_t first_stopped() const;
@@ -207,6 +210,7 @@ class TickBatch {
   std::atomic<size_t> queued_{0};            // how many of resume_queue_ are published
   std::atomic<size_t> resume_taken_{0};      // how many of them some thread has taken
   std::atomic<bool> resume_over_{false};     // no more will be queued
+  std::atomic<bool> handing_back_{false};    // a thread is in hand_back_next
   // Slices of a quantum: as long as this at most. The more, the less of the settle is left
   // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
   static constexpr engine::Cycle kSliceCycles = 64;

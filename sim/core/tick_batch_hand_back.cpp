@@ -61,38 +61,51 @@ void TickBatch::hand_back_in_order(engine::Cycle end) {
 }
 
 void TickBatch::hand_back_shared() {
-  // As hand_back_in_order, but an SM given its room runs on on any thread, and the next
-  // room goes back once no SM running on can still stop before its cycle: each has run past
-  // it (its published progress), or stopped, and then it is a candidate itself.
+  // As hand_back_in_order, but an SM given its room runs on on any thread, and whichever
+  // thread is free gives the next room back (hand_back_next). A thread giving rooms back
+  // alone, which also ran SMs on, left the others waiting while it ran one (session 72).
   const size_t n = running_.size();
   if (resume_queue_.size() < n) resume_queue_.resize(n);
   for (size_t i = 0; i < n; ++i) running_[i]->publish_progress(&tickets_[i].progress);
   queued_.store(0, std::memory_order_relaxed);
   resume_taken_.store(0, std::memory_order_relaxed);
   resume_over_.store(false, std::memory_order_relaxed);
+  handing_back_.store(false, std::memory_order_relaxed);
   resuming_ = true;
+  planning_ = true;  // (before the round starts: a worker may give the first room back)
   start_round();
-  planning_ = true;
-  for (int spin = 0;;) {
-    // Safe: no SM runs on that could stop before the first, and none stopped since
-    // first_stopped looked at it that comes before (then it is looked for again).
-    const size_t first = first_stopped();
-    const engine::Cycle before = first == n ? engine::kNever : running_[first]->stopped_at();
-    bool safe = true;
-    for (size_t i = 0; i < n && safe; ++i) {
-      if (tickets_[i].resumed.load(std::memory_order_acquire)) {
-        safe = first != n && tickets_[i].progress.load(std::memory_order_relaxed) > before;
-      } else if (i != first) {
-        const engine::Cycle at = running_[i]->stopped_at();
-        safe = at == engine::kNever || at > before || (at == before && i > first);
-      }
+  resume_queued(0);
+  wait_for_workers();
+  resuming_ = false;
+  planning_ = false;
+  planned_.clear();
+  for (Sm* sm : running_) sm->publish_progress(nullptr);
+}
+
+bool TickBatch::hand_back_next() {
+  // One thread at a time: the dispatcher and the queue's tail are its alone while it holds this.
+  if (handing_back_.load(std::memory_order_relaxed) || handing_back_.exchange(true, std::memory_order_acquire))
+    return false;
+  // The next room goes back once no SM running on can still stop before its cycle: each has
+  // run past it (its published progress), or stopped, and then it is a candidate itself.
+  // Only the thread holding the hand-back resumes SMs, so none starts running on meanwhile,
+  // and one that stopped since first_stopped looked is looked at below.
+  const size_t n = running_.size();
+  const size_t first = first_stopped();
+  const engine::Cycle before = first == n ? engine::kNever : running_[first]->stopped_at();
+  bool safe = true;
+  for (size_t i = 0; i < n && safe; ++i) {
+    if (tickets_[i].resumed.load(std::memory_order_acquire)) {
+      safe = first != n && tickets_[i].progress.load(std::memory_order_relaxed) > before;
+    } else if (i != first) {
+      const engine::Cycle at = running_[i]->stopped_at();
+      safe = at == engine::kNever || at > before || (at == before && i > first);
     }
-    if (safe && first == n) break;  // none stopped, none running on
-    if (!safe) {
-      if (!resume_one(0)) thread_wait::backoff(spin);
-      continue;
-    }
-    spin = 0;
+  }
+  bool gave = false;
+  if (safe && first == n) {
+    resume_over_.store(true, std::memory_order_release);  // none stopped, none running on
+  } else if (safe) {
     Sm& sm = *running_[first];
     const engine::Cycle at = sm.stopped_at();
     sm.hand_back_retired();
@@ -101,13 +114,10 @@ void TickBatch::hand_back_shared() {
     const size_t k = queued_.load(std::memory_order_relaxed);
     resume_queue_[k % n] = first;  // at most n queued and not done: the slot's last is taken
     queued_.store(k + 1, std::memory_order_release);
+    gave = true;
   }
-  resume_over_.store(true, std::memory_order_release);
-  wait_for_workers();
-  resuming_ = false;
-  planning_ = false;
-  planned_.clear();
-  for (Sm* sm : running_) sm->publish_progress(nullptr);
+  handing_back_.store(false, std::memory_order_release);
+  return gave;
 }
 
 bool TickBatch::resume_one(size_t thread) {
@@ -123,14 +133,14 @@ bool TickBatch::resume_one(size_t thread) {
 }
 
 void TickBatch::resume_queued(size_t thread) {
+  // Rooms first: each one given back is an SM some thread can run on.
   for (int spin = 0;;) {
-    if (resume_one(thread)) {
+    if (hand_back_next() || resume_one(thread)) {
       spin = 0;
       continue;
     }
-    if (resume_over_.load(std::memory_order_acquire) &&
-        resume_taken_.load(std::memory_order_acquire) >= queued_.load(std::memory_order_acquire))
-      return;
+    // Over only once no SM is running on or queued: nothing is left to take.
+    if (resume_over_.load(std::memory_order_acquire)) return;
     thread_wait::backoff(spin);
   }
 }
