@@ -2,8 +2,8 @@
 // blocks' rooms come back as they retire) rather than in slices: run_whole_quanta. Where a
 // room comes back at once (no release time) while the dispatcher has blocks, each SM stops
 // after a cycle that retires one (Sm::stop_at_retire), and the rooms go back in (cycle, SM)
-// order, each SM running on before the next: on this thread (hand_back_in_order), or with
-// the SMs running on on every thread (hand_back_shared).
+// order, each SM running on before the next: on this thread (hand_back_in_order), or on
+// every thread, each giving rooms back and running SMs on as it is free (hand_back_shared).
 #include <algorithm>
 
 #include "core/sm.hpp"
