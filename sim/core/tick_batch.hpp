@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -210,7 +211,7 @@ class TickBatch {
   std::atomic<size_t> queued_{0};            // how many of resume_queue_ are published
   std::atomic<size_t> resume_taken_{0};      // how many of them some thread has taken
   std::atomic<bool> resume_over_{false};     // no more will be queued
-  std::atomic<bool> handing_back_{false};    // a thread is in hand_back_next
+  std::mutex hand_back_lock_;                // held by the thread in hand_back_next
   // Slices of a quantum: as long as this at most. The more, the less of the settle is left
   // when the last SM is done; the fewer, the less often each SM's state comes back to a core.
   static constexpr engine::Cycle kSliceCycles = 64;

@@ -5,6 +5,7 @@
 // order, each SM running on before the next: on this thread (hand_back_in_order), or on
 // every thread, each giving rooms back and running SMs on as it is free (hand_back_shared).
 #include <algorithm>
+#include <mutex>
 
 #include "core/sm.hpp"
 #include "core/thread_wait.hpp"
@@ -70,7 +71,6 @@ void TickBatch::hand_back_shared() {
   queued_.store(0, std::memory_order_relaxed);
   resume_taken_.store(0, std::memory_order_relaxed);
   resume_over_.store(false, std::memory_order_relaxed);
-  handing_back_.store(false, std::memory_order_relaxed);
   resuming_ = true;
   planning_ = true;  // (before the round starts: a worker may give the first room back)
   start_round();
@@ -84,8 +84,8 @@ void TickBatch::hand_back_shared() {
 
 bool TickBatch::hand_back_next() {
   // One thread at a time: the dispatcher and the queue's tail are its alone while it holds this.
-  if (handing_back_.load(std::memory_order_relaxed) || handing_back_.exchange(true, std::memory_order_acquire))
-    return false;
+  const std::unique_lock lock(hand_back_lock_, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
   // The next room goes back once no SM running on can still stop before its cycle: each has
   // run past it (its published progress), or stopped, and then it is a candidate itself.
   // Only the thread holding the hand-back resumes SMs, so none starts running on meanwhile,
@@ -102,22 +102,18 @@ bool TickBatch::hand_back_next() {
       safe = at == engine::kNever || at > before || (at == before && i > first);
     }
   }
-  bool gave = false;
-  if (safe && first == n) {
+  if (!safe) return false;
+  if (first == n) {
     resume_over_.store(true, std::memory_order_release);  // none stopped, none running on
-  } else if (safe) {
-    Sm& sm = *running_[first];
-    const engine::Cycle at = sm.stopped_at();
-    sm.hand_back_retired();
-    tickets_[first].progress.store(at + 1, std::memory_order_relaxed);
-    tickets_[first].resumed.store(true, std::memory_order_release);
-    const size_t k = queued_.load(std::memory_order_relaxed);
-    resume_queue_[k % n] = first;  // at most n queued and not done: the slot's last is taken
-    queued_.store(k + 1, std::memory_order_release);
-    gave = true;
+    return false;
   }
-  handing_back_.store(false, std::memory_order_release);
-  return gave;
+  running_[first]->hand_back_retired();
+  tickets_[first].progress.store(before + 1, std::memory_order_relaxed);
+  tickets_[first].resumed.store(true, std::memory_order_release);
+  const size_t k = queued_.load(std::memory_order_relaxed);
+  resume_queue_[k % n] = first;  // at most n queued and not done: the slot's last is taken
+  queued_.store(k + 1, std::memory_order_release);
+  return true;
 }
 
 bool TickBatch::resume_one(size_t thread) {
