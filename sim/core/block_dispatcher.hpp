@@ -24,6 +24,7 @@ class BlockDispatcher final : public BlockSink {
   void attach(std::vector<std::unique_ptr<Sm>>* sms, int blocks_per_sm) {
     sms_ = sms;
     room_.assign(sms->size(), blocks_per_sm);
+    room_left_ = static_cast<int64_t>(sms->size()) * blocks_per_sm;
   }
 
   // The launch begins: the first blocks go out after the kernel launch cost.
@@ -35,6 +36,7 @@ class BlockDispatcher final : public BlockSink {
   void set_sampler(WaveSampler* sampler) { sampler_ = sampler; }
   void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) override {
     room_[sm] += static_cast<int>(count);
+    room_left_ += static_cast<int64_t>(count);
     if (!sampler_ || !sampler_->retired(count, now)) assign(now + 1);
     if (all_assigned() && ran_out_at_ == engine::kNever) ran_out_at_ = now;
   }
@@ -55,6 +57,9 @@ class BlockDispatcher final : public BlockSink {
   // By SM index: how many more blocks it takes now. Kept here, not read from the SMs: a
   // dispatch looks at every SM in turn, and their state lies in other cores' caches.
   std::vector<int> room_;
+  // Their sum: with none left, a dispatch need not look (a retirement's dispatch found every
+  // SM full after its one block, a look at all 132 SMs each, on the batch's thread).
+  int64_t room_left_ = 0;
   uint64_t next_block_ = 0;
   engine::Cycle ran_out_at_ = engine::kNever;  // the cycle all_assigned() came true in
   size_t cursor_ = 0;
