@@ -15,6 +15,7 @@ MemorySystem::~MemorySystem() = default;
 
 void MemorySystem::connect(uint32_t sm, ResponseSink* sink) {
   ResponseQueue& queue = *queues_.at(sm);
+  queue.merge_handed();
   rerouting(sm);
   queue.sink = sink;
   pulled_[sm] = 0;
@@ -22,6 +23,7 @@ void MemorySystem::connect(uint32_t sm, ResponseSink* sink) {
 
 void MemorySystem::pull_responses(uint32_t sm) {
   ResponseQueue& queue = *queues_.at(sm);
+  queue.merge_handed();
   rerouting(sm);
   queue.pull();
   pulled_[sm] = 1;
@@ -33,7 +35,13 @@ void MemorySystem::respond_kept(std::span<const uint32_t> sms) {
   for (uint32_t sm : sms) {
     std::vector<Kept>& kept = kept_[sm];
     if (kept.empty()) continue;
-    queues_[sm]->push_all(kept, pulled(sm));
+    // An SM that pulls merges them on its own thread: on 16 threads, the merges here took 9%
+    // of the Hopper stencil's launch, with every other thread waiting.
+    if (pulled(sm)) {
+      queues_[sm]->hand(kept);
+      continue;
+    }
+    queues_[sm]->push_all(kept, false);
     kept.clear();
   }
 }
@@ -60,13 +68,18 @@ void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t order, uint64_
 }
 
 void MemorySystem::ResponseQueue::push_all(std::span<const Pending> responses, bool pulled) {
-  // Appended, put in order among themselves (stably: equal keys as made), then merged after
-  // the equal keys already waiting: as pushes one by one would place them.
-  const auto old_end = static_cast<std::ptrdiff_t>(pending_.size());
-  pending_.insert(pending_.end(), responses.begin(), responses.end());
-  std::stable_sort(pending_.begin() + old_end, pending_.end(), earlier);
-  std::inplace_merge(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.begin() + old_end, pending_.end(),
-                     earlier);
+  merge(responses);
+  notify(responses, pulled);
+}
+
+void MemorySystem::ResponseQueue::hand(std::vector<Pending>& responses) {
+  notify(responses, true);
+  if (handed_.empty()) handed_.swap(responses);
+  else handed_.insert(handed_.end(), responses.begin(), responses.end());  // (in the order made)
+  responses.clear();
+}
+
+void MemorySystem::ResponseQueue::notify(std::span<const Pending> responses, bool pulled) {
   engine::Cycle first = engine::kNever;
   for (const Pending& p : responses) {
     first = std::min(first, p.at);
@@ -74,6 +87,16 @@ void MemorySystem::ResponseQueue::push_all(std::span<const Pending> responses, b
   }
   if (!pulled) events_.schedule_by(event_, first);
   else if (sink) sink->on_response_due(first);
+}
+
+void MemorySystem::ResponseQueue::merge(std::span<const Pending> responses) {
+  // Appended, put in order among themselves (stably: equal keys as made), then merged after
+  // the equal keys already waiting: as pushes one by one would place them.
+  const auto old_end = static_cast<std::ptrdiff_t>(pending_.size());
+  pending_.insert(pending_.end(), responses.begin(), responses.end());
+  std::stable_sort(pending_.begin() + old_end, pending_.end(), earlier);
+  std::inplace_merge(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.begin() + old_end, pending_.end(),
+                     earlier);
 }
 
 void MemorySystem::ResponseQueue::pull() {

@@ -87,7 +87,9 @@ class MemorySystem {
   // (kNever: none). Touches only that SM's queue: safe beside other SMs' calls.
   template <class Take>
   engine::Cycle take_due(uint32_t sm, engine::Cycle now, Take&& take) {
-    return queues_[sm]->take_due(now, take);
+    ResponseQueue& queue = *queues_[sm];
+    queue.merge_handed();
+    return queue.take_due(now, take);
   }
   // Whether accepts_at can ever answer later than `now` (so callers may skip asking).
   bool may_refuse() const { return may_refuse_; }
@@ -188,6 +190,15 @@ class MemorySystem {
     // push() of each of `responses` (their `at` not before now), in one merge: the sink told,
     // or the event set, once, for the earliest.
     void push_all(std::span<const Pending> responses, bool pulled);
+    // push_all() for a pulled queue, but the merge: `responses` (emptied) are kept apart until
+    // the SM's own thread takes its due responses (take_due: merge_handed), while the thread
+    // that calls this, the batch's, runs nothing of the SM's. The sink is told now.
+    void hand(std::vector<Pending>& responses);
+    void merge_handed() {
+      if (handed_.empty()) return;
+      merge(handed_);
+      handed_.clear();
+    }
     void deliver();
     template <class Take>
     engine::Cycle take_due(engine::Cycle now, Take& take) {
@@ -207,12 +218,17 @@ class MemorySystem {
     }
     // When the first response not yet taken is due (kNever: none), after dropping the taken.
     engine::Cycle next_due();
+    // Puts `responses` in order among those waiting, as pushes one by one would.
+    void merge(std::span<const Pending> responses);
+    // Tells the sink (pulled) or sets the event for the earliest of `responses`; notes the latest.
+    void notify(std::span<const Pending> responses, bool pulled);
     // In the order taken: by cycle, then by `order`. From head_ on, not yet taken. A sorted
     // array, not a heap: an insertion is a binary search and one move of the later entries
     // (responses come due far out of the order sent: L1 hits, L2 hits, DRAM), and taking one
     // is reading the next, in order in memory, where a heap's pop sifts down.
     std::vector<Pending> pending_;
     size_t head_ = 0;
+    std::vector<Pending> handed_;  // hand()'s, not yet merged
   };
 
   engine::EventQueue& events_;
