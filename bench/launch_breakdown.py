@@ -11,6 +11,10 @@ threads (without frame pointers a chain is short: Gpu::launch is seldom in it).
   SM work  the rest: the SMs' cycles, the functional executor, the L1.
 The waiting share is what a quantum of cycles per hand-over would cut (docs/performance.md).
 
+A build without frame pointers (the default Release) gives perf's call chains of a frame or two,
+so work of the settle's below its first frames (the L2's cache lookups, DRAM) counts as SM work;
+for the settle's whole share, build with -DCMAKE_CXX_FLAGS=-fno-omit-frame-pointer.
+
 usage: perf record -g -o DATA gpusim ... --threads 2 && perf script -i DATA -F tid,time,ip,sym > S
        bench/launch_breakdown.py S
 """
