@@ -192,7 +192,9 @@ class MemorySystem {
     void push_all(std::span<const Pending> responses, bool pulled);
     // push_all() for a pulled queue, but the merge: `responses` (emptied) are kept apart until
     // the SM's own thread takes its due responses (take_due: merge_handed), while the thread
-    // that calls this, the batch's, runs nothing of the SM's. The sink is told now.
+    // that calls this, the batch's, runs nothing of the SM's. The sink is told now. Pushes
+    // made meanwhile come before them only among equal keys, which a quantum's responses do
+    // not have (each carries its request's own place in the SM's order).
     void hand(std::vector<Pending>& responses);
     void merge_handed() {
       if (handed_.empty()) return;
