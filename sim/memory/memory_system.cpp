@@ -35,13 +35,7 @@ void MemorySystem::respond_kept(std::span<const uint32_t> sms) {
   for (uint32_t sm : sms) {
     std::vector<Kept>& kept = kept_[sm];
     if (kept.empty()) continue;
-    // An SM that pulls merges them on its own thread: on 16 threads, the merges here took 9%
-    // of the Hopper stencil's launch, with every other thread waiting.
-    if (pulled(sm)) {
-      queues_[sm]->hand(kept);
-      continue;
-    }
-    queues_[sm]->push_all(kept, false);
+    queues_[sm]->push_all(kept, pulled(sm));
     kept.clear();
   }
 }
@@ -68,25 +62,18 @@ void MemorySystem::ResponseQueue::push(engine::Cycle at, uint64_t order, uint64_
 }
 
 void MemorySystem::ResponseQueue::push_all(std::span<const Pending> responses, bool pulled) {
-  merge(responses);
-  notify(responses, pulled);
-}
-
-void MemorySystem::ResponseQueue::hand(std::vector<Pending>& responses) {
-  notify(responses, true);
-  if (handed_.empty()) handed_.swap(responses);
-  else handed_.insert(handed_.end(), responses.begin(), responses.end());  // (in the order made)
-  responses.clear();
-}
-
-void MemorySystem::ResponseQueue::notify(std::span<const Pending> responses, bool pulled) {
   engine::Cycle first = engine::kNever;
   for (const Pending& p : responses) {
     first = std::min(first, p.at);
     last = std::max(last, p.at);
   }
-  if (!pulled) events_.schedule_by(event_, first);
-  else if (sink) sink->on_response_due(first);
+  if (pulled) {  // merged by the SM's own thread (merge_handed), in the order made
+    handed_.insert(handed_.end(), responses.begin(), responses.end());
+    if (sink) sink->on_response_due(first);
+    return;
+  }
+  merge(responses);
+  events_.schedule_by(event_, first);
 }
 
 void MemorySystem::ResponseQueue::merge(std::span<const Pending> responses) {
