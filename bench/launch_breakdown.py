@@ -15,8 +15,13 @@ A build without frame pointers (the default Release) gives perf's call chains of
 so work of the settle's below its first frames (the L2's cache lookups, DRAM) counts as SM work;
 for the settle's whole share, build with -DCMAKE_CXX_FLAGS=-fno-omit-frame-pointer.
 
+With --top N it then lists the main thread's N leaf functions with the most samples (it settles,
+and starts and ends each quantum, alone), the workers' together, and the main thread's samples
+by the TickBatch step they fall under (the innermost TickBatch frame of each chain): which of
+its serial jobs bounds a run on many threads, and where the workers wait.
+
 usage: perf record -g -o DATA gpusim ... --threads 2 && perf script -i DATA -F tid,time,ip,sym > S
-       bench/launch_breakdown.py S
+       bench/launch_breakdown.py [--top N] S
 """
 import collections
 import re
@@ -57,10 +62,33 @@ def category(frames):
     return "SM work"
 
 
-def main(paths):
+def name(frame):
+    """A frame's function: without its dso and offset."""
+    return re.sub(r"\+0x[0-9a-f]+$", "", re.sub(r" \(.*\)$", "", frame))
+
+
+def batch_step(frames):
+    """The innermost TickBatch function of a chain, or '(none)'."""
+    for frame in frames:
+        if "TickBatch::" in frame:
+            return name(frame)
+    return "(none)"
+
+
+def usage():
+    print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+    return 2
+
+
+def main(args):
+    top = 0
+    if args[:1] == ["--top"]:
+        if len(args) < 2 or not args[1].isdigit():
+            return usage()
+        top, args = int(args[1]), args[2:]
+    paths = args
     if len(paths) != 1:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
+        return usage()
     try:
         runs = list(samples(paths[0]))
     except (OSError, ValueError) as e:
@@ -83,6 +111,18 @@ def main(paths):
     print("thread,category,samples,share_of_thread")
     for (thread, cat), n in sorted(counts.items()):
         print(f"{thread},{cat},{n},{n / per_thread[thread]:.3f}")
+    if top:
+        mine = [frames for tid, t, frames in runs if tid == main_thread and first <= t <= last]
+        theirs = [frames for tid, t, frames in runs if tid != main_thread and first <= t <= last]
+        for title, chains in (("main_leaf", mine), ("workers_leaf", theirs)):
+            leaves = collections.Counter((name(f[0]) if f else "(none)", category(f)) for f in chains)
+            print(f"{title},category,samples")
+            for (leaf, cat), n in sorted(leaves.items(), key=lambda kv: (-kv[1], kv[0]))[:top]:
+                print(f"{leaf},{cat},{n}")
+        steps = collections.Counter(batch_step(f) for f in mine)
+        print("main_step,samples")
+        for step, n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0]))[:top]:
+            print(f"{step},{n}")
     return 0
 
 

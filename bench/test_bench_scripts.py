@@ -78,6 +78,25 @@ class LaunchBreakdown(Scratch):
         self.assertEqual(rows[("worker 101", "kernel")], ["1", "0.333"])
         self.assertEqual(len(rows), 6)
 
+    def test_top_lists_the_main_threads_leaves_and_batch_steps(self):
+        rc, out = run(launch_breakdown.main, ["--top", "2", self.write(PERF)])
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        leaf = lines.index("main_leaf,category,samples")
+        workers = lines.index("workers_leaf,category,samples")
+        step = lines.index("main_step,samples")
+        # main's four samples in the launch, one per leaf: ties in name order.
+        self.assertEqual(lines[leaf + 1:workers], ["gpusim::core::Sm::try_offer,SM work,1",
+                                                   "gpusim::core::TickBatch::run_shared,waiting,1"])
+        # The worker's three, its system call's leaf without the kernel's address and dso.
+        self.assertEqual(lines[workers + 1:step], ["entry_SYSCALL_64_after_hwframe,kernel,1",
+                                                   "gpusim::core::TickBatch::serve,waiting,1"])
+        # L2::read's and try_offer's chains hold no TickBatch frame; run_shared and serve one each.
+        self.assertEqual(lines[step + 1:], ["(none),2", "gpusim::core::TickBatch::run_shared,1"])
+
+    def test_refuses_a_top_without_a_count(self):
+        self.assertEqual(run(launch_breakdown.main, ["--top", self.write(PERF)])[0], 2)
+
     def test_refuses_a_run_without_the_batch(self):
         rc, _ = run(launch_breakdown.main, [self.write("  7    1.000000: \n\t  10 main (/x/gpusim)\n")])
         self.assertEqual(rc, 2)
