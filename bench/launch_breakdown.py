@@ -24,6 +24,7 @@ usage: perf record -g -o DATA gpusim ... --threads 2 && perf script -i DATA -F t
        bench/launch_breakdown.py [--top N] S
 """
 import collections
+import csv
 import re
 import sys
 
@@ -83,7 +84,7 @@ def usage():
 def main(args):
     top = 0
     if args[:1] == ["--top"]:
-        if len(args) < 2 or not args[1].isdigit():
+        if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
             return usage()
         top, args = int(args[1]), args[2:]
     paths = args
@@ -112,17 +113,18 @@ def main(args):
     for (thread, cat), n in sorted(counts.items()):
         print(f"{thread},{cat},{n},{n / per_thread[thread]:.3f}")
     if top:
+        out = csv.writer(sys.stdout, lineterminator="\n")  # C++ names hold commas: quoted
         mine = [frames for tid, t, frames in runs if tid == main_thread and first <= t <= last]
         theirs = [frames for tid, t, frames in runs if tid != main_thread and first <= t <= last]
         for title, chains in (("main_leaf", mine), ("workers_leaf", theirs)):
             leaves = collections.Counter((name(f[0]) if f else "(none)", category(f)) for f in chains)
-            print(f"{title},category,samples")
+            out.writerow([title, "category", "samples"])
             for (leaf, cat), n in sorted(leaves.items(), key=lambda kv: (-kv[1], kv[0]))[:top]:
-                print(f"{leaf},{cat},{n}")
+                out.writerow([leaf, cat, n])
         steps = collections.Counter(batch_step(f) for f in mine)
-        print("main_step,samples")
+        out.writerow(["main_step", "samples"])
         for step, n in sorted(steps.items(), key=lambda kv: (-kv[1], kv[0]))[:top]:
-            print(f"{step},{n}")
+            out.writerow([step, n])
     return 0
 
 

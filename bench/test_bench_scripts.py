@@ -94,8 +94,17 @@ class LaunchBreakdown(Scratch):
         # L2::read's and try_offer's chains hold no TickBatch frame; run_shared and serve one each.
         self.assertEqual(lines[step + 1:], ["(none),2", "gpusim::core::TickBatch::run_shared,1"])
 
+    def test_top_quotes_a_name_with_commas(self):
+        perf = ("  5    1.000000: \n\t  10 std::sort<a, b> (/x/gpusim)\n\t  20 gpusim::core::TickBatch::run_quantum (/x/gpusim)\n")
+        rc, out = run(launch_breakdown.main, ["--top", "1", self.write(perf)])
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertEqual(lines[lines.index("main_leaf,category,samples") + 1], '"std::sort<a, b>",SM work,1')
+        self.assertEqual(lines[-1], "gpusim::core::TickBatch::run_quantum,1")
+
     def test_refuses_a_top_without_a_count(self):
         self.assertEqual(run(launch_breakdown.main, ["--top", self.write(PERF)])[0], 2)
+        self.assertEqual(run(launch_breakdown.main, ["--top", "0", self.write(PERF)])[0], 2)
 
     def test_refuses_a_run_without_the_batch(self):
         rc, _ = run(launch_breakdown.main, [self.write("  7    1.000000: \n\t  10 main (/x/gpusim)\n")])
