@@ -87,17 +87,17 @@ def main(args):
         if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
             return usage()
         top, args = int(args[1]), args[2:]
-    paths = args
-    if len(paths) != 1:
+    if len(args) != 1:
         return usage()
+    path = args[0]
     try:
-        runs = list(samples(paths[0]))
+        runs = list(samples(path))
     except (OSError, ValueError) as e:
-        print(f"{paths[0]}: not perf script output ({e})", file=sys.stderr)
+        print(f"{path}: not perf script output ({e})", file=sys.stderr)
         return 2
     launch = [t for _, t, frames in runs if any("TickBatch::" in f for f in frames)]
     if not runs or not launch:
-        print(f"{paths[0]}: no sample inside gpusim::core::TickBatch (recorded with -g, on two or more threads?)", file=sys.stderr)
+        print(f"{path}: no sample inside gpusim::core::TickBatch (recorded with -g, on two or more threads?)", file=sys.stderr)
         return 2
     first, last = min(launch), max(launch)
     main_thread = runs[0][0]  # the process's first sample is its main thread's
