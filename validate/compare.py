@@ -175,7 +175,7 @@ def main():
     runs = {}
     for r in measured:
         runs.setdefault(r["workload"], r.get("params", "").split())
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(os.sched_getaffinity(0))) as pool:
         reports = dict(zip(runs, pool.map(lambda item: simulate(args, *item), runs.items())))
     rows, outputs = [], {}
     for r in measured:

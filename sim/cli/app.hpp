@@ -23,7 +23,7 @@ int results_command(const std::vector<std::string>& args, std::ostream& out);
 int metrics_command(const std::vector<std::string>& args, std::ostream& out);
 
 // `gpusim run` with a --set that takes several values (a list or a range): each
-// combination is a point of a one-off study, run in parallel on every core (results in
+// combination is a point of a one-off study, run in parallel on every CPU it may use (results in
 // memory); a table of the points.
 struct QuickSweep {
   std::string arch_file, workload_file, size;

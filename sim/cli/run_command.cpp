@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "arch/arch_loader.hpp"
 #include "cli/app.hpp"
@@ -21,6 +20,7 @@
 #include "stats/timing_report.hpp"
 #include "report/trace_writer.hpp"
 #include "study/value_spec.hpp"
+#include "util/cpu_count.hpp"
 #include "util/yaml_reader.hpp"
 #include "workload/workload.hpp"
 
@@ -101,12 +101,12 @@ int functional(const arch::ArchConfig& a, const workload::Workload& w, const dri
 // More threads than this would each get a few SMs: a mistyped count, most likely.
 constexpr uint64_t kMaxThreads = 256;
 
-// --threads: a count, or auto (this machine's hardware threads).
+// --threads: a count, or auto (the CPUs this process may run on).
 uint64_t parse_threads(const std::string& text) {
-  if (text == "auto") return std::clamp<uint64_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
+  if (text == "auto") return std::clamp<uint64_t>(util::usable_cpus(), 1, kMaxThreads);
   const auto refuse = [&] {
     return util::InputError("--threads '" + util::clipped(text) + "': expected 1 to " + std::to_string(kMaxThreads) +
-                            ", or auto (this machine's hardware threads)");
+                            ", or auto (the CPUs this process may run on)");
   };
   uint64_t threads = 0;
   try {
@@ -147,7 +147,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
        "functionally and extrapolate cycles and counters (with an error estimate): on (--sample alone: grids of "
        "5 waves or more), auto (16 waves or more) or off (default: every block timed)")
       ("threads", po::value(&threads_text),
-       "threads that simulate the SMs' cycles side by side (default 1; auto: this machine's hardware threads), and "
+       "threads that simulate the SMs' cycles side by side (default 1; auto: the CPUs this process may run on), and "
        "run blocks side by side where they run functionally (--functional, --sample's untimed blocks), and fill the "
        "buffers, run the elementwise and matmul references and compare the check on as many; the report is the same "
        "byte for byte. In a run of several --set values, whose points run side by side, auto gives each point one. "

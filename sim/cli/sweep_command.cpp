@@ -6,7 +6,6 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "cli/app.hpp"
 #include "stats/json_output.hpp"
@@ -16,6 +15,7 @@
 #include "study/runner.hpp"
 #include "study/slurm.hpp"
 #include "study/value_spec.hpp"
+#include "util/cpu_count.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace gpusim::cli {
@@ -25,7 +25,7 @@ namespace po = boost::program_options;
 using study::Plan;
 using study::Point;
 
-int default_jobs() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+int default_jobs() { return static_cast<int>(util::usable_cpus()); }
 
 int parse_jobs(const std::string& text) {
   size_t used = 0;
@@ -134,7 +134,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       ("help,h", "show this help")
       ("study", po::value(&study_file)->required(), "the study file (YAML; see docs/sweeps.md)")
       ("db", po::value(&db_path), "results database (SQLite; default: the study's name + .db in this folder)")
-      ("jobs,j", po::value(&jobs_text), "points run at once, each in its own process (default: the core count)")
+      ("jobs,j", po::value(&jobs_text), "points run at once, each in its own process (default: the CPUs it may run on)")
       ("resume", "also run again the points that failed before (missing points always run)")
       ("dry-run", "check every point and list them, without running any")
       ("point-timeout", po::value(&timeout_text), "seconds one point may run before it is recorded as failed")

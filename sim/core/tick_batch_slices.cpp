@@ -21,8 +21,9 @@ void TickBatch::run_slice(size_t i, uint32_t slice, size_t thread) {
 }
 
 void TickBatch::run_taken(size_t i, uint32_t slice, size_t thread) {
-  // Its previous slice may still be running on the thread that took it (a moment at most).
-  while (tickets_[i].slices.load(std::memory_order_acquire) < slice) thread_wait::pause();
+  // Its previous slice may still be running on the thread that took it: a moment at most,
+  // unless that thread waits for a CPU (more threads than CPUs), so not a spin alone.
+  for (int spin = 0; tickets_[i].slices.load(std::memory_order_acquire) < slice;) thread_wait::backoff(spin);
   run_slice(i, slice, thread);
   tickets_[i].slices.store(slice + 1, std::memory_order_release);
   slices_done_[slice].fetch_add(1, std::memory_order_acq_rel);
