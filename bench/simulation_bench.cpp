@@ -3,10 +3,13 @@
 // Run from the build folder: ./bench/gpusim_bench
 #include <benchmark/benchmark.h>
 
+#include <string>
+
 #include "arch/arch_loader.hpp"
 #include "driver/functional_run.hpp"
 #include "driver/timing_run.hpp"
 #include "frontend/kernel_loader.hpp"
+#include "util/cpu_count.hpp"
 #include "workload/workload.hpp"
 
 namespace {
@@ -40,12 +43,19 @@ void timing(benchmark::State& state, const char* arch_name, const char* name, in
   double seconds = 0;
   gpusim::core::TimingOptions options;
   options.threads = threads;
+  // On fewer CPUs than threads (taskset -c N gpusim_bench pins every benchmark to one), the
+  // threads would take turns: that measures the CPUs, not the simulator.
+  if (const unsigned cpus = gpusim::util::usable_cpus(); cpus < static_cast<unsigned>(threads)) {
+    const std::string why = std::to_string(threads) + " threads on " + std::to_string(cpus) + " CPU(s) it may use";
+    state.SkipWithError(why.c_str());  // (the loop below then does not run)
+  }
   for (auto _ : state) {
     const auto run = gpusim::driver::run_timed(arch, w, k.module, [regs](const std::string&) { return regs; }, options);
     for (const auto& l : run.launches) warp_instructions += l.stats.total().warp_instructions;
     seconds += run.wall_seconds;
     if (!run.check || !run.check->passed) state.SkipWithError("check failed");
   }
+  if (state.iterations() == 0) return;
   state.counters["warp_instructions"] = static_cast<double>(warp_instructions) / static_cast<double>(state.iterations());
   state.counters["warp_instr_per_s"] = seconds > 0 ? static_cast<double>(warp_instructions) / seconds : 0;
 }
