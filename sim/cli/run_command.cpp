@@ -103,7 +103,7 @@ constexpr uint64_t kMaxThreads = 256;
 
 // --threads: a count, or auto (the CPUs this process may run on).
 uint64_t parse_threads(const std::string& text) {
-  if (text == "auto") return std::clamp<uint64_t>(util::usable_cpus(), 1, kMaxThreads);
+  if (text == "auto") return std::min<uint64_t>(util::usable_cpus(), kMaxThreads);  // (at least 1)
   const auto refuse = [&] {
     return util::InputError("--threads '" + util::clipped(text) + "': expected 1 to " + std::to_string(kMaxThreads) +
                             ", or auto (the CPUs this process may run on)");

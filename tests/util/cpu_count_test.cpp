@@ -9,7 +9,8 @@
 namespace {
 
 // The calling thread's allowed CPUs, as the kernel reports them.
-std::vector<int> allowed_cpus(cpu_set_t& mask) {
+std::vector<int> allowed_cpus() {
+  cpu_set_t mask;
   CPU_ZERO(&mask);
   EXPECT_EQ(sched_getaffinity(0, sizeof mask, &mask), 0);
   std::vector<int> cpus;
@@ -22,7 +23,7 @@ std::vector<int> allowed_cpus(cpu_set_t& mask) {
 class Pinned {
  public:
   explicit Pinned(const std::vector<int>& cpus) {
-    allowed_cpus(before_);
+    sched_getaffinity(0, sizeof before_, &before_);
     cpu_set_t only;
     CPU_ZERO(&only);
     for (int c : cpus) CPU_SET(c, &only);
@@ -37,8 +38,7 @@ class Pinned {
 };
 
 TEST(UsableCpus, CountsTheAffinityMaskNotTheMachine) {
-  cpu_set_t mask;
-  const std::vector<int> cpus = allowed_cpus(mask);
+  const std::vector<int> cpus = allowed_cpus();
   ASSERT_FALSE(cpus.empty());
   EXPECT_EQ(gpusim::util::usable_cpus(), cpus.size());
   {
