@@ -328,11 +328,20 @@ void Executor::load_store(WarpState& w, BlockState& b, const Instruction& in, ui
         gather(w, b, data, mask, values);
       }
       if (logging) {
+        // The device's lanes logged together, in lane order (little-endian: a word's low bytes).
+        uint8_t* to[kWarpSize];
+        uint64_t words[kWarpSize];
+        uint32_t n = 0;
         for_each_lane(mask, [&](uint32_t lane) {
-          uint8_t* to = at(lane) + offset;
-          if (is_device(to)) stores_->add_word(to, values[lane], size);  // little-endian: the low bytes
-          else store_bits(to, values[lane], size);
+          uint8_t* p = at(lane) + offset;
+          if (!is_device(p)) {
+            store_bits(p, values[lane], size);
+            return;
+          }
+          to[n] = p;
+          words[n++] = values[lane];
         });
+        stores_->add_words(to, words, n, size);
       } else {
         for_each_lane(mask, [&](uint32_t lane) { store_bits(at(lane) + offset, values[lane], size); });
       }

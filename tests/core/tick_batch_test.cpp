@@ -62,6 +62,45 @@ TEST(StoreLog, LaneWordsAndRunsAreAppliedInTheOrderMade) {
   EXPECT_EQ(memory[2], 0x88);
 }
 
+// A warp's lane stores logged together (add_words) are the same as add_word lane by lane:
+// in the order given (a later lane over an earlier one, and over what came before), the
+// logged range from the lowest lane to the highest's last byte, each cycle's part apart.
+TEST(StoreLog, AWarpsLaneWordsLoggedTogetherActAsLaneByLane) {
+  std::array<uint8_t, 32> memory{};
+  exec::StoreLog log;
+  log.set_cycle(7);
+  log.add_word(&memory[12], 0x0000FFFFu, 4);  // bytes 12-15: FF FF 00 00
+  // Lanes out of address order, two lanes on byte 13 (the later wins), stride 6 otherwise.
+  std::array<uint8_t*, 4> to{&memory[20], &memory[8], &memory[13], &memory[13]};
+  const std::array<uint64_t, 4> words{0xA1A2, 0xB1B2, 0xC1C2, 0xD1D2};
+  log.add_words(to.data(), words.data(), 4, 2);
+  EXPECT_FALSE(log.overlaps(&memory[0], 8));  // bytes 0-7: nothing logged
+  EXPECT_TRUE(log.overlaps(&memory[7], 2));   // byte 8: lane 1's
+  EXPECT_TRUE(log.overlaps(&memory[21], 1));  // byte 21: lane 0's high byte
+  EXPECT_FALSE(log.overlaps(&memory[22], 10));
+  std::array<uint8_t, 16> seen{};
+  log.read(&memory[8], seen.data(), 16);
+  // 8-9: B2 B1; 12: FF; 13-14: D2 D1 (lane 3 over lane 2 over the word); 15: 00; 20-21: A2 A1.
+  const std::array<uint8_t, 16> want{0xB2, 0xB1, 0, 0, 0xFF, 0xD2, 0xD1, 0, 0, 0, 0, 0, 0xA2, 0xA1, 0, 0};
+  EXPECT_EQ(seen, want);
+  // Cycle 8's lanes after cycle 7's: an apply in cycle order leaves the later on top.
+  log.set_cycle(8);
+  std::array<uint8_t*, 1> again{&memory[9]};
+  const std::array<uint64_t, 1> late{0xEE};
+  log.add_words(again.data(), late.data(), 1, 1);
+  log.add_words(again.data(), late.data(), 0, 1);  // no lanes: nothing logged
+  std::vector<exec::StoreLog*> logs{&log};
+  std::vector<exec::StoreLog::PartOf> scratch;
+  exec::StoreLog::apply_in_cycle_order(logs, scratch);
+  EXPECT_TRUE(log.empty());
+  EXPECT_EQ(memory[8], 0xB2);
+  EXPECT_EQ(memory[9], 0xEE);
+  EXPECT_EQ(memory[13], 0xD2);
+  EXPECT_EQ(memory[14], 0xD1);
+  EXPECT_EQ(memory[15], 0);
+  EXPECT_EQ(memory[21], 0xA1);
+}
+
 TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
   const arch::ArchConfig hopper = arch::load_arch_config(test::config_path("hopper"), {});
   engine::EventQueue events;
