@@ -70,7 +70,7 @@ TEST(StoreLog, AWarpsLaneWordsLoggedTogetherActAsLaneByLane) {
   exec::StoreLog log;
   log.set_cycle(7);
   log.add_word(&memory[12], 0x0000FFFFu, 4);  // bytes 12-15: FF FF 00 00
-  // Lanes out of address order, two lanes on byte 13 (the later wins), stride 6 otherwise.
+  // Lanes out of address order (the first is not the lowest), two of them on byte 13 (the later wins).
   std::array<uint8_t*, 4> to{&memory[20], &memory[8], &memory[13], &memory[13]};
   const std::array<uint64_t, 4> words{0xA1A2, 0xB1B2, 0xC1C2, 0xD1D2};
   log.add_words(to.data(), words.data(), 4, 2);
@@ -88,7 +88,10 @@ TEST(StoreLog, AWarpsLaneWordsLoggedTogetherActAsLaneByLane) {
   std::array<uint8_t*, 1> again{&memory[9]};
   const std::array<uint64_t, 1> late{0xEE};
   log.add_words(again.data(), late.data(), 1, 1);
-  log.add_words(again.data(), late.data(), 0, 1);  // no lanes: nothing logged
+  exec::StoreLog none;
+  none.add_words(again.data(), late.data(), 0, 1);  // no lanes (every one off the device): nothing logged
+  EXPECT_TRUE(none.empty());
+  EXPECT_FALSE(none.overlaps(&memory[9], 1));
   std::vector<exec::StoreLog*> logs{&log};
   std::vector<exec::StoreLog::PartOf> scratch;
   exec::StoreLog::apply_in_cycle_order(logs, scratch);
