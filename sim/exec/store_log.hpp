@@ -24,38 +24,34 @@ class StoreLog {
       add_word(to, word, bytes);
       return;
     }
+    const bool first = entries_.empty();
     note_part();
     entries_.push_back({to, static_cast<uint32_t>(data_.size()), bytes});
     const auto* from = static_cast<const uint8_t*>(data);
     data_.insert(data_.end(), from, from + bytes);
-    widen(to, bytes);
+    const auto at = reinterpret_cast<uintptr_t>(to);
+    widen(at, at + bytes, first);
   }
   // add() of the low `bytes` (at most 8) of `word`, as a little-endian host stores them: a
   // lane's store, one word kept per entry rather than bytes appended (no zeroing, no copy call).
-  void add_word(uint8_t* to, uint64_t word, uint32_t bytes) {
-    note_part();
-    entries_.push_back({to, static_cast<uint32_t>(words_.size()), bytes});
-    words_.push_back(word);
-    widen(to, bytes);
-  }
+  void add_word(uint8_t* to, uint64_t word, uint32_t bytes) { add_words(&to, &word, 1, bytes); }
   // add_word() of `n` lanes' words in the order given (a warp's store, lane by lane): the
   // log's bookkeeping once for the warp rather than per lane. Not inline: compiled into
   // Executor::load_store it made that function's other paths dearer (the stencil +0.7%).
   [[gnu::noinline]] void add_words(uint8_t* const* to, const uint64_t* words, uint32_t n, uint32_t bytes) {
     if (n == 0) return;
+    const bool first = entries_.empty();
     note_part();
-    const auto first = static_cast<uint32_t>(words_.size());
-    const bool was_empty = entries_.empty();
+    const auto offset = static_cast<uint32_t>(words_.size());
     uintptr_t lo = reinterpret_cast<uintptr_t>(to[0]), hi = lo;
     for (uint32_t i = 0; i < n; ++i) {
-      entries_.push_back({to[i], first + i, bytes});
-      const uintptr_t at = reinterpret_cast<uintptr_t>(to[i]);
+      entries_.push_back({to[i], offset + i, bytes});
+      const auto at = reinterpret_cast<uintptr_t>(to[i]);
       lo = std::min(lo, at);
       hi = std::max(hi, at);
     }
     words_.insert(words_.end(), words, words + n);
-    lo_ = was_empty ? lo : std::min(lo_, lo);
-    hi_ = was_empty ? hi + bytes : std::max(hi_, hi + bytes);
+    widen(lo, hi + bytes, first);
   }
   bool empty() const { return entries_.empty(); }
   // Reads `bytes` at host address `from` into `out` as they will be once the log is applied.
@@ -138,10 +134,10 @@ class StoreLog {
   void note_part() {
     if (parts_.empty() || parts_.back().cycle != cycle_) parts_.push_back({cycle_, entries_.size()});
   }
-  void widen(uint8_t* to, uint32_t bytes) {  // the logged range, with the entry just added
-    const uintptr_t at = reinterpret_cast<uintptr_t>(to);
-    lo_ = entries_.size() == 1 ? at : std::min(lo_, at);
-    hi_ = entries_.size() == 1 ? at + bytes : std::max(hi_, at + bytes);
+  // The logged range, with entries just added over [lo, end) (`first`: the log was empty).
+  void widen(uintptr_t lo, uintptr_t end, bool first) {
+    lo_ = first ? lo : std::min(lo_, lo);
+    hi_ = first ? end : std::max(hi_, end);
   }
   uintptr_t lo_ = 0, hi_ = 0;  // the logged bytes lie in [lo_, hi_)
   struct Part {
