@@ -51,9 +51,10 @@ class Scoreboard {
     };
     Wait w;
     const uint64_t touched = t.reads_mask | (renamed ? 0 : t.writes_mask);
+    // Most instructions touch no register with a write in flight: no entry to look at (the
+    // table's fullness asked only then).
+    if (!(pending_mask_ & touched) && (count_ < kEntries || t.writes[0] == kernel::kNoReg)) return w;
     const bool full = count_ == kEntries && t.writes[0] != kernel::kNoReg;
-    // Most instructions touch no register with a write in flight: no entry to look at.
-    if (!(pending_mask_ & touched) && !full) return w;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       if (!(touched >> (p.reg % 64) & 1u)) continue;  // the summary rules it out

@@ -214,9 +214,11 @@ class MemorySystem {
    private:
     engine::EventQueue& events_;
     engine::MemberEvent<ResponseQueue, &ResponseQueue::deliver> event_;
-    static bool earlier(const Pending& a, const Pending& b) {
+    // A lambda, not a function: the algorithms given it compile its comparison in, as they
+    // did not through a function pointer (the stencil's merges cost 0.2% more).
+    static constexpr auto earlier = [](const Pending& a, const Pending& b) {
       return a.at < b.at || (a.at == b.at && a.order < b.order);
-    }
+    };
     // When the first response not yet taken is due (kNever: none), after dropping the taken.
     engine::Cycle next_due();
     // Puts `responses` in order among those waiting, as pushes one by one would.

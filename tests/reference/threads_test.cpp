@@ -1,7 +1,9 @@
 // Setup and checks on several threads (--threads) give what one thread gives.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -84,6 +86,34 @@ TEST(CompareThreads, SameCountsFirstMismatchesAndWorstErrorOnAnyNumberOfThreads)
   std::memcpy(g.data(), got.data(), g.size());
   EXPECT_EQ(compare_buffers(g, w, ElementType::F32, 1e-3, 1).detail, compare_buffers(g, w, ElementType::F32, 1e-3, 3).detail);
   EXPECT_TRUE(compare_buffers(g, w, ElementType::F32, 1e-3, 3).passed);
+}
+
+// Tolerance 0 compares floats bit for bit: -0.0 is not 0.0, a NaN of the same bits
+// matches itself, and a value 1 ulp off differs. 300,000 floats, 3 of them wrong.
+TEST(CompareThreads, BitForBitFloatsCountEveryDifferingBitPattern) {
+  std::vector<float> want(300000), got;
+  for (size_t i = 0; i < want.size(); ++i) want[i] = static_cast<float>(i) * 0.5f;
+  want[1000] = std::numeric_limits<float>::quiet_NaN();
+  got = want;
+  got[0] = -0.0f;                                          // want[0] is +0.0
+  got[150000] = std::nextafter(want[150000], 1e9f);        // 75000 -> the next float up
+  got[299999] = want[299999] * 2;                          // 149999.5 -> 299999
+  std::vector<uint8_t> g(got.size() * 4), w(want.size() * 4);
+  std::memcpy(g.data(), got.data(), g.size());
+  std::memcpy(w.data(), want.data(), w.size());
+  for (int threads : {1, 4}) {
+    const CheckResult r = compare_buffers(g, w, ElementType::F32, 0, threads);
+    EXPECT_FALSE(r.passed);
+    EXPECT_EQ(r.mismatches, 3) << threads;
+    EXPECT_EQ(r.detail.rfind("3 of 300000 elements differ; first: element 0: got -0.000000, expected 0.000000; "
+                             "element 150000: got 75000.007812, expected 75000.000000; element 299999: got "
+                             "299999.000000, expected 149999.500000", 0),
+              0u)
+        << r.detail;
+  }
+  const CheckResult same = compare_buffers(w, w, ElementType::F32, 0, 4);
+  EXPECT_TRUE(same.passed);
+  EXPECT_EQ(same.detail, "300000 elements match");  // no relative error shown: none is allowed
 }
 
 TEST(ReferenceThreads, MatmulGivesTheSameBytesOnSeveralThreads) {
