@@ -53,8 +53,7 @@ class Scoreboard {
     const uint64_t touched = t.reads_mask | (renamed ? 0 : t.writes_mask);
     // Most instructions touch no register with a write in flight: no entry to look at (the
     // table's fullness asked only then).
-    if (!(pending_mask_ & touched) && (count_ < kEntries || t.writes[0] == kernel::kNoReg)) return w;
-    const bool full = count_ == kEntries && t.writes[0] != kernel::kNoReg;
+    if (!(pending_mask_ & touched) && !full_for(t)) return w;
     for (int i = 0; i < count_; ++i) {
       const Pending& p = entries_[static_cast<size_t>(i)];
       if (!(touched >> (p.reg % 64) & 1u)) continue;  // the summary rules it out
@@ -65,7 +64,7 @@ class Scoreboard {
       }
     }
     // A full table takes no new write until its first entry arrives.
-    if (full && earliest_ > w.at) w = {earliest_, kArithmetic};
+    if (full_for(t) && earliest_ > w.at) w = {earliest_, kArithmetic};
     return w;
   }
 
@@ -137,6 +136,8 @@ class Scoreboard {
   }
 
  private:
+  // Whether the table is full and `t` writes: it must wait for an entry to leave.
+  bool full_for(const InstructionTiming& t) const { return count_ == kEntries && t.writes[0] != kernel::kNoReg; }
   // Drops the arrived writes and those `t` rewrites (`overlap`: their registers' summary).
   void compact(const InstructionTiming& t, engine::Cycle now, uint64_t overlap) {
     drop_if([&](const Pending& p) { return p.at <= now || rewritten(t, overlap, p); });

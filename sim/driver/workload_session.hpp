@@ -6,8 +6,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
-#include <string>
 #include <utility>
 
 #include "arch/arch_config.hpp"
@@ -73,7 +71,6 @@ class WorkloadSession {
   int threads_;
   exec::DeviceMemory memory_;
   reference::Buffers host_;
-  std::set<std::string> copied_back_;  // buffers whose host copy a copy to the host has written
 };
 
 // The module's kernel `entry`, or util::InputError prefixed with `where` listing the kernels

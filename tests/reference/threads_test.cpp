@@ -28,6 +28,13 @@ Buffer random_buffer(ElementType type, int64_t count, uint64_t seed) {
   return b;
 }
 
+// The floats' bytes, as a buffer holds them.
+std::vector<uint8_t> bytes_of(const std::vector<float>& values) {
+  std::vector<uint8_t> out(values.size() * 4);
+  std::memcpy(out.data(), values.data(), out.size());
+  return out;
+}
+
 TEST(BufferThreads, RandomFillIsSplitmix64InElementOrderOnAnyNumberOfThreads) {
   // 300,000 floats: five parts of at least 65,536 elements on 5 threads.
   const Buffer b = random_buffer(ElementType::F32, 300000, 7);
@@ -69,9 +76,7 @@ TEST(CompareThreads, SameCountsFirstMismatchesAndWorstErrorOnAnyNumberOfThreads)
   const size_t wrong[] = {5, 120000, 120001, 130000, 250000, 260000, 300000, 350000, 399998, 399999};
   for (size_t i : wrong) got[i] += 1.0f;
   got[7] += 0.5e-3f * want[7];  // within tolerance; its error is the worst that passes
-  std::vector<uint8_t> g(got.size() * 4), w(want.size() * 4);
-  std::memcpy(g.data(), got.data(), g.size());
-  std::memcpy(w.data(), want.data(), w.size());
+  std::vector<uint8_t> g = bytes_of(got), w = bytes_of(want);
   const CheckResult one = compare_buffers(g, w, ElementType::F32, 1e-3, 1);
   const CheckResult four = compare_buffers(g, w, ElementType::F32, 1e-3, 4);
   EXPECT_EQ(one.mismatches, 10);
@@ -83,7 +88,7 @@ TEST(CompareThreads, SameCountsFirstMismatchesAndWorstErrorOnAnyNumberOfThreads)
   // Passing: the max relative error is reported alike.
   got = want;
   got[390000] = want[390000] * (1 + 0.25e-3f);
-  std::memcpy(g.data(), got.data(), g.size());
+  g = bytes_of(got);
   EXPECT_EQ(compare_buffers(g, w, ElementType::F32, 1e-3, 1).detail, compare_buffers(g, w, ElementType::F32, 1e-3, 3).detail);
   EXPECT_TRUE(compare_buffers(g, w, ElementType::F32, 1e-3, 3).passed);
 }
@@ -98,9 +103,7 @@ TEST(CompareThreads, BitForBitFloatsCountEveryDifferingBitPattern) {
   got[0] = -0.0f;                                          // want[0] is +0.0
   got[150000] = std::nextafter(want[150000], 1e9f);        // 75000 -> the next float up
   got[299999] = want[299999] * 2;                          // 149999.5 -> 299999
-  std::vector<uint8_t> g(got.size() * 4), w(want.size() * 4);
-  std::memcpy(g.data(), got.data(), g.size());
-  std::memcpy(w.data(), want.data(), w.size());
+  std::vector<uint8_t> g = bytes_of(got), w = bytes_of(want);
   for (int threads : {1, 4}) {
     const CheckResult r = compare_buffers(g, w, ElementType::F32, 0, threads);
     EXPECT_FALSE(r.passed);
