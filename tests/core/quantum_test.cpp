@@ -139,14 +139,10 @@ struct Launched {
   util::Bytes out;
   std::string error;
 };
-Launched launch_waves(int64_t quantum, int threads, const std::string& body_after_load, uint32_t blocks = 640,
-                      uint32_t block_threads = 256, SampleMode sample = SampleMode::Exact,
-                      const std::string& more_override = "gpu.sm_count=8") {
+Launched launch_on(const arch::ArchConfig& arch, int64_t quantum, int threads, const std::string& body_after_load,
+                   uint32_t blocks, uint32_t block_threads, SampleMode sample = SampleMode::Exact) {
   const std::string ptx =
       kernel("ld.global.f32 %f2, [%rd3];\n" + body_after_load + "add.f32 %f44, %f2, %f1;\nst.global.u32 [%rd1], %r2;\n");
-  const arch::ArchConfig arch = arch::load_arch_config(
-      test::config_path("hopper"), {"gpu.sm_count=8", "block_scheduler.sm_order=ascending", "memory.l2.sm_partitions=halves",
-                                     "memory.l2.sm_path_cycles=none", more_override});
   const kernel::Module m = frontend::parse_ptx(ptx, "quantum.ptx");
   exec::DeviceMemory memory;
   const uint64_t base = memory.allocate("out", uint64_t{block_threads} * blocks * 4, kernel::kGlobalHeapBase);
@@ -167,6 +163,14 @@ Launched launch_waves(int64_t quantum, int threads, const std::string& body_afte
   }
   r.out = memory.find("out")->bytes;
   return r;
+}
+Launched launch_waves(int64_t quantum, int threads, const std::string& body_after_load, uint32_t blocks = 640,
+                      uint32_t block_threads = 256, SampleMode sample = SampleMode::Exact,
+                      const std::string& more_override = "gpu.sm_count=8") {
+  const arch::ArchConfig arch = arch::load_arch_config(
+      test::config_path("hopper"), {"gpu.sm_count=8", "block_scheduler.sm_order=ascending", "memory.l2.sm_partitions=halves",
+                                     "memory.l2.sm_path_cycles=none", more_override});
+  return launch_on(arch, quantum, threads, body_after_load, blocks, block_threads, sample);
 }
 
 // The same cycles, memory and SM counters, and output.
@@ -194,6 +198,29 @@ TEST(Quantum, TenWavesOnHopperAsCycleByCycleOnOneTwoAndThreeThreads) {
     const Launched q = launch_waves(0, threads, work);
     ASSERT_EQ(q.error, "");
     expect_same_launch(q, each);  // word 0 included: the last block to store it, in (cycle, SM) order
+  }
+}
+
+// Without an L2 (G80, 16 SMs, one 256-thread block of 32 registers a thread each): every
+// read is a DRAM access (latency 500 cycles), so SMs run a quantum of that many cycles, each
+// stopping after a cycle that retires a block (no release time). Ten waves, whose stores
+// race for word 0, as cycle by cycle on any thread count.
+TEST(Quantum, WithoutAnL2TenWavesRunAsCycleByCycleOnOneTwoAndThreeThreads) {
+  engine::EventQueue events;
+  const arch::ArchConfig g80 = arch::load_arch_config(test::config_path("g80"), {});
+  ASSERT_FALSE(g80.memory.l2.has_value());
+  EXPECT_EQ(memory::MemorySystemRegistry::instance().make(g80.memory.model, g80.memory, {events, 16, 1350})->lookahead(), 500u);
+  const std::string work = "and.b32 %r10, %r2, 7;\nLOOP:\n" + chains(8, 4) +
+                           "add.u32 %r10, %r10, 1;\nsetp.lt.u32 %p1, %r10, 12;\n@%p1 bra LOOP;\n";
+  const Launched each = launch_on(g80, 1, 1, work, 160, 256);
+  ASSERT_EQ(each.error, "");
+  EXPECT_EQ(each.stats.blocks, 160u);
+  EXPECT_GT(each.stats.memory.dram_read_bytes, 0u);
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    const Launched q = launch_on(g80, 0, threads, work, 160, 256);
+    ASSERT_EQ(q.error, "");
+    expect_same_launch(q, each);
   }
 }
 

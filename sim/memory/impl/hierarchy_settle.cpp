@@ -35,7 +35,9 @@ void MemoryHierarchy::settle_through(uint32_t sm, engine::Cycle cycle) {
 }
 
 engine::Cycle MemoryHierarchy::lookahead() const {
-  if (!l2_) return 1;
+  // Without an L2 (1.x) every read is a DRAM access: answered no sooner than its latency
+  // after the cycle it was sent in (Dram::access), and a write answers nothing.
+  if (!l2_) return static_cast<engine::Cycle>(std::max(1, config_.dram.latency));
   // An L2 read answers no sooner than its latency after it arrives, and the nearest SM's
   // path takes off at most its (negative) share; an L1 hit is answered on the SM's side.
   int nearest = 0;
