@@ -122,8 +122,9 @@ class IssueScan {
     return offer_unparked(index);
   }
   // Offers, in order, each index in [from, end) but `skip` that is worth offering (next()):
-  // true when one issued.
-  bool offer_each(size_t from, size_t end, size_t skip = ~size_t{0}) {
+  // true when one issued. Compiled into each caller: loose round robin's two calls a pick,
+  // as calls, cost Fermi's stencil 3.3% of its host instructions.
+  [[gnu::always_inline]] bool offer_each(size_t from, size_t end, size_t skip = ~size_t{0}) {
     for (size_t i = next(from, end); i < end; i = next(i + 1, end))
       if (i != skip && offer_unparked(i)) return true;  // next() passed over the parked ones
     return false;
