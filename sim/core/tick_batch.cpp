@@ -282,7 +282,9 @@ void TickBatch::run_quantum(engine::Cycle end) {
   planning_ = false;
   // The SMs with a tick before `end` or a block to place, each with its first tick, in SM order.
   firsts_.clear();
-  for (engine::Cycle at = now_; at < end; ++at)
+  // From one due cycle to the next: a look at each cycle of the quantum cost G80's
+  // 500-cycle quanta 2.4% of its stencil's host instructions.
+  for (engine::Cycle at = now_; at < end; at = calendar_.earliest())
     calendar_.take_due(at, [&](size_t sm) { firsts_.push_back({static_cast<uint32_t>(sm), at}); });
   // An SM given a block but due later ticks from the block's placing: its later tick goes,
   // as a wake for the block would have replaced it.
