@@ -1,7 +1,8 @@
-// TickBatch's quantum (--quantum): SMs running up to the L2's shortest round trip ahead of
-// one another, their requests settled and their stores applied in (cycle, SM) order, and
-// blocks' rooms given out at releases within the quantum before its SMs run. A launch gives
-// the same report, output and errors as cycle by cycle (--quantum 1) on any thread count.
+// TickBatch's quantum (--quantum): SMs running up to the memory's lookahead (the L2's
+// shortest round trip; without an L2, DRAM's latency) ahead of one another, their requests
+// settled and their stores applied in (cycle, SM) order, and blocks' rooms given out at
+// releases within the quantum before its SMs run. A launch gives the same report, output and
+// errors as cycle by cycle (--quantum 1) on any thread count.
 #include <gtest/gtest.h>
 
 #include <array>
