@@ -73,5 +73,26 @@ TEST(SharedAtomics, OneWordIsOnePassWhereTheHardwareCombinesIt) {
   EXPECT_EQ(shared_atomic_passes(false, 128), 32);  // 32 words in one bank: a bank conflict either way
 }
 
+// 1.x: 16 banks, each half-warp served on its own. Atomics on one word serialise: a half-warp
+// takes a pass per lane on its busiest word. First half: words 0, 1, 2 by lane % 3 (6, 5 and
+// 5 lanes); second half: words 16 and 17 by lane % 2 (8 each). Words in different banks, so
+// the banks alone would take one pass a half.
+TEST(SharedAtomics, EachHalfWarpTakesAPassPerLaneOnItsBusiestWord) {
+  memory::SharedAccessConfig banks;
+  banks.banks = 16;
+  banks.conflict_scope_threads = 16;
+  uint64_t a[32];
+  for (int k = 0; k < 16; ++k) a[k] = 4 * static_cast<uint64_t>(k % 3);
+  for (int k = 16; k < 32; ++k) a[k] = 64 + 4 * static_cast<uint64_t>(k % 2);
+  EXPECT_EQ(memory::shared_passes(a, 0xffffffffu, 4, banks, true), 6 + 8);
+  // Without lanes 0-3 the first half has 4 lanes on each of its words.
+  EXPECT_EQ(memory::shared_passes(a, 0xfffffff0u, 4, banks, true), 4 + 8);
+  // Only lanes 16 and 18 (both word 16): 2 passes; lanes 16 and 17 (two words): 1.
+  EXPECT_EQ(memory::shared_passes(a, 0x00050000u, 4, banks, true), 2);
+  EXPECT_EQ(memory::shared_passes(a, 0x00030000u, 4, banks, true), 1);
+  // Loads of the same words are broadcasts: one pass a half.
+  EXPECT_EQ(memory::shared_passes(a, 0xffffffffu, 4, banks, false), 2);
+}
+
 }  // namespace
 }  // namespace gpusim
