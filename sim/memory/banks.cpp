@@ -109,7 +109,7 @@ int bank_passes(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint3
 // The most lanes in `mask` that name one address (atomics on one word take a pass each),
 // counted from each address's first lane over the lanes after it, without a branch per
 // pair. A count per lane of its equals over every lane took 8,000 host instructions a warp
-// on G80's histogram; a sort took fewer but mispredicted its comparisons.
+// on G80's histogram; a sort took fewer, but more time (its comparisons go either way).
 int most_on_one_address(const uint64_t* a, uint32_t mask) {
   std::array<uint64_t, 32> active;
   int n = 0;
