@@ -1,5 +1,6 @@
 // Loads, stores and atomics.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -383,6 +384,23 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     span = warp_span(lanes, in.space, b, size, mask);
     lo = lanes.lo;
     if (span) last_space_ = in.space;  // as address() sets it
+  }
+  // The commonest atomic, a 32-bit integer add within one span (a histogram's bins): the same
+  // sums lane by lane, without the general update's decoding per lane, which cost 110 host
+  // instructions a lane on Hopper's histogram. The operand is read for the warp first: no
+  // lane's update writes another lane's registers.
+  if (span && op == AtomOp::Add && (t == DataType::U32 || t == DataType::S32)) {
+    std::array<uint64_t, kWarpSize> values;
+    gather(w, b, in.src[1], mask, values.data());
+    for_each_lane(mask, [&](uint32_t lane) {
+      uint8_t* p = span + (addresses_[lane] - lo);
+      uint32_t old;
+      std::memcpy(&old, p, 4);
+      const uint32_t sum = old + static_cast<uint32_t>(values[lane]);
+      std::memcpy(p, &sum, 4);
+      if (returns) write(w, in.dst.reg, lane, loaded_value(old, t));
+    });
+    return;
   }
   // Lanes apply their updates one after another, in lane order. `width`: the size, a constant
   // where it is 4 or 8 bytes, so that each lane's load and store are moves, not memcpy calls.

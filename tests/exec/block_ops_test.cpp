@@ -191,5 +191,19 @@ TEST(Atomics, LanesUpdateInLaneOrderAtScatteredWords) {
             std::string::npos);
 }
 
+// 32-bit integer adds, each lane given the word's value before its own add, in lane order:
+// lanes 0-15 add 1 as s32 to word 0, from 0x7FFFFFF8 (past the largest s32 at lane 8), lanes
+// 16-31 add 0xFFFFFFFD (-3) as u32 to word 1, from 5 (past 0 at lane 18).
+TEST(Atomics, ThirtyTwoBitAddsWrapAndReturnTheWordBeforeEachLane) {
+  const Result r = run_ptx(kernel_with_body("mov.u32 %r8, sm;\nsetp.eq.u32 %p1, %r1, 0;\nsetp.eq.u32 %p3, %r1, 1;\n"
+                                            "@%p1 st.shared.u32 [%r8], 0x7FFFFFF8;\n@%p3 st.shared.u32 [%r8+4], 5;\nbar.sync 0;\n"
+                                            "setp.lt.u32 %p2, %r1, 16;\n@%p2 atom.shared.add.s32 %r7, [%r8], 1;\n"
+                                            "@!%p2 atom.shared.add.u32 %r7, [%r8+4], 0xFFFFFFFD;\n"
+                                            "st.global.u32 [%rd3], %r7;\nret;"),
+                           32);
+  for (uint32_t t = 0; t < 16; ++t) EXPECT_EQ(r.out[t], 0x7FFFFFF8u + t) << t;
+  for (uint32_t t = 16; t < 32; ++t) EXPECT_EQ(r.out[t], 5u - 3u * (t - 16)) << t;  // modulo 2^32
+}
+
 }  // namespace
 }  // namespace gpusim::exec
