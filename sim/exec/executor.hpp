@@ -296,7 +296,7 @@ class Executor {
       w.stack.pop_back();
   }
 
-  // Per-family semantics (alu.cpp, memory_ops.cpp).
+  // Per-family semantics (alu.cpp, memory_ops.cpp, atomics.cpp).
   void alu(WarpState& w, const BlockState& b, const Instruction& in, uint32_t mask);
   // One of the most frequent instructions in place on the registers, as decoded in lane_ops_
   // (lane_ops_run.hpp); false: a lane reads a register it never wrote (the general path runs it).

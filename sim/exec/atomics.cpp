@@ -1,0 +1,146 @@
+// Atomics: each lane's read, update and write of one word, lane after lane.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "exec/executor.hpp"
+#include "exec/lane_span.hpp"
+#include "exec/small_float.hpp"
+#include "exec/value.hpp"
+#include "exec/warp_memory.hpp"
+#include "util/bits.hpp"
+
+namespace gpusim::exec {
+
+using kernel::AtomOp;
+using kernel::DataType;
+using kernel::Opcode;
+using kernel::Operand;
+using kernel::StateSpace;
+
+namespace {
+
+// A half-precision atomic, 16 bits at a time: the exact result of `fn` rounded to nearest
+// (.noftz: subnormals kept).
+template <typename F>
+uint64_t half_atomic(uint64_t old, uint64_t v, DataType t, F fn) {
+  const SmallFloatFormat f = format_of(t);
+  uint64_t next = 0;
+  for (int h = 0; h < kernel::type_bits(t); h += 16)
+    next |= uint64_t{encode_small_float(fn(decode_small_float(static_cast<uint32_t>(old >> h & 0xFFFF), f),
+                                           decode_small_float(static_cast<uint32_t>(v >> h & 0xFFFF), f)),
+                                        f)}
+            << h;
+  return next;
+}
+
+}  // namespace
+
+void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
+  if (stores_) throw std::logic_error("an atomic with global stores held back: kernels with atomics run SMs in order");
+  const DataType t = in.type;
+  const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
+  const AtomOp op = static_cast<AtomOp>(in.mode);
+  const bool returns = in.op == Opcode::Atom;
+  const Operand& addr_op = in.src[0];
+  const bool half = kernel::is_half(t);
+  const bool float_op = op == AtomOp::Add || op == AtomOp::Exch || op == AtomOp::Cas || (half && (op == AtomOp::Min || op == AtomOp::Max));
+  if (kernel::is_float(t) && !float_op)
+    fault(w, b, static_cast<uint32_t>(std::countr_zero(mask | 1u)),
+          std::string(kernel::opcode_name(in.op)) + " on " + kernel::type_name(t) + ": only add, min and max (half types), exch and cas");
+  // The warp's addresses and one bounds check where its span lies in shared memory or one
+  // buffer (most atomics: a histogram's bins); else each lane's address on its own, which
+  // faults or logs as a lane's access does.
+  uint8_t* span = nullptr;
+  uint64_t lo = 0;
+  // The address register read in place where every lane wrote it, as load_store reads it (not
+  // shared with it: with a second caller of that code GCC's code for load_store grew).
+  Operand reg;
+  reg.kind = Operand::Kind::Reg;
+  reg.reg = addr_op.reg;
+  const bool in_place = addr_op.reg != kernel::kNoReg && !addr_op.frame &&
+                        (in.space == StateSpace::Shared || in.space == StateSpace::Global);
+  const uint32_t* narrow = in_place ? narrow_view(w, reg, mask, nullptr) : nullptr;
+  const uint64_t* wide = in_place && !narrow ? wide_view(w, reg, mask, nullptr) : nullptr;
+  if (narrow || wide) {
+    const uint64_t wrap = in.space == StateSpace::Shared ? 0xFFFFFFFFull : ~0ull;
+    const auto offset = static_cast<uint64_t>(addr_op.imm);
+    const LaneSpan lanes = narrow ? lane_span(addresses_, narrow, mask, offset, wrap, size)
+                                  : lane_span(addresses_, wide, mask, offset, wrap, size);
+    span = warp_span(lanes, in.space, b, size, mask);
+    lo = lanes.lo;
+    if (span) last_space_ = in.space;  // as address() sets it
+  }
+  // The commonest atomic, a 32-bit integer add within one span (a histogram's bins): the same
+  // sums lane by lane, without the general update's decoding per lane, which cost 110 host
+  // instructions a lane on Hopper's histogram. The operand is read for the warp first: no
+  // lane's update writes another lane's registers.
+  if (span && op == AtomOp::Add && (t == DataType::U32 || t == DataType::S32)) {
+    std::array<uint64_t, kWarpSize> values;
+    gather(w, b, in.src[1], mask, values.data());
+    for_each_lane(mask, [&](uint32_t lane) {
+      uint8_t* p = span + (addresses_[lane] - lo);
+      uint32_t old;
+      std::memcpy(&old, p, 4);
+      const uint32_t sum = old + static_cast<uint32_t>(values[lane]);
+      std::memcpy(p, &sum, 4);
+      if (returns) write(w, in.dst.reg, lane, loaded_value(old, t));
+    });
+    return;
+  }
+  // Lanes apply their updates one after another, in lane order. `width`: the size, a constant
+  // where it is 4 or 8 bytes, so that each lane's load and store are moves, not memcpy calls.
+  const auto update = [&](auto width) {
+    for_each_lane(mask, [&](uint32_t lane) {
+      uint8_t* p;
+      if (span) {
+        p = span + (addresses_[lane] - lo);
+      } else {
+        uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
+                     static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+        if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
+        p = address(w, b, in.space, a, size, lane, "atomic");
+        addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
+      }
+      const uint64_t old = load_bits(p, width);
+      const uint64_t v = read(w, b, in.src[1], lane);
+      const int bits = kernel::type_bits(t);
+      uint64_t next = old;
+      const int64_t so = as_int(old, t), sv = as_int(v, t);
+      const uint64_t uo = low_bits(old, bits), uv = low_bits(v, bits);
+      switch (op) {
+        case AtomOp::Add:
+          if (half) next = half_atomic(old, v, t, [](double x, double y) { return x + y; });
+          else if (t == DataType::F32) next = from_f32(as_f32(old) + as_f32(v));
+          else if (t == DataType::F64) next = from_f64(as_f64(old) + as_f64(v));
+          else next = uo + uv;
+          break;
+        case AtomOp::Min:
+          if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmin(x, y); });
+          else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::min(so, sv)) : std::min(uo, uv);
+          break;
+        case AtomOp::Max:
+          if (half) next = half_atomic(old, v, t, [](double x, double y) { return std::fmax(x, y); });
+          else next = kernel::is_signed(t) ? static_cast<uint64_t>(std::max(so, sv)) : std::max(uo, uv);
+          break;
+        case AtomOp::Inc: next = uo >= uv ? 0 : uo + 1; break;
+        case AtomOp::Dec: next = (uo == 0 || uo > uv) ? uv : uo - 1; break;
+        case AtomOp::And: next = uo & uv; break;
+        case AtomOp::Or: next = uo | uv; break;
+        case AtomOp::Xor: next = uo ^ uv; break;
+        case AtomOp::Exch: next = uv; break;
+        case AtomOp::Cas: next = uo == uv ? low_bits(read(w, b, in.src[2], lane), bits) : uo; break;
+      }
+      store_bits(p, low_bits(next, bits), width);
+      if (returns) write(w, in.dst.reg, lane, loaded_value(uo, t));
+    });
+  };
+  if (size == 4) update(std::integral_constant<uint32_t, 4>{});
+  else if (size == 8) update(std::integral_constant<uint32_t, 8>{});
+  else update(size);
+}
+
+}  // namespace gpusim::exec
