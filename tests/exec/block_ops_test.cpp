@@ -3,6 +3,10 @@
 // out by hand.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "exec/ptx_run.hpp"
 #include "util/yaml_reader.hpp"
 
@@ -203,6 +207,79 @@ TEST(Atomics, ThirtyTwoBitAddsWrapAndReturnTheWordBeforeEachLane) {
                            32);
   for (uint32_t t = 0; t < 16; ++t) EXPECT_EQ(r.out[t], 0x7FFFFFF8u + t) << t;
   for (uint32_t t = 16; t < 32; ++t) EXPECT_EQ(r.out[t], 5u - 3u * (t - 16)) << t;  // modulo 2^32
+}
+
+// Every operation on one shared word, by 32 lanes in lane order: each lane's returned word
+// and the word at the end (written by the second block's thread 0, out[32]). `address` is
+// "sm" (each lane's address on its own) or "%r8" (the warp's span, one bounds check); `operands`
+// sets %r5 (and %r6 for cas) from the lane %r1.
+struct OneWord {
+  std::vector<uint32_t> returned;
+  uint32_t last = 0;
+};
+OneWord atomics_on_one_word(const std::string& op, uint32_t initial, const std::string& operands, const std::string& address) {
+  const std::string extra = op.find(".cas.") != std::string::npos ? ", %r6" : "";
+  const Result r = run_ptx(kernel_with_body("mov.u32 %r8, sm;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u32 [sm], " +
+                                                std::to_string(initial) + ";\nbar.sync 0;\n" + operands + "\n" + op + " %r7, [" +
+                                                address + "], %r5" + extra + ";\nst.global.u32 [%rd3], %r7;\nbar.sync 0;\n"
+                                                "setp.eq.u32 %p2, %r4, 32;\n@%p2 ld.shared.u32 %r7, [sm];\n@%p2 st.global.u32 [%rd3], %r7;\nret;"),
+                           32, 2);
+  return {std::vector<uint32_t>(r.out.begin(), r.out.begin() + 32), r.out[32]};
+}
+
+// Worked out by hand from the PTX ISA's definitions. Operand 3t - 50 is negative as s32 for
+// t < 17 and past 2^32 - 50 as u32, so signed and unsigned min and max differ; inc counts
+// 0..9 and wraps (operand 9); dec counts down from 2 and wraps to its operand 4 below 0; cas
+// swaps t for t + 1 while the word is t, and lane 10's compare of 0 fails, so the word stays 10.
+TEST(Atomics, EachOperationOnOneWordInLaneOrder) {
+  const uint32_t wrap = 0xFFFFFFFFu - 49;  // 3t - 50 at t = 0, as u32
+  struct Case {
+    std::string op;
+    uint32_t initial;
+    std::string operands;
+    std::function<uint32_t(uint32_t)> returned;
+    uint32_t last;
+  };
+  const std::string three_t_less_50 = "mad.lo.s32 %r5, %r1, 3, -50;";
+  const Case cases[] = {
+      {"atom.shared.max.s32", static_cast<uint32_t>(-100), three_t_less_50,
+       [](uint32_t t) { return t == 0 ? static_cast<uint32_t>(-100) : 3 * (t - 1) - 50; }, 43},
+      {"atom.shared.max.u32", 0, three_t_less_50,
+       [&](uint32_t t) { return t == 0 ? 0 : wrap + 3 * std::min(t - 1, 16u); }, wrap + 48},
+      {"atom.shared.min.s32", 1000, three_t_less_50, [](uint32_t t) { return t == 0 ? 1000 : static_cast<uint32_t>(-50); },
+       static_cast<uint32_t>(-50)},
+      {"atom.shared.min.u32", 1000, three_t_less_50, [](uint32_t t) { return t <= 17 ? 1000 : 1; }, 1},
+      {"atom.shared.inc.u32", 0, "mov.u32 %r5, 9;", [](uint32_t t) { return t % 10; }, 2},
+      {"atom.shared.dec.u32", 2, "mov.u32 %r5, 4;", [](uint32_t t) { return (t % 5 <= 2) ? 2 - t % 5 : 7 - t % 5; }, 0},
+      {"atom.shared.and.b32", 0xFFFFFFFFu, "shl.b32 %r5, 1, %r1;\nnot.b32 %r5, %r5;",
+       [](uint32_t t) { return 0xFFFFFFFFu << t; }, 0},
+      {"atom.shared.or.b32", 0, "shl.b32 %r5, 1, %r1;", [](uint32_t t) { return (1u << t) - 1; }, 0xFFFFFFFFu},
+      {"atom.shared.xor.b32", 0, "mov.u32 %r5, 0x80000001;", [](uint32_t t) { return t % 2 ? 0x80000001u : 0u; }, 0},
+      {"atom.shared.exch.b32", 77, "mov.u32 %r5, %r1;", [](uint32_t t) { return t == 0 ? 77 : t - 1; }, 31},
+      {"atom.shared.cas.b32", 0, "setp.ne.u32 %p3, %r1, 10;\nselp.u32 %r5, %r1, 0, %p3;\nadd.u32 %r6, %r1, 1;",
+       [](uint32_t t) { return std::min(t, 10u); }, 10},
+  };
+  for (const Case& c : cases) {
+    for (const std::string address : {"sm", "%r8"}) {
+      const OneWord got = atomics_on_one_word(c.op, c.initial, c.operands, address);
+      for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(got.returned[t], c.returned(t)) << c.op << " [" << address << "], lane " << t;
+      EXPECT_EQ(got.last, c.last) << c.op << " [" << address << "]";
+    }
+  }
+}
+
+// A 64-bit add carries into the high word: lane t adds 2^31 to a u64 word from 0, gets t 2^31
+// back, and stores its high half, t / 2; the last word's high half is 32 / 2.
+TEST(Atomics, SixtyFourBitAddsCarryIntoTheHighWord) {
+  for (const std::string address : {"sm", "%r8"}) {
+    const Result r = run_ptx(kernel_with_body("mov.u32 %r8, sm;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u64 [sm], 0;\nbar.sync 0;\n"
+                                              "mov.u64 %rd5, 0x80000000;\natom.shared.add.u64 %rd6, [" + address + "], %rd5;\n"
+                                              "shr.u64 %rd6, %rd6, 32;\ncvt.u32.u64 %r7, %rd6;\nst.global.u32 [%rd3], %r7;\nbar.sync 0;\n"
+                                              "setp.eq.u32 %p2, %r4, 32;\n@%p2 ld.shared.u32 %r7, [sm+4];\n@%p2 st.global.u32 [%rd3], %r7;\nret;"),
+                             32, 2);
+    for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], t / 2) << address << ", lane " << t;
+    EXPECT_EQ(r.out[32], 16u) << address;
+  }
 }
 
 }  // namespace
