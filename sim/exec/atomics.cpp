@@ -23,6 +23,12 @@ using kernel::StateSpace;
 
 namespace {
 
+uint64_t load_bits(const uint8_t* p, uint32_t size) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, size);  // little-endian host, as the device
+  return v;
+}
+
 // A half-precision atomic, 16 bits at a time: the exact result of `fn` rounded to nearest
 // (.noftz: subnormals kept).
 template <typename F>

@@ -1,5 +1,5 @@
-// What loads, stores and atomics (memory_ops.cpp, atomics.cpp) share: a lane's word read and
-// written, the value a load leaves in its register, and the warp's span in host memory.
+// What loads, stores and atomics (memory_ops.cpp, atomics.cpp) share: a lane's word written,
+// the value a load leaves in its register, and the warp's span in host memory.
 #pragma once
 
 #include <cstdint>
@@ -10,12 +10,6 @@
 #include "exec/value.hpp"
 
 namespace gpusim::exec {
-
-inline uint64_t load_bits(const uint8_t* p, uint32_t size) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, size);  // little-endian host, as the device
-  return v;
-}
 
 inline void store_bits(uint8_t* p, uint64_t v, uint32_t size) { std::memcpy(p, &v, size); }
 
