@@ -125,7 +125,7 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   };
   const auto sext = [bits](uint64_t v) { return sign_extend(v, bits); };
   const auto low = [bits](uint64_t v) { return low_bits(v, bits); };
-  const bool is_signed = kernel::is_signed(t);
+  const bool signed_type = kernel::is_signed(t);
   switch (op) {
     case AtomOp::Add:
       if (half) on_halves([](double x, double y) { return x + y; });
@@ -135,12 +135,12 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
       break;
     case AtomOp::Min:
       if (half) on_halves([](double x, double y) { return std::fmin(x, y); });
-      else if (is_signed) with_operand([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::min(sext(o), sext(v))); });
+      else if (signed_type) with_operand([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::min(sext(o), sext(v))); });
       else with_operand([&](uint64_t o, uint64_t v) { return std::min(o, low(v)); });
       break;
     case AtomOp::Max:
       if (half) on_halves([](double x, double y) { return std::fmax(x, y); });
-      else if (is_signed) with_operand([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::max(sext(o), sext(v))); });
+      else if (signed_type) with_operand([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::max(sext(o), sext(v))); });
       else with_operand([&](uint64_t o, uint64_t v) { return std::max(o, low(v)); });
       break;
     case AtomOp::Inc: with_operand([&](uint64_t o, uint64_t v) { return o >= low(v) ? 0 : o + 1; }); break;
