@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstddef>
+#include <numeric>
 
 #include "util/bits.hpp"
 
@@ -22,10 +23,19 @@ int half_progression_passes(uint64_t w0, uint64_t w15, uint64_t w16, uint64_t st
   return ((w0 ^ w16) & (banks - 1)) != 0 ? 1 : 2;  // two words: two passes if in one bank
 }
 
-// A full warp's two most common shapes, from the words' differences alone (loops that
-// vectorise), with at least 32 banks: each half-warp one word (a row of a 16-wide tile read
-// along it), or consecutive words (a row of a 32-wide tile, or both halves the same 16).
-// 0: neither, count otherwise.
+// The passes of a full warp whose words step by `step` (mod 2^64, not 0), at least 32 banks:
+// lanes k and k' meet on a bank when (k - k') step is a multiple of the bank count, so each
+// bank hit holds g = gcd(step mod banks, banks) of them, every word distinct (words are below
+// 2^62: 32 lanes of a nonzero step never wrap onto one). A column of a 32-wide tile: 32.
+int strided_passes(uint64_t step, uint32_t banks) {
+  const uint64_t g = std::gcd(step & (banks - 1), uint64_t{banks});  // gcd(0, banks) = banks
+  return static_cast<int>(std::max<uint64_t>(1, 32 * g / banks));
+}
+
+// A full warp's most common shapes, from the words' differences alone (loops that vectorise),
+// with at least 32 banks: each half-warp one word (a row of a 16-wide tile read along it),
+// consecutive words (a row of a 32-wide tile, or both halves the same 16), or the warp one
+// progression of any other stride (a column). 0: none of them, count otherwise.
 int progression_passes(const uint64_t* a, uint32_t size, uint32_t width_shift, uint32_t banks) {
   const uint64_t width = uint64_t{1} << width_shift;
   if (size > width) return 0;
@@ -36,8 +46,8 @@ int progression_passes(const uint64_t* a, uint32_t size, uint32_t width_shift, u
     low |= a[k];
   }
   const uint64_t step = w[1] - w[0];
-  if ((low & (width - 1)) != 0 || step > 1) return 0;
-  if (!util::halves_step_by(w, step)) return 0;
+  if ((low & (width - 1)) != 0 || !util::halves_step_by(w, step)) return 0;
+  if (step > 1) return w[kHalf] - w[kHalf - 1] == step ? strided_passes(step, banks) : 0;
   return half_progression_passes(w[0], w[kHalf - 1], w[kHalf], step, banks);
 }
 
@@ -48,8 +58,8 @@ int known_progression_passes(const uint64_t* a, uint64_t stride, uint32_t size, 
                              uint32_t banks) {
   const uint64_t width = uint64_t{1} << width_shift;
   if (size > width || ((a[0] | a[kHalf] | stride) & (width - 1)) != 0) return 0;
-  const uint64_t step = stride >> width_shift;
-  if (step > 1) return 0;
+  const auto step = static_cast<uint64_t>(static_cast<int64_t>(stride) >> width_shift);  // a stride down, too
+  if (step > 1) return a[kHalf] - a[0] == kHalf * stride ? strided_passes(step, banks) : 0;
   return half_progression_passes(a[0] >> width_shift, a[kHalf - 1] >> width_shift, a[kHalf] >> width_shift, step, banks);
 }
 

@@ -202,5 +202,33 @@ TEST(SharedBanks, TransposeTileAndPrefixSum) {
   EXPECT_EQ(passes([](int t) { return 4ull * (2 * t); }), 2);
 }
 
+// A warp whose words step by s: lanes k and k' meet on a bank when (k - k') s is a multiple of
+// the bank count B, so g = gcd(s mod B, B) lanes share each bank hit (B / g banks), every word
+// distinct: max(1, 32 g / B) passes. Worked out for B = 32 and 64, strides up and down, and
+// as the executor tells them (each half's stride, the halves one progression).
+TEST(SharedBanks, OneProgressionOfAnyStride) {
+  const auto words_by = [](int64_t s) { return [s](int k) { return 4 * static_cast<uint64_t>(4096 + s * k); }; };
+  EXPECT_EQ(passes(words_by(64)), 32);   // g = 32
+  EXPECT_EQ(passes(words_by(16)), 16);
+  EXPECT_EQ(passes(words_by(24)), 8);    // gcd(24, 32)
+  EXPECT_EQ(passes(words_by(6)), 2);
+  EXPECT_EQ(passes(words_by(7)), 1);
+  EXPECT_EQ(passes(words_by(-32)), 32);  // down a column
+  EXPECT_EQ(passes(words_by(-6)), 2);
+  EXPECT_EQ(passes(words_by(-3)), 1);
+  EXPECT_EQ(passes(words_by(4), 4, 64), 2);    // 64 banks: g = 4, 16 banks hit
+  EXPECT_EQ(passes(words_by(2), 4, 64), 1);    // g = 2: 32 banks, one lane each
+  EXPECT_EQ(passes(words_by(64), 4, 64), 32);  // one bank
+  EXPECT_EQ(passes_known(words_by(32), 4 * 32), 32);
+  EXPECT_EQ(passes_known(words_by(12), 4 * 12), 4);
+  EXPECT_EQ(passes_known(words_by(-8), static_cast<uint64_t>(-4 * 8)), 8);
+  // Each half a progression of stride 32, the halves apart (not one progression): 16 + 16
+  // words, each half in one bank, the banks 3 apart: 16 passes.
+  EXPECT_EQ(passes([](int k) { return 4ull * (32 * (k % 16) + 3 * (k / 16)); }), 16);
+  EXPECT_EQ(passes_known([](int k) { return 4ull * (32 * (k % 16) + 3 * (k / 16)); }, 4 * 32), 16);
+  // Not one word per lane: 8-byte lanes stepping by 64 words are two banks, 32 words each.
+  EXPECT_EQ(passes(words_by(64), 8), 32);
+}
+
 }  // namespace
 }  // namespace gpusim::memory
