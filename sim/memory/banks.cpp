@@ -25,9 +25,11 @@ int half_progression_passes(uint64_t w0, uint64_t w15, uint64_t w16, uint64_t st
 
 // The passes of a full warp whose words step by `step` (mod 2^64, not 0), at least 32 banks:
 // lanes k and k' meet on a bank when (k - k') step is a multiple of the bank count, so each
-// bank hit holds g = gcd(step mod banks, banks) of them, every word distinct (words are below
-// 2^62: 32 lanes of a nonzero step never wrap onto one). A column of a 32-wide tile: 32.
+// bank hit holds g = gcd(step mod banks, banks) of them, every word distinct. A column of a
+// 32-wide tile: 32. 0 (counted instead) where d step wraps to 0 for some d < 32, which takes
+// 60 trailing zero bits: two lanes would then ask for one word.
 int strided_passes(uint64_t step, uint32_t banks) {
+  if (std::countr_zero(step) >= 60) return 0;
   const uint64_t g = std::gcd(step & (banks - 1), uint64_t{banks});  // gcd(0, banks) = banks
   return static_cast<int>(std::max<uint64_t>(1, 32 * g / banks));
 }

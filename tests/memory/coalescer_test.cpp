@@ -228,6 +228,12 @@ TEST(SharedBanks, OneProgressionOfAnyStride) {
   EXPECT_EQ(passes_known([](int k) { return 4ull * (32 * (k % 16) + 3 * (k / 16)); }, 4 * 32), 16);
   // Not one word per lane: 8-byte lanes stepping by 64 words are two banks, 32 words each.
   EXPECT_EQ(passes(words_by(64), 8), 32);
+  // One-byte banks (a sweep's setting) and a step of 2^60 bytes: lane k + 16 wraps onto lane
+  // k's word, so 16 words, all in bank 0, not 32.
+  SharedAccessConfig bytes;
+  bytes.bank_width_bytes = 1;
+  const auto wrapping = lanes([](int k) { return uint64_t(k) << 60; });
+  EXPECT_EQ(shared_passes(wrapping.data(), kAll, 1, bytes, false, std::nullopt), 16);
 }
 
 }  // namespace
