@@ -43,14 +43,67 @@ uint64_t half_atomic(uint64_t old, uint64_t v, DataType t, F fn) {
   return next;
 }
 
+// Calls `use(combine)` with the update `combine(old, operand)` of an operation that reads one
+// operand (every one but cas: no call), chosen once for the warp's lanes or for one word.
+// `old` holds only the word's bits.
+template <class Use>
+void with_update(AtomOp op, DataType t, Use use) {
+  const int bits = kernel::type_bits(t);
+  const auto sext = [bits](uint64_t v) { return sign_extend(v, bits); };
+  const auto low = [bits](uint64_t v) { return low_bits(v, bits); };
+  const auto on_halves = [&](auto fn) { use([t, fn](uint64_t old, uint64_t v) { return half_atomic(old, v, t, fn); }); };
+  const bool half = kernel::is_half(t);
+  const bool signed_type = kernel::is_signed(t);
+  switch (op) {
+    case AtomOp::Add:
+      if (half) on_halves([](double x, double y) { return x + y; });
+      else if (t == DataType::F32) use([](uint64_t o, uint64_t v) { return from_f32(as_f32(o) + as_f32(v)); });
+      else if (t == DataType::F64) use([](uint64_t o, uint64_t v) { return from_f64(as_f64(o) + as_f64(v)); });
+      else use([](uint64_t o, uint64_t v) { return o + v; });
+      break;
+    case AtomOp::Min:
+      if (half) on_halves([](double x, double y) { return std::fmin(x, y); });
+      else if (signed_type) use([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::min(sext(o), sext(v))); });
+      else use([&](uint64_t o, uint64_t v) { return std::min(o, low(v)); });
+      break;
+    case AtomOp::Max:
+      if (half) on_halves([](double x, double y) { return std::fmax(x, y); });
+      else if (signed_type) use([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::max(sext(o), sext(v))); });
+      else use([&](uint64_t o, uint64_t v) { return std::max(o, low(v)); });
+      break;
+    case AtomOp::Inc: use([&](uint64_t o, uint64_t v) { return o >= low(v) ? 0 : o + 1; }); break;
+    case AtomOp::Dec: use([&](uint64_t o, uint64_t v) { return (o == 0 || o > low(v)) ? v : o - 1; }); break;
+    case AtomOp::And: use([](uint64_t o, uint64_t v) { return o & v; }); break;
+    case AtomOp::Or: use([](uint64_t o, uint64_t v) { return o | v; }); break;
+    case AtomOp::Xor: use([](uint64_t o, uint64_t v) { return o ^ v; }); break;
+    case AtomOp::Exch: use([](uint64_t, uint64_t v) { return v; }); break;
+    case AtomOp::Cas: break;
+  }
+}
+
 }  // namespace
 
+uint16_t reduction_how(AtomOp op, DataType t) {  // its operation and type, plus one
+  return static_cast<uint16_t>((static_cast<uint32_t>(op) << 8 | static_cast<uint32_t>(t)) + 1);
+}
+
+uint64_t reduce_word(uint64_t old, uint64_t operand, uint16_t how) {
+  const uint32_t code = how - 1u;
+  uint64_t next = old;
+  with_update(static_cast<AtomOp>(code >> 8), static_cast<DataType>(code & 0xFF),
+              [&](auto combine) { next = combine(old, operand); });
+  return next;
+}
+
 void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
-  if (stores_) throw std::logic_error("an atomic with global stores held back: kernels with atomics run SMs in order");
   const DataType t = in.type;
   const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
   const AtomOp op = static_cast<AtomOp>(in.mode);
   const bool returns = in.op == Opcode::Atom;
+  // With global stores held back (SMs ticking in batches), a reduction on memory other SMs see
+  // goes to the log; kernel::reads_atomics_beyond_block keeps those SMs in order for the rest.
+  const bool logged = stores_ && in.space != StateSpace::Shared;
+  if (logged && returns) throw std::logic_error("an atomic returning a value with global stores held back");
   const Operand& addr_op = in.src[0];
   const bool half = kernel::is_half(t);
   const bool float_op = op == AtomOp::Add || op == AtomOp::Exch || op == AtomOp::Cas || (half && (op == AtomOp::Min || op == AtomOp::Max));
@@ -86,7 +139,21 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   std::array<uint64_t, kWarpSize> values, swaps, returned;
   gather(w, b, in.src[1], mask, values.data());
   if (op == AtomOp::Cas) gather(w, b, in.src[2], mask, swaps.data());
-  const int bits = kernel::type_bits(t);
+  // A lane's word: in the warp's span, or found (and checked) on its own.
+  const auto word_of = [&](uint32_t lane) __attribute__((always_inline)) -> uint8_t* {
+    if (span) return span + (addresses_[lane] - lo);
+    uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
+                 static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
+    if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
+    uint8_t* p = address(w, b, in.space, a, size, lane, "atomic");
+    addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
+    return p;
+  };
+  if (logged) {  // applied in the log's order, where a store would be
+    const uint16_t how = reduction_how(op, t);
+    for_each_lane(mask, [&](uint32_t lane) { stores_->add_reduction(word_of(lane), values[lane], size, how); });
+    return;
+  }
   // Lanes apply `next(old, lane)` one after another, in lane order; the words they return are
   // written for the warp at the end (a lane reads no lane's destination but its own, and that
   // before its update). `width`: the size, a constant where it is 4 or 8 bytes, so that each
@@ -96,16 +163,7 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     const auto update = [&](auto width) {
       // Compiled into the lane loop: as a call per lane, it cost the histograms 6%.
       for_each_lane(mask, [&](uint32_t lane) __attribute__((always_inline)) {
-        uint8_t* p;
-        if (span) {
-          p = span + (addresses_[lane] - lo);
-        } else {
-          uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
-                       static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
-          if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
-          p = address(w, b, in.space, a, size, lane, "atomic");
-          addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
-        }
+        uint8_t* p = word_of(lane);
         const uint64_t old = load_bits(p, width);
         store_bits(p, next(old, lane), width);
         returned[lane] = loaded_value(old, t);
@@ -116,42 +174,13 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     else update(size);
     if (returns) scatter(w, in.dst.reg, mask, returned.data());
   };
-  // `combine(old, operand)` for the operations that read one operand.
-  const auto with_operand = [&](auto combine) {
-    each_lane([&](uint64_t old, uint32_t lane) -> uint64_t { return combine(old, values[lane]); });
-  };
-  const auto on_halves = [&](auto fn) {
-    with_operand([&](uint64_t old, uint64_t v) { return half_atomic(old, v, t, fn); });
-  };
-  const auto sext = [bits](uint64_t v) { return sign_extend(v, bits); };
-  const auto low = [bits](uint64_t v) { return low_bits(v, bits); };
-  const bool signed_type = kernel::is_signed(t);
-  switch (op) {
-    case AtomOp::Add:
-      if (half) on_halves([](double x, double y) { return x + y; });
-      else if (t == DataType::F32) with_operand([](uint64_t o, uint64_t v) { return from_f32(as_f32(o) + as_f32(v)); });
-      else if (t == DataType::F64) with_operand([](uint64_t o, uint64_t v) { return from_f64(as_f64(o) + as_f64(v)); });
-      else with_operand([](uint64_t o, uint64_t v) { return o + v; });
-      break;
-    case AtomOp::Min:
-      if (half) on_halves([](double x, double y) { return std::fmin(x, y); });
-      else if (signed_type) with_operand([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::min(sext(o), sext(v))); });
-      else with_operand([&](uint64_t o, uint64_t v) { return std::min(o, low(v)); });
-      break;
-    case AtomOp::Max:
-      if (half) on_halves([](double x, double y) { return std::fmax(x, y); });
-      else if (signed_type) with_operand([&](uint64_t o, uint64_t v) { return static_cast<uint64_t>(std::max(sext(o), sext(v))); });
-      else with_operand([&](uint64_t o, uint64_t v) { return std::max(o, low(v)); });
-      break;
-    case AtomOp::Inc: with_operand([&](uint64_t o, uint64_t v) { return o >= low(v) ? 0 : o + 1; }); break;
-    case AtomOp::Dec: with_operand([&](uint64_t o, uint64_t v) { return (o == 0 || o > low(v)) ? v : o - 1; }); break;
-    case AtomOp::And: with_operand([](uint64_t o, uint64_t v) { return o & v; }); break;
-    case AtomOp::Or: with_operand([](uint64_t o, uint64_t v) { return o | v; }); break;
-    case AtomOp::Xor: with_operand([](uint64_t o, uint64_t v) { return o ^ v; }); break;
-    case AtomOp::Exch: with_operand([](uint64_t, uint64_t v) { return v; }); break;
-    case AtomOp::Cas:
-      each_lane([&](uint64_t o, uint32_t lane) { return o == low(values[lane]) ? swaps[lane] : o; });
-      break;
+  if (op == AtomOp::Cas) {
+    const int bits = kernel::type_bits(t);
+    each_lane([&](uint64_t o, uint32_t lane) { return o == low_bits(values[lane], bits) ? swaps[lane] : o; });
+  } else {
+    with_update(op, t, [&](auto combine) {
+      each_lane([&](uint64_t old, uint32_t lane) -> uint64_t { return combine(old, values[lane]); });
+    });
   }
 }
 

@@ -12,7 +12,15 @@
 #include <span>
 #include <vector>
 
+#include "kernel/ir.hpp"
+
 namespace gpusim::exec {
+
+// A reduction (`red` on memory other SMs see, exec/atomics.cpp) in the log: `how` names its
+// operation and type (never 0, which is a store), and reduce_word gives its word's next value
+// (`old` and the result: the word's bits only).
+uint16_t reduction_how(kernel::AtomOp op, kernel::DataType t);
+uint64_t reduce_word(uint64_t old, uint64_t operand, uint16_t how);
 
 class StoreLog {
  public:
@@ -26,7 +34,7 @@ class StoreLog {
     }
     const bool first = entries_.empty();
     note_part();
-    entries_.push_back({to, static_cast<uint32_t>(data_.size()), bytes});
+    entries_.push_back({to, static_cast<uint32_t>(data_.size()), static_cast<uint16_t>(bytes)});
     const auto* from = static_cast<const uint8_t*>(data);
     data_.insert(data_.end(), from, from + bytes);
     const auto at = reinterpret_cast<uintptr_t>(to);
@@ -45,7 +53,7 @@ class StoreLog {
     const auto offset = static_cast<uint32_t>(words_.size());
     uintptr_t lo = reinterpret_cast<uintptr_t>(to[0]), hi = lo;
     for (uint32_t i = 0; i < n; ++i) {
-      entries_.push_back({to[i], offset + i, bytes});
+      entries_.push_back({to[i], offset + i, static_cast<uint16_t>(bytes)});
       const auto at = reinterpret_cast<uintptr_t>(to[i]);
       lo = std::min(lo, at);
       hi = std::max(hi, at);
@@ -53,18 +61,21 @@ class StoreLog {
     words_.insert(words_.end(), words, words + n);
     widen(lo, hi + bytes, first);
   }
+  // A lane's reduction of the `bytes` (at most 8) at `to` by `operand` (reduce_word's `how`, not
+  // 0): applied in its place among the stores, on the word as they leave it.
+  void add_reduction(uint8_t* to, uint64_t operand, uint32_t bytes, uint16_t how) {
+    const bool first = entries_.empty();
+    note_part();
+    entries_.push_back({to, static_cast<uint32_t>(words_.size()), static_cast<uint16_t>(bytes), how});
+    words_.push_back(operand);
+    const auto at = reinterpret_cast<uintptr_t>(to);
+    widen(at, at + bytes, first);
+  }
   bool empty() const { return entries_.empty(); }
   // Reads `bytes` at host address `from` into `out` as they will be once the log is applied.
   void read(const uint8_t* from, void* out, uint32_t bytes) const {
     std::memcpy(out, from, bytes);
-    if (!overlaps(from, bytes)) return;
-    const uintptr_t at = reinterpret_cast<uintptr_t>(from);
-    auto* dst = static_cast<uint8_t*>(out);
-    for (const Entry& e : entries_) {  // in order: a later store over an earlier one wins
-      const uintptr_t to = reinterpret_cast<uintptr_t>(e.to);
-      const uintptr_t begin = std::max(to, at), end = std::min(to + e.bytes, at + bytes);
-      if (begin < end) std::memcpy(dst + (begin - at), source(e) + (begin - to), end - begin);
-    }
+    if (overlaps(from, bytes)) read_before(from, out, bytes, entries_.size());
   }
   // Whether any logged byte lies in [from, from + bytes).
   bool overlaps(const uint8_t* from, uint64_t bytes) const {
@@ -111,9 +122,30 @@ class StoreLog {
  private:
   struct Entry {
     uint8_t* to;
-    uint32_t offset;  // in words_ (bytes <= 8) or data_
-    uint32_t bytes;
+    uint32_t offset;   // in words_ (bytes <= 8) or data_
+    uint16_t bytes;    // a warp's store is at most 512
+    uint16_t how = 0;  // a reduction's (its operand in words_), or 0: a store
   };
+  // read()'s bytes over memory's in `out`, as entries before `end` leave them.
+  void read_before(const uint8_t* from, void* out, uint32_t bytes, size_t end) const {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(from);
+    auto* dst = static_cast<uint8_t*>(out);
+    for (size_t i = 0; i < end; ++i) {  // in order: a later store over an earlier one wins
+      const Entry& e = entries_[i];
+      const uintptr_t to = reinterpret_cast<uintptr_t>(e.to);
+      const uintptr_t begin = std::max(to, at), stop = std::min(to + e.bytes, at + bytes);
+      if (begin >= stop) continue;
+      if (!e.how) {
+        std::memcpy(dst + (begin - at), source(e) + (begin - to), stop - begin);
+        continue;
+      }
+      uint64_t word = 0;  // the reduced word as the entries before it leave it
+      std::memcpy(&word, e.to, e.bytes);
+      read_before(e.to, &word, e.bytes, i);
+      word = reduce_word(word, words_[e.offset], e.how);
+      std::memcpy(dst + (begin - at), reinterpret_cast<const uint8_t*>(&word) + (begin - to), stop - begin);
+    }
+  }
   std::vector<Entry> entries_;
   std::vector<uint8_t> data_;    // the bytes of stores of more than 8
   std::vector<uint64_t> words_;  // the others, one word each
@@ -122,6 +154,13 @@ class StoreLog {
   }
   // Copies e's bytes to their place; a lane's word in a move of its size, not a copy call.
   void write(const Entry& e) const {
+    if (e.how) {
+      uint64_t word = 0;
+      std::memcpy(&word, e.to, e.bytes);  // little-endian host, as the device
+      word = reduce_word(word, words_[e.offset], e.how);
+      std::memcpy(e.to, &word, e.bytes);
+      return;
+    }
     const uint8_t* from = source(e);
     switch (e.bytes) {
       case 1: *e.to = *from; break;

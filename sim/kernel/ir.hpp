@@ -3,6 +3,7 @@
 // execution path never touches strings or maps.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -222,11 +223,20 @@ struct Program {
 };
 
 // What makes a kernel's blocks or SMs meet other than through memory's contents, so that they
-// must run in order: atomics (their values depend on the order) and printf (its lines' order).
-inline bool has_atomics(const Program& p) {
-  for (const Instruction& in : p.code)
-    if (in.op == Opcode::Atom || in.op == Opcode::Red) return true;
-  return false;
+// must run in order: atomics that other blocks may see (their values depend on the order) and
+// printf (its lines' order). An atomic on shared memory stays within its block (a cluster here
+// is one block), so its order is its SM's alone; a generic address may be global.
+inline bool is_atomic_beyond_block(const Instruction& in) {
+  return (in.op == Opcode::Atom || in.op == Opcode::Red) && in.space != StateSpace::Shared;
+}
+inline bool has_atomics_beyond_block(const Program& p) {
+  return std::any_of(p.code.begin(), p.code.end(), is_atomic_beyond_block);
+}
+// Those that return a value: a reduction (red) on such memory can be held back with the stores
+// and applied in their order (exec/store_log.hpp), as SMs ticking in order would apply it.
+inline bool reads_atomics_beyond_block(const Program& p) {
+  return std::any_of(p.code.begin(), p.code.end(),
+                     [](const Instruction& in) { return in.op == Opcode::Atom && is_atomic_beyond_block(in); });
 }
 inline bool calls_printf(const Program& p) {
   for (const CallSite& site : p.call_sites)

@@ -3,7 +3,9 @@
 // batch alike.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "core/tick_batch.hpp"
@@ -62,6 +64,57 @@ TEST(StoreLog, LaneWordsAndRunsAreAppliedInTheOrderMade) {
   EXPECT_EQ(memory[2], 0x88);
 }
 
+// Reductions (red on global memory, with stores held back) in the log: each in its place
+// among the stores, on its word as the entries before it leave it, in reads (whole words and
+// a byte of one) and in the apply, and each cycle's after the one before in every log.
+TEST(StoreLog, ReductionsApplyInTheirPlaceAmongTheStores) {
+  using kernel::AtomOp;
+  using kernel::DataType;
+  std::array<uint8_t, 16> memory{};
+  memory[0] = 10;  // word 0: 10
+  exec::StoreLog log;
+  log.set_cycle(3);
+  log.add_reduction(&memory[0], 5, 4, exec::reduction_how(AtomOp::Add, DataType::U32));  // 15
+  log.add_word(&memory[0], 100, 4);                                                       // 100
+  log.add_reduction(&memory[0], 7, 4, exec::reduction_how(AtomOp::Add, DataType::U32));  // 107
+  log.add_reduction(&memory[0], 50, 4, exec::reduction_how(AtomOp::Min, DataType::U32));  // 50
+  // Word 1: 0xFFFFFFFF + 2 wraps to 1 in 32 bits; the s32 max of 1 and -3 keeps 1.
+  log.add_reduction(&memory[4], 0xFFFFFFFFu, 4, exec::reduction_how(AtomOp::Add, DataType::U32));
+  log.add_reduction(&memory[4], 2, 4, exec::reduction_how(AtomOp::Add, DataType::U32));
+  log.add_reduction(&memory[4], 0xFFFFFFFDu, 4, exec::reduction_how(AtomOp::Max, DataType::S32));
+  // Word 2 (8 bytes): 1.5 + 2.25 in f64.
+  log.add_word(&memory[8], std::bit_cast<uint64_t>(1.5), 8);
+  log.add_reduction(&memory[8], std::bit_cast<uint64_t>(2.25), 8, exec::reduction_how(AtomOp::Add, DataType::F64));
+  EXPECT_TRUE(log.overlaps(&memory[4], 1));
+  EXPECT_EQ(memory[0], 10);  // untouched until applied
+  std::array<uint32_t, 2> words{};
+  log.read(memory.data(), words.data(), 8);
+  EXPECT_EQ(words[0], 50u);
+  EXPECT_EQ(words[1], 1u);
+  uint8_t byte = 0xCC;
+  log.read(&memory[4], &byte, 1);  // a byte of a reduced word: its low byte, 1
+  EXPECT_EQ(byte, 1);
+  double sum = 0;
+  log.read(&memory[8], &sum, 8);
+  EXPECT_EQ(sum, 3.75);
+  // A second SM's log of cycle 2 (applied first) and of cycle 3 (after the first log's).
+  exec::StoreLog other;
+  other.set_cycle(2);
+  other.add_reduction(&memory[0], 90, 4, exec::reduction_how(AtomOp::Max, DataType::U32));  // max(10, 90)
+  other.set_cycle(3);
+  other.add_reduction(&memory[0], 3, 4, exec::reduction_how(AtomOp::Xor, DataType::B32));  // after the first log's
+  std::vector<exec::StoreLog*> logs{&log, &other};
+  std::vector<exec::StoreLog::PartOf> scratch;
+  exec::StoreLog::apply_in_cycle_order(logs, scratch);
+  uint32_t word0 = 0, word1 = 0;
+  std::memcpy(&word0, &memory[0], 4);
+  std::memcpy(&word1, &memory[4], 4);
+  EXPECT_EQ(word0, 49u);  // 90, + 5, then 100, + 7, min 50, then xor 3
+  EXPECT_EQ(word1, 1u);
+  std::memcpy(&sum, &memory[8], 8);
+  EXPECT_EQ(sum, 3.75);
+}
+
 // A warp's lane stores logged together (add_words) are the same as add_word lane by lane:
 // in the order given (a later lane over an earlier one, and over what came before), the
 // logged range from the lowest lane to the highest's last byte, each cycle's part apart.
@@ -117,8 +170,16 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
   exec::LaunchConfig launch;
   EXPECT_EQ(TickBatch::in_order_because(plain, launch, false, *hierarchy), "");
   kernel::Program atomics = plain;
-  atomics.code[1].op = kernel::Opcode::Red;
-  EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), "it has atomics");
+  const std::string beyond = "it reads atomics on memory other blocks see";
+  for (kernel::StateSpace space : {kernel::StateSpace::Global, kernel::StateSpace::Generic, kernel::StateSpace::Shared}) {
+    SCOPED_TRACE(static_cast<int>(space));
+    const bool shared = space == kernel::StateSpace::Shared;  // its block's alone
+    atomics.code[1].space = space;                            // a generic address may be global
+    atomics.code[1].op = kernel::Opcode::Atom;
+    EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), shared ? "" : beyond);
+    atomics.code[1].op = kernel::Opcode::Red;  // held back with the stores, in their order
+    EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), "");
+  }
   kernel::Program printing = plain;
   printing.call_sites.push_back({static_cast<int32_t>(kernel::Builtin::Vprintf), 0, {}, 0, 0});
   EXPECT_EQ(TickBatch::in_order_because(printing, launch, false, *hierarchy), "it calls printf");
@@ -134,14 +195,16 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
             "the memory system's SM side waits on its shared part");
 }
 
-// 264 blocks of 256 threads, each a load, 24 instructions in four chains and a store,
-// through the modelled hierarchy on Hopper's 132 SMs: the launch's report and its output.
-std::pair<LaunchStats, util::Bytes> launch_on_hopper(const TimingOptions& options) {
-  const std::string ptx = kernel("ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n");
+// 264 blocks of 256 threads through the modelled hierarchy on Hopper's 132 SMs, each running
+// `body` (by default a load, 24 instructions in four chains and a store): the launch's report
+// and its output (a word per thread, then kSpareBytes of zeros).
+constexpr uint32_t kSpareBytes = 64;
+const std::string kChainsBody = "ld.global.f32 %f2, [%rd3];\n" + chains(24, 4) + "add.f32 %f44, %f2, %f1;\n";
+std::pair<LaunchStats, util::Bytes> launch_on_hopper(const TimingOptions& options, const std::string& body = kChainsBody) {
   const arch::ArchConfig arch = arch::load_arch_config(test::config_path("hopper"), {});
-  const kernel::Module m = frontend::parse_ptx(ptx, "batch.ptx");
+  const kernel::Module m = frontend::parse_ptx(kernel(body), "batch.ptx");
   exec::DeviceMemory memory;
-  const uint64_t base = memory.allocate("out", 256u * 264 * 4, kernel::kGlobalHeapBase);
+  const uint64_t base = memory.allocate("out", 256u * 264 * 4 + kSpareBytes, kernel::kGlobalHeapBase);
   exec::LaunchConfig launch;
   launch.grid = {264, 1, 1};
   launch.block = {256, 1, 1};
@@ -151,15 +214,16 @@ std::pair<LaunchStats, util::Bytes> launch_on_hopper(const TimingOptions& option
   return {s, memory.find("out")->bytes};
 }
 
-// The launch above timed on one thread, on two (one worker, which runs its own list without
-// atomics), on three and on eight: every counter the same. Eight threads on fewer free cores
-// are preempted within batches, so their SMs' cycles end in orders fewer threads do not give.
-TEST(TickBatch, OneLaunchOnOneTwoThreeAndEightThreadsAlike) {
-  const auto run = [](int threads, bool profile = false) {
+// `body` timed on one thread, on two (one worker, which runs its own list without atomics),
+// on three and on eight: every counter the same, and the output. Eight threads on fewer free
+// cores are preempted within batches, so their SMs' cycles end in orders fewer threads do not
+// give. Returns the one-thread output.
+util::Bytes expect_alike_on_any_threads(const std::string& body) {
+  const auto run = [&body](int threads, bool profile = false) {
     TimingOptions options;
     options.threads = threads;
     options.profile = profile;  // --source: each SM ticks on its own event, in order
-    return launch_on_hopper(options);
+    return launch_on_hopper(options, body);
   };
   const auto [one, out_one] = run(1);
   EXPECT_GT(one.memory.l2_misses, 0u);
@@ -181,6 +245,68 @@ TEST(TickBatch, OneLaunchOnOneTwoThreeAndEightThreadsAlike) {
   // The batch keeps the SMs' next ticks in place of their events: the same ticks as the SMs'
   // own events give (--source runs without a batch), so the same stall counts cycle for cycle.
   expect_as_on_one(1, true);
+  return out_one;
+}
+
+TEST(TickBatch, OneLaunchOnOneTwoThreeAndEightThreadsAlike) { expect_alike_on_any_threads(kChainsBody); }
+
+// Atomics on shared memory stay within their block, so their SMs tick in batches too: as
+// without a batch (--source), on any threads. Each thread adds 1, 1, 2, the word it loaded
+// from global memory (0, so that warps' later atomics wait for their loads) and 1 to word
+// tid % 4 of its block's four, and stores the word's final count (64 threads x 5 = 320) over
+// what its first add returned.
+TEST(TickBatch, SharedAtomicsOnAnyThreadsAsInOrder) {
+  const std::string body =
+      ".shared .align 4 .b32 counts[4];\n"
+      "and.b32 %r10, %r1, 3;\nshl.b32 %r11, %r10, 2;\nmov.u32 %r12, counts;\nadd.u32 %r13, %r12, %r11;\n"
+      "setp.lt.u32 %p1, %r1, 4;\n@%p1 st.shared.u32 [%r13], 0;\nbar.sync 0;\n"
+      "ld.global.f32 %f2, [%rd3];\ncvt.rzi.u32.f32 %r20, %f2;\n"
+      "atom.shared.add.u32 %r14, [%r13], 1;\natom.shared.add.u32 %r15, [%r13], 1;\n"
+      "red.shared.add.u32 [%r13], 2;\natom.shared.add.u32 %r16, [%r13], %r20;\n"
+      "atom.shared.add.u32 %r16, [%r13], 1;\nbar.sync 0;\n"
+      "ld.shared.u32 %r17, [%r13];\nshl.b32 %r18, %r17, 16;\nor.b32 %r19, %r18, %r14;\nmov.b32 %f44, %r19;\n";
+  const util::Bytes out = expect_alike_on_any_threads(body);
+  ASSERT_EQ(out.size(), 256u * 264 * 4 + kSpareBytes);
+  std::vector<uint32_t> words(256 * 264);
+  std::memcpy(words.data(), out.data(), words.size() * 4);
+  // Each block's four words: their 64 threads' first adds return 64 distinct counts below 320.
+  for (size_t block = 0; block < 264; ++block)
+    for (size_t word = 0; word < 4; ++word) {
+      SCOPED_TRACE("block " + std::to_string(block) + " word " + std::to_string(word));
+      std::vector<uint32_t> firsts;
+      for (size_t t = word; t < 256; t += 4) {
+        const uint32_t v = words[block * 256 + t];
+        EXPECT_EQ(v >> 16, 320u);
+        firsts.push_back(v & 0xFFFF);
+      }
+      std::sort(firsts.begin(), firsts.end());
+      EXPECT_EQ(std::adjacent_find(firsts.begin(), firsts.end()), firsts.end());
+      EXPECT_LT(firsts.back(), 320u);
+    }
+}
+
+// Reductions on global memory are held back with the stores and applied in their order, so
+// their SMs tick in batches too: the counters and the words as without a batch (--source), on
+// any threads. Every thread adds 1 to spare word tid % 4 (64 x 264 = 16,896 each), its index
+// to word 4 in f32 (rounded in the order applied), the u32 max of its index to word 5 and the
+// s32 min of its negation to word 6 (67,583 threads after the first); and 5 to its own word,
+// which its next load reads back (its own reduction, still held back: 5).
+TEST(TickBatch, GlobalReductionsOnAnyThreadsAsInOrder) {
+  const std::string body =
+      "add.s64 %rd4, %rd1, 270336;\nand.b32 %r10, %r1, 3;\nmul.wide.u32 %rd5, %r10, 4;\nadd.s64 %rd6, %rd4, %rd5;\n"
+      "red.global.add.u32 [%rd6], 1;\ncvt.rn.f32.u32 %f3, %r4;\nred.global.add.f32 [%rd4+16], %f3;\n"
+      "red.global.max.u32 [%rd4+20], %r4;\nneg.s32 %r11, %r4;\nred.global.min.s32 [%rd4+24], %r11;\n"
+      "red.global.add.u32 [%rd3], 5;\nld.global.u32 %r12, [%rd3];\nmov.b32 %f44, %r12;\n";
+  const util::Bytes out = expect_alike_on_any_threads(body);
+  ASSERT_EQ(out.size(), 256u * 264 * 4 + kSpareBytes);
+  std::vector<uint32_t> words(out.size() / 4);
+  std::memcpy(words.data(), out.data(), out.size());
+  for (size_t i = 0; i < 256 * 264; ++i) ASSERT_EQ(words[i], 5u) << i;
+  const uint32_t* spare = &words[256 * 264];
+  for (int w = 0; w < 4; ++w) EXPECT_EQ(spare[w], 16896u) << w;
+  EXPECT_NEAR(std::bit_cast<float>(spare[4]), 67583.0 * 67584 / 2, 67583.0 * 67584 / 2 * 1e-3);
+  EXPECT_EQ(spare[5], 67583u);
+  EXPECT_EQ(static_cast<int32_t>(spare[6]), -67583);
 }
 
 // The instruction budget, counted for a whole batch where the SMs' cycles end on their own

@@ -101,8 +101,20 @@ TEST(BlockRounds, KernelsWhoseBlocksMeetOtherThanThroughMemoryRunInOrder) {
     return side_by_side_refused(m.kernels.at(0), LaunchConfig{});
   };
   EXPECT_EQ(refused("st.global.u32 [%rd3], %r4;\nret;"), "");
-  EXPECT_EQ(refused("atom.global.add.u32 %r5, [%rd1], 1;\nret;"), "it has atomics");
-  EXPECT_EQ(refused("red.global.add.u32 [%rd1], 1;\nret;"), "it has atomics");
+  const std::string beyond = "it has atomics on memory other blocks see";
+  EXPECT_EQ(refused("atom.global.add.u32 %r5, [%rd1], 1;\nret;"), beyond);
+  EXPECT_EQ(refused("red.global.add.u32 [%rd1], 1;\nret;"), beyond);
+  EXPECT_EQ(refused("atom.add.u32 %r5, [%rd1], 1;\nret;"), beyond);  // generic: it may be global
+  // Shared memory's atomics stay within their block.
+  const std::string counted =
+      "mov.u32 %r6, sm;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r6], 0;\nbar.sync 0;\n"
+      "atom.shared.add.u32 %r5, [%r6], 1;\nred.shared::cta.add.u32 [%r6], 2;\nbar.sync 0;\n"
+      "ld.shared.u32 %r7, [%r6];\nst.global.u32 [%rd3], %r7;\nret;";
+  EXPECT_EQ(refused(counted), "");
+  // Side by side, each block counts its own 32 threads' 1 + 2 in its shared word: 96.
+  const auto counts = run_ptx(kernel_with_body(counted), 32, 50, 1'000'000, nullptr, nullptr, kThreads).out;
+  ASSERT_EQ(counts.size(), 32u * 50);
+  for (size_t i = 0; i < counts.size(); ++i) EXPECT_EQ(counts[i], 96u) << i;
   EXPECT_EQ(refused("mov.u32 %r5, %clock;\nst.global.u32 [%rd3], %r5;\nret;"), "it reads the clock");
   EXPECT_EQ(refused("mov.u64 %rd5, %globaltimer;\nret;"), "it reads the clock");
   // A block that reads the clock sees the instructions run before it: the same on 4 threads.
