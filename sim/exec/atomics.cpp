@@ -3,7 +3,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 #include "exec/executor.hpp"
@@ -47,7 +46,7 @@ uint64_t half_atomic(uint64_t old, uint64_t v, DataType t, F fn) {
 // operand (every one but cas: no call), chosen once for the warp's lanes or for one word.
 // `old` holds only the word's bits.
 template <class Use>
-void with_update(AtomOp op, DataType t, Use use) {
+[[gnu::always_inline]] inline void with_update(AtomOp op, DataType t, Use use) {
   const int bits = kernel::type_bits(t);
   const auto sext = [bits](uint64_t v) { return sign_extend(v, bits); };
   const auto low = [bits](uint64_t v) { return low_bits(v, bits); };
@@ -100,10 +99,10 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
   const AtomOp op = static_cast<AtomOp>(in.mode);
   const bool returns = in.op == Opcode::Atom;
-  // With global stores held back (SMs ticking in batches), a reduction on memory other SMs see
-  // goes to the log; kernel::reads_atomics_beyond_block keeps those SMs in order for the rest.
+  // With global stores held back (SMs ticking in batches), an atomic on memory other SMs see
+  // goes to the log: kernel::reads_atomics_beyond_block keeps SMs in order where the kernel
+  // reads what one returns, so this one's destination is never read, and is not written.
   const bool logged = stores_ && in.space != StateSpace::Shared;
-  if (logged && returns) throw std::logic_error("an atomic returning a value with global stores held back");
   const Operand& addr_op = in.src[0];
   const bool half = kernel::is_half(t);
   const bool float_op = op == AtomOp::Add || op == AtomOp::Exch || op == AtomOp::Cas || (half && (op == AtomOp::Min || op == AtomOp::Max));
@@ -139,9 +138,8 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   std::array<uint64_t, kWarpSize> values, swaps, returned;
   gather(w, b, in.src[1], mask, values.data());
   if (op == AtomOp::Cas) gather(w, b, in.src[2], mask, swaps.data());
-  // A lane's word: in the warp's span, or found (and checked) on its own.
-  const auto word_of = [&](uint32_t lane) __attribute__((always_inline)) -> uint8_t* {
-    if (span) return span + (addresses_[lane] - lo);
+  // A lane's word where the warp's lanes do not lie in one span: found (and checked) on its own.
+  const auto own_word = [&](uint32_t lane) -> uint8_t* {
     uint64_t a = (addr_op.reg == kernel::kNoReg ? 0 : read_reg(w, b, addr_op.reg, lane)) +
                  static_cast<uint64_t>(addr_op.imm) + (addr_op.frame ? w.fp(lane) : 0);
     if (in.space == StateSpace::Shared) a &= 0xFFFFFFFFu;  // 32-bit shared addresses wrap
@@ -149,9 +147,15 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     addresses_[lane] = last_space_ == StateSpace::Shared && a >= kernel::kSharedWindow ? a - kernel::kSharedWindow : a;
     return p;
   };
+  // Calls on(lane, its word) for each lane, in lane order; a loop for each way of finding the
+  // word, each compiled in (as a call per lane, the update cost the histograms 6%).
+  const auto each_word = [&](auto on) __attribute__((always_inline)) {
+    if (span) for_each_lane(mask, [&](uint32_t lane) __attribute__((always_inline)) { on(lane, span + (addresses_[lane] - lo)); });
+    else for_each_lane(mask, [&](uint32_t lane) __attribute__((always_inline)) { on(lane, own_word(lane)); });
+  };
   if (logged) {  // applied in the log's order, where a store would be
     const uint16_t how = reduction_how(op, t);
-    for_each_lane(mask, [&](uint32_t lane) { stores_->add_reduction(word_of(lane), values[lane], size, how); });
+    each_word([&](uint32_t lane, uint8_t* p) { stores_->add_reduction(p, values[lane], size, how); });
     return;
   }
   // Lanes apply `next(old, lane)` one after another, in lane order; the words they return are
@@ -161,9 +165,7 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   // the store keeps only the word's bits.
   const auto each_lane = [&](auto next) {
     const auto update = [&](auto width) {
-      // Compiled into the lane loop: as a call per lane, it cost the histograms 6%.
-      for_each_lane(mask, [&](uint32_t lane) __attribute__((always_inline)) {
-        uint8_t* p = word_of(lane);
+      each_word([&](uint32_t lane, uint8_t* p) __attribute__((always_inline)) {
         const uint64_t old = load_bits(p, width);
         store_bits(p, next(old, lane), width);
         returned[lane] = loaded_value(old, t);

@@ -232,11 +232,24 @@ inline bool is_atomic_beyond_block(const Instruction& in) {
 inline bool has_atomics_beyond_block(const Program& p) {
   return std::any_of(p.code.begin(), p.code.end(), is_atomic_beyond_block);
 }
-// Those that return a value: a reduction (red) on such memory can be held back with the stores
-// and applied in their order (exec/store_log.hpp), as SMs ticking in order would apply it.
+// Those whose returned value the kernel reads, and compare-and-swaps (two operands). The others
+// (red, and an atom whose destination no instruction reads: nvcc writes atom for an atomicAdd
+// whose result is unused) can be held back with the stores and applied in their order
+// (exec/store_log.hpp), as SMs ticking in order would apply them.
 inline bool reads_atomics_beyond_block(const Program& p) {
-  return std::any_of(p.code.begin(), p.code.end(),
-                     [](const Instruction& in) { return in.op == Opcode::Atom && is_atomic_beyond_block(in); });
+  std::vector<bool> read;  // by register
+  for (const Instruction& in : p.code)
+    for_each_register_read(in, [&read](uint32_t r) {
+      if (r >= read.size()) read.resize(r + 1);
+      read[r] = true;
+    });
+  bool any = false;
+  for (const Instruction& in : p.code)
+    if (in.op == Opcode::Atom && is_atomic_beyond_block(in)) {
+      any = any || static_cast<AtomOp>(in.mode) == AtomOp::Cas;
+      for_each_register(in.dst, [&](uint32_t r) { any = any || (r < read.size() && read[r]); });
+    }
+  return any;
 }
 inline bool calls_printf(const Program& p) {
   for (const CallSite& site : p.call_sites)

@@ -170,14 +170,27 @@ TEST(TickBatch, KernelsWhoseSmsMeetWithinACycleRunThemInOrder) {
   exec::LaunchConfig launch;
   EXPECT_EQ(TickBatch::in_order_because(plain, launch, false, *hierarchy), "");
   kernel::Program atomics = plain;
-  const std::string beyond = "it reads atomics on memory other blocks see";
+  const std::string beyond = "it reads what atomics on memory other blocks see return";
+  kernel::Instruction& atomic = atomics.code[1];
+  atomic.dst.kind = kernel::Operand::Kind::Reg;
+  atomic.dst.reg = 5;
+  kernel::Instruction& user = atomics.code[2];  // reads register 5, or not
+  user.num_src = 1;
+  user.src[0].kind = kernel::Operand::Kind::Reg;
   for (kernel::StateSpace space : {kernel::StateSpace::Global, kernel::StateSpace::Generic, kernel::StateSpace::Shared}) {
     SCOPED_TRACE(static_cast<int>(space));
     const bool shared = space == kernel::StateSpace::Shared;  // its block's alone
-    atomics.code[1].space = space;                            // a generic address may be global
-    atomics.code[1].op = kernel::Opcode::Atom;
+    atomic.space = space;                                     // a generic address may be global
+    atomic.op = kernel::Opcode::Atom;
+    atomic.mode = static_cast<uint8_t>(kernel::AtomOp::Add);
+    user.src[0].reg = 5;
     EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), shared ? "" : beyond);
-    atomics.code[1].op = kernel::Opcode::Red;  // held back with the stores, in their order
+    user.src[0].reg = 6;  // its value unread: held back with the stores, in their order
+    EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), "");
+    atomic.mode = static_cast<uint8_t>(kernel::AtomOp::Cas);  // two operands: not held back
+    EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), shared ? "" : beyond);
+    atomic.op = kernel::Opcode::Red;
+    atomic.mode = static_cast<uint8_t>(kernel::AtomOp::Add);
     EXPECT_EQ(TickBatch::in_order_because(atomics, launch, false, *hierarchy), "");
   }
   kernel::Program printing = plain;
@@ -289,13 +302,15 @@ TEST(TickBatch, SharedAtomicsOnAnyThreadsAsInOrder) {
 // their SMs tick in batches too: the counters and the words as without a batch (--source), on
 // any threads. Every thread adds 1 to spare word tid % 4 (64 x 264 = 16,896 each), its index
 // to word 4 in f32 (rounded in the order applied), the u32 max of its index to word 5 and the
-// s32 min of its negation to word 6 (67,583 threads after the first); and 5 to its own word,
-// which its next load reads back (its own reduction, still held back: 5).
+// s32 min of its negation to word 6 (67,583 threads after the first), 2 to word 7 by an atom
+// whose value no instruction reads (as nvcc writes an unused atomicAdd); and 5 to its own
+// word, which its next load reads back (its own reduction, still held back: 5).
 TEST(TickBatch, GlobalReductionsOnAnyThreadsAsInOrder) {
   const std::string body =
       "add.s64 %rd4, %rd1, 270336;\nand.b32 %r10, %r1, 3;\nmul.wide.u32 %rd5, %r10, 4;\nadd.s64 %rd6, %rd4, %rd5;\n"
       "red.global.add.u32 [%rd6], 1;\ncvt.rn.f32.u32 %f3, %r4;\nred.global.add.f32 [%rd4+16], %f3;\n"
       "red.global.max.u32 [%rd4+20], %r4;\nneg.s32 %r11, %r4;\nred.global.min.s32 [%rd4+24], %r11;\n"
+      "atom.global.add.u32 %r13, [%rd4+28], 2;\n"
       "red.global.add.u32 [%rd3], 5;\nld.global.u32 %r12, [%rd3];\nmov.b32 %f44, %r12;\n";
   const util::Bytes out = expect_alike_on_any_threads(body);
   ASSERT_EQ(out.size(), 256u * 264 * 4 + kSpareBytes);
@@ -307,6 +322,7 @@ TEST(TickBatch, GlobalReductionsOnAnyThreadsAsInOrder) {
   EXPECT_NEAR(std::bit_cast<float>(spare[4]), 67583.0 * 67584 / 2, 67583.0 * 67584 / 2 * 1e-3);
   EXPECT_EQ(spare[5], 67583u);
   EXPECT_EQ(static_cast<int32_t>(spare[6]), -67583);
+  EXPECT_EQ(spare[7], 2u * 67584);
 }
 
 // The instruction budget, counted for a whole batch where the SMs' cycles end on their own
