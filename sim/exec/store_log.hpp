@@ -1,9 +1,10 @@
-// Global stores kept back until the end of the cycle. SMs that run a cycle side by side (on
-// several threads) each log their stores, and the logs are applied in SM order when the
-// cycle ends: every SM reads global memory as the last cycle left it, with its own stores of
-// this cycle on top, whichever thread runs it and when. An SM that runs several cycles
-// before its stores are applied (TickBatch's quantum) marks each cycle's, so that the logs'
-// cycles are applied in (cycle, SM) order as cycle-by-cycle ends would have.
+// Global stores (and reductions: updates of a word) kept back until the end of the cycle.
+// SMs that run a cycle side by side (on several threads) each log their stores, and the logs
+// are applied in SM order when the cycle ends: every SM reads global memory as the last cycle
+// left it, with its own stores of this cycle on top, whichever thread runs it and when. An SM
+// that runs several cycles before its stores are applied (TickBatch's quantum) marks each
+// cycle's, so that the logs' cycles are applied in (cycle, SM) order as cycle-by-cycle ends
+// would have.
 #pragma once
 
 #include <algorithm>
@@ -16,9 +17,9 @@
 
 namespace gpusim::exec {
 
-// A reduction (`red` on memory other SMs see, exec/atomics.cpp) in the log: `how` names its
-// operation and type (never 0, which is a store), and reduce_word gives its word's next value
-// (`old` and the result: the word's bits only).
+// A reduction in the log (an atomic on global memory whose value the kernel never reads,
+// exec/atomics.cpp): `how` names its operation and type (never 0, which is a store), and
+// reduce_word gives its word's next value (`old` and the result: the word's bits only).
 uint16_t reduction_how(kernel::AtomOp op, kernel::DataType t);
 uint64_t reduce_word(uint64_t old, uint64_t operand, uint16_t how);
 
