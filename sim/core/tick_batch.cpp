@@ -12,7 +12,8 @@ using thread_wait::ticks;
 
 std::string TickBatch::in_order_because(const kernel::Program& program, const exec::LaunchConfig& launch, bool profile,
                                         const memory::MemorySystem& memory) {
-  if (kernel::reads_atomics_beyond_block(program)) return "it reads what atomics on memory other blocks see return";
+  if (kernel::atomics_need_sm_order(program))
+    return "its atomics on memory other blocks see return values it reads, compare and swap, or use generic addresses";
   if (kernel::calls_printf(program)) return "it calls printf";
   if (profile) return "--source counts each instruction's L2 accesses";
   if (launch.out_of_bounds) return "--out-of-bounds continue logs accesses in the order run";

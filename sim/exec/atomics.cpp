@@ -99,10 +99,11 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
   const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
   const AtomOp op = static_cast<AtomOp>(in.mode);
   const bool returns = in.op == Opcode::Atom;
-  // With global stores held back (SMs ticking in batches), an atomic on memory other SMs see
-  // goes to the log: kernel::reads_atomics_beyond_block keeps SMs in order where the kernel
-  // reads what one returns, so this one's destination is never read, and is not written.
-  const bool logged = stores_ && in.space != StateSpace::Shared;
+  // With global stores held back (SMs ticking in batches), an atomic on global memory goes to
+  // the log: kernel::atomics_need_sm_order keeps SMs in order where the kernel reads what one
+  // returns, so this one's destination is never read, and is not written. (On a generic
+  // address, which may be shared memory, it keeps them in order too.)
+  const bool logged = stores_ && in.space == StateSpace::Global;
   const Operand& addr_op = in.src[0];
   const bool half = kernel::is_half(t);
   const bool float_op = op == AtomOp::Add || op == AtomOp::Exch || op == AtomOp::Cas || (half && (op == AtomOp::Min || op == AtomOp::Max));

@@ -151,7 +151,7 @@ class Executor {
   void set_sm_id(uint32_t sm) { sm_id_ = sm; }
   // Global stores go to `log` (applied later, in SM order) and loads read through it; null:
   // straight to memory. So do global atomics whose value the kernel never reads, as updates of
-  // their words; those it reads run with no log (kernel::reads_atomics_beyond_block).
+  // their words; the others run with no log (kernel::atomics_need_sm_order).
   void set_store_log(StoreLog* log) { stores_ = log; }
   // Device memory the loads read goes to `reads` too (blocks side by side; see run_functional).
   void set_read_ranges(ReadRanges* reads) { reads_ = reads; }

@@ -232,11 +232,13 @@ inline bool is_atomic_beyond_block(const Instruction& in) {
 inline bool has_atomics_beyond_block(const Program& p) {
   return std::any_of(p.code.begin(), p.code.end(), is_atomic_beyond_block);
 }
-// Those whose returned value the kernel reads, and compare-and-swaps (two operands). The others
-// (red, and an atom whose destination no instruction reads: nvcc writes atom for an atomicAdd
-// whose result is unused) can be held back with the stores and applied in their order
-// (exec/store_log.hpp), as SMs ticking in order would apply them.
-inline bool reads_atomics_beyond_block(const Program& p) {
+// Those that SMs ticking in batches cannot hold back with their stores (exec/store_log.hpp):
+// an atomic whose returned value the kernel reads, a compare-and-swap (two operands), and one
+// on a generic address (it may name shared memory, which the log does not hold). The others,
+// on global memory (red, and an atom whose destination no instruction reads: nvcc writes atom
+// for an atomicAdd whose result is unused), are applied in the stores' order, as SMs ticking
+// in order would apply them.
+inline bool atomics_need_sm_order(const Program& p) {
   std::vector<bool> read;  // by register
   for (const Instruction& in : p.code)
     for_each_register_read(in, [&read](uint32_t r) {
@@ -244,11 +246,11 @@ inline bool reads_atomics_beyond_block(const Program& p) {
       read[r] = true;
     });
   bool any = false;
-  for (const Instruction& in : p.code)
-    if (in.op == Opcode::Atom && is_atomic_beyond_block(in)) {
-      any = any || static_cast<AtomOp>(in.mode) == AtomOp::Cas;
-      for_each_register(in.dst, [&](uint32_t r) { any = any || (r < read.size() && read[r]); });
-    }
+  for (const Instruction& in : p.code) {
+    if (!is_atomic_beyond_block(in)) continue;
+    any = any || in.space != StateSpace::Global || static_cast<AtomOp>(in.mode) == AtomOp::Cas;
+    if (in.op == Opcode::Atom) for_each_register(in.dst, [&](uint32_t r) { any = any || (r < read.size() && read[r]); });
+  }
   return any;
 }
 inline bool calls_printf(const Program& p) {
