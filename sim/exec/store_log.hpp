@@ -141,8 +141,12 @@ class StoreLog {
         continue;
       }
       uint64_t word = 0;  // the reduced word as the entries before it leave it
-      std::memcpy(&word, e.to, e.bytes);
-      read_before(e.to, &word, e.bytes, i);
+      if (begin == to && stop == to + e.bytes) {
+        std::memcpy(&word, dst + (to - at), e.bytes);  // all in `out` already
+      } else {  // a part: the word alone (only a larger word's entry, which holds it, looks again)
+        std::memcpy(&word, e.to, e.bytes);
+        read_before(e.to, &word, e.bytes, i);
+      }
       word = reduce_word(word, words_[e.offset], e.how);
       std::memcpy(dst + (begin - at), reinterpret_cast<const uint8_t*>(&word) + (begin - to), stop - begin);
     }

@@ -97,6 +97,20 @@ TEST(StoreLog, ReductionsApplyInTheirPlaceAmongTheStores) {
   double sum = 0;
   log.read(&memory[8], &sum, 8);
   EXPECT_EQ(sum, 3.75);
+  // A warp's lanes on one word (a counter): each read takes each update once, in order.
+  exec::StoreLog counter;
+  std::array<uint8_t, 8> count{};
+  for (int lane = 0; lane < 64; ++lane)
+    counter.add_reduction(&count[4], 1, 4, exec::reduction_how(AtomOp::Add, DataType::U32));
+  uint32_t total = 0;
+  counter.read(&count[4], &total, 4);
+  EXPECT_EQ(total, 64u);
+  uint16_t straddle = 0;
+  counter.read(&count[3], &straddle, 2);  // bytes 3-4: 0, then the count's low byte
+  EXPECT_EQ(straddle, 64 << 8);
+  uint8_t low = 0;
+  counter.read(&count[4], &low, 1);
+  EXPECT_EQ(low, 64);
   // A second SM's log of cycle 2 (applied first) and of cycle 3 (after the first log's).
   exec::StoreLog other;
   other.set_cycle(2);
