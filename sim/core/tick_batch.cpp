@@ -12,8 +12,7 @@ using thread_wait::ticks;
 
 std::string TickBatch::in_order_because(const kernel::Program& program, const exec::LaunchConfig& launch, bool profile,
                                         const memory::MemorySystem& memory) {
-  if (kernel::atomics_need_sm_order(program))
-    return "its atomics on memory other blocks see return values it reads, compare and swap, or use generic addresses";
+  if (kernel::atomics_need_sm_order(program)) return kernel::kAtomicsNeedOrder;
   if (kernel::calls_printf(program)) return "it calls printf";
   if (profile) return "--source counts each instruction's L2 accesses";
   if (launch.out_of_bounds) return "--out-of-bounds continue logs accesses in the order run";

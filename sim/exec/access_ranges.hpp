@@ -43,11 +43,13 @@ class ReadRanges {
 class WrittenRanges {
  public:
   void add(const StoreLog& log) {
-    log.for_each([this](const uint8_t* to, uint32_t bytes) {
+    uintptr_t last = kEmpty;  // a warp's lanes mostly write one granule: looked up once
+    log.for_each([this, &last](const uint8_t* to, uint32_t bytes) {
       const uintptr_t at = reinterpret_cast<uintptr_t>(to);
       lo_ = std::min(lo_, at);
       hi_ = std::max(hi_, at + bytes);
-      for (uintptr_t g = at >> kGranuleBits; g <= (at + bytes - 1) >> kGranuleBits; ++g) insert(g);
+      for (uintptr_t g = at >> kGranuleBits; g <= (at + bytes - 1) >> kGranuleBits; ++g)
+        if (g != last) insert(last = g);
     });
   }
   // Whether any range `reads` holds meets a written one.

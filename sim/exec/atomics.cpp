@@ -94,15 +94,32 @@ uint64_t reduce_word(uint64_t old, uint64_t operand, uint16_t how) {
   return next;
 }
 
+void StoreLog::reduce_run(size_t first, size_t end) const {
+  const uint32_t code = entries_[first].how - 1u;
+  const uint32_t bytes = entries_[first].bytes;
+  with_update(static_cast<AtomOp>(code >> 8), static_cast<DataType>(code & 0xFF), [&](auto combine) {
+    const auto each = [&](auto width) {
+      for (size_t i = first; i < end; ++i) {
+        const Entry& e = entries_[i];
+        store_bits(e.to, combine(load_bits(e.to, width), words_[e.offset]), width);
+      }
+    };
+    if (bytes == 4) each(std::integral_constant<uint32_t, 4>{});
+    else if (bytes == 8) each(std::integral_constant<uint32_t, 8>{});
+    else each(bytes);
+  });
+}
+
 void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32_t mask) {
   const DataType t = in.type;
   const uint32_t size = static_cast<uint32_t>(kernel::type_bits(t) / 8);
   const AtomOp op = static_cast<AtomOp>(in.mode);
   const bool returns = in.op == Opcode::Atom;
-  // With global stores held back (SMs ticking in batches), an atomic on global memory goes to
-  // the log: kernel::atomics_need_sm_order keeps SMs in order where the kernel reads what one
-  // returns, so this one's destination is never read, and is not written. (On a generic
-  // address, which may be shared memory, it keeps them in order too.)
+  // With global stores held back (SMs ticking in batches, blocks run side by side), an atomic
+  // on global memory goes to the log: kernel::atomics_need_sm_order keeps SMs and blocks in
+  // order where the kernel reads what one returns, so this one's destination is never read, and
+  // is not written. (On a generic address, which may be shared memory, it keeps them in order
+  // too.)
   const bool logged = stores_ && in.space == StateSpace::Global;
   const Operand& addr_op = in.src[0];
   const bool half = kernel::is_half(t);
@@ -154,9 +171,15 @@ void Executor::atomic(WarpState& w, BlockState& b, const Instruction& in, uint32
     if (span) for_each_lane(mask, [&](uint32_t lane) __attribute__((always_inline)) { on(lane, span + (addresses_[lane] - lo)); });
     else for_each_lane(mask, [&](uint32_t lane) __attribute__((always_inline)) { on(lane, own_word(lane)); });
   };
-  if (logged) {  // applied in the log's order, where a store would be
-    const uint16_t how = reduction_how(op, t);
-    each_word([&](uint32_t lane, uint8_t* p) { stores_->add_reduction(p, values[lane], size, how); });
+  if (logged) {  // applied in the log's order, where a store would be; logged for the warp
+    std::array<uint8_t*, kWarpSize> words;
+    std::array<uint64_t, kWarpSize> operands;
+    uint32_t n = 0;
+    each_word([&](uint32_t lane, uint8_t* p) {
+      words[n] = p;
+      operands[n++] = values[lane];
+    });
+    stores_->add_words(words.data(), operands.data(), n, size, reduction_how(op, t));
     return;
   }
   // Lanes apply `next(old, lane)` one after another, in lane order; the words they return are

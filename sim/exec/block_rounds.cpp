@@ -54,7 +54,7 @@ FunctionalStats& operator+=(FunctionalStats& a, const FunctionalStats& b) {
 }  // namespace
 
 std::string side_by_side_refused(const kernel::Program& program, const LaunchConfig& launch) {
-  if (kernel::has_atomics_beyond_block(program)) return "it has atomics on memory other blocks see";
+  if (kernel::atomics_need_sm_order(program)) return kernel::kAtomicsNeedOrder;
   if (std::any_of(program.code.begin(), program.code.end(), kernel::reads_clock)) return "it reads the clock";
   if (kernel::calls_printf(program)) return "it calls printf";
   if (launch.out_of_bounds) return "--out-of-bounds continue logs accesses in the order run";

@@ -47,14 +47,16 @@ class StoreLog {
   // add_word() of `n` lanes' words in the order given (a warp's store, lane by lane): the
   // log's bookkeeping once for the warp rather than per lane. Not inline: compiled into
   // Executor::load_store it made that function's other paths dearer (the stencil +0.7%).
-  [[gnu::noinline]] void add_words(uint8_t* const* to, const uint64_t* words, uint32_t n, uint32_t bytes) {
+  // With `how` (not 0), the lanes' reductions by `words` (add_reduction()).
+  [[gnu::noinline]] void add_words(uint8_t* const* to, const uint64_t* words, uint32_t n, uint32_t bytes,
+                                   uint16_t how = 0) {
     if (n == 0) return;
     const bool first = entries_.empty();
     note_part();
     const auto offset = static_cast<uint32_t>(words_.size());
     uintptr_t lo = reinterpret_cast<uintptr_t>(to[0]), hi = lo;
     for (uint32_t i = 0; i < n; ++i) {
-      entries_.push_back({to[i], offset + i, static_cast<uint16_t>(bytes)});
+      entries_.push_back({to[i], offset + i, static_cast<uint16_t>(bytes), how});
       const auto at = reinterpret_cast<uintptr_t>(to[i]);
       lo = std::min(lo, at);
       hi = std::max(hi, at);
@@ -65,12 +67,7 @@ class StoreLog {
   // A lane's reduction of the `bytes` (at most 8) at `to` by `operand` (reduce_word's `how`, not
   // 0): applied in its place among the stores, on the word as they leave it.
   void add_reduction(uint8_t* to, uint64_t operand, uint32_t bytes, uint16_t how) {
-    const bool first = entries_.empty();
-    note_part();
-    entries_.push_back({to, static_cast<uint32_t>(words_.size()), static_cast<uint16_t>(bytes), how});
-    words_.push_back(operand);
-    const auto at = reinterpret_cast<uintptr_t>(to);
-    widen(at, at + bytes, first);
+    add_words(&to, &operand, 1, bytes, how);
   }
   bool empty() const { return entries_.empty(); }
   // Reads `bytes` at host address `from` into `out` as they will be once the log is applied.
@@ -97,7 +94,7 @@ class StoreLog {
   }
   // Writes the stores in the order made, and empties the log.
   void apply() {
-    for (const Entry& e : entries_) write(e);
+    apply_range(0, entries_.size());
     discard();
   }
   // The stores added from now on are cycle `cycle`'s.
@@ -157,15 +154,28 @@ class StoreLog {
   const uint8_t* source(const Entry& e) const {
     return e.bytes <= sizeof(uint64_t) ? reinterpret_cast<const uint8_t*>(&words_[e.offset]) : data_.data() + e.offset;
   }
-  // Copies e's bytes to their place; a lane's word in a move of its size, not a copy call.
-  void write(const Entry& e) const {
-    if (e.how) {
-      uint64_t word = 0;
-      std::memcpy(&word, e.to, e.bytes);  // little-endian host, as the device
-      word = reduce_word(word, words_[e.offset], e.how);
-      std::memcpy(e.to, &word, e.bytes);
-      return;
+  // Writes entries [first, end) in order: each run of reductions of one operation, type and
+  // size at once (reduce_run).
+  void apply_range(size_t first, size_t end) const {
+    for (size_t i = first; i < end;) {
+      const Entry& e = entries_[i];
+      if (!e.how) {
+        write(e);
+        ++i;
+        continue;
+      }
+      size_t run_end = i + 1;
+      while (run_end < end && entries_[run_end].how == e.how && entries_[run_end].bytes == e.bytes) ++run_end;
+      reduce_run(i, run_end);
+      i = run_end;
     }
+  }
+  // Applies reductions [first, end), which share their `how` and size, each to its word as the
+  // ones before it leave it; the update is chosen once for them (exec/atomics.cpp: reduce_word
+  // per entry cost a histogram's launches 45 host instructions a lane).
+  void reduce_run(size_t first, size_t end) const;
+  // Copies a store's bytes to their place; a lane's word in a move of its size, not a copy call.
+  void write(const Entry& e) const {
     const uint8_t* from = source(e);
     switch (e.bytes) {
       case 1: *e.to = *from; break;
@@ -191,9 +201,7 @@ class StoreLog {
   std::vector<Part> parts_;
   uint64_t cycle_ = 0;
   void apply_part(size_t part) {  // its stores in the order made
-    const size_t end = part + 1 < parts_.size() ? parts_[part + 1].first : entries_.size();
-    for (size_t i = parts_[part].first; i < end; ++i)
-      write(entries_[i]);
+    apply_range(parts_[part].first, part + 1 < parts_.size() ? parts_[part + 1].first : entries_.size());
   }
 };
 

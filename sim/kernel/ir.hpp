@@ -229,15 +229,13 @@ struct Program {
 inline bool is_atomic_beyond_block(const Instruction& in) {
   return (in.op == Opcode::Atom || in.op == Opcode::Red) && in.space != StateSpace::Shared;
 }
-inline bool has_atomics_beyond_block(const Program& p) {
-  return std::any_of(p.code.begin(), p.code.end(), is_atomic_beyond_block);
-}
-// Those that SMs ticking in batches cannot hold back with their stores (exec/store_log.hpp):
-// an atomic whose returned value the kernel reads, a compare-and-swap (two operands), and one
-// on a generic address (it may name shared memory, which the log does not hold). The others,
-// on global memory (red, and an atom whose destination no instruction reads: nvcc writes atom
-// for an atomicAdd whose result is unused), are applied in the stores' order, as SMs ticking
-// in order would apply them.
+// Those that SMs ticking in batches, or blocks run side by side, cannot hold back with their
+// stores (exec/store_log.hpp): an atomic whose returned value the kernel reads, a
+// compare-and-swap (two operands), and one on a generic address (it may name shared memory,
+// which the log does not hold). The others, on global memory (red, and an atom whose
+// destination no instruction reads: nvcc writes atom for an atomicAdd whose result is unused),
+// are applied in the stores' order, as SMs ticking in order, or blocks run one after another,
+// would apply them.
 inline bool atomics_need_sm_order(const Program& p) {
   std::vector<bool> read;  // by register
   for (const Instruction& in : p.code)
@@ -253,6 +251,9 @@ inline bool atomics_need_sm_order(const Program& p) {
   }
   return any;
 }
+// Why a kernel for which atomics_need_sm_order holds runs in order.
+inline constexpr const char* kAtomicsNeedOrder =
+    "its atomics on memory other blocks see return values it reads, compare and swap, or use generic addresses";
 inline bool calls_printf(const Program& p) {
   for (const CallSite& site : p.call_sites)
     if (site.callee == static_cast<int32_t>(Builtin::Vprintf)) return true;

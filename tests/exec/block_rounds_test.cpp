@@ -4,6 +4,8 @@
 // run in order, and why.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "exec/access_ranges.hpp"
 #include "exec/ptx_run.hpp"
 
@@ -101,10 +103,15 @@ TEST(BlockRounds, KernelsWhoseBlocksMeetOtherThanThroughMemoryRunInOrder) {
     return side_by_side_refused(m.kernels.at(0), LaunchConfig{});
   };
   EXPECT_EQ(refused("st.global.u32 [%rd3], %r4;\nret;"), "");
-  const std::string beyond = "it has atomics on memory other blocks see";
-  EXPECT_EQ(refused("atom.global.add.u32 %r5, [%rd1], 1;\nret;"), beyond);
-  EXPECT_EQ(refused("red.global.add.u32 [%rd1], 1;\nret;"), beyond);
-  EXPECT_EQ(refused("atom.add.u32 %r5, [%rd1], 1;\nret;"), beyond);  // generic: it may be global
+  // Global atomics whose values nobody reads are logged with the stores (see below); those whose
+  // values are read, compare-and-swaps and generic addresses (they may name shared memory) not.
+  EXPECT_EQ(refused("atom.global.add.u32 %r5, [%rd1], 1;\nret;"), "");
+  EXPECT_EQ(refused("red.global.add.u32 [%rd1], 1;\nret;"), "");
+  const std::string ordered = kernel::kAtomicsNeedOrder;
+  EXPECT_EQ(refused("atom.global.add.u32 %r5, [%rd1], 1;\nst.global.u32 [%rd3], %r5;\nret;"), ordered);
+  EXPECT_EQ(refused("atom.global.cas.b32 %r5, [%rd1], 0, 1;\nret;"), ordered);
+  EXPECT_EQ(refused("atom.add.u32 %r5, [%rd1], 1;\nret;"), ordered);  // generic: it may be shared
+  EXPECT_EQ(refused("red.add.u32 [%rd1], 1;\nret;"), ordered);
   // Shared memory's atomics stay within their block.
   const std::string counted =
       "mov.u32 %r6, sm;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r6], 0;\nbar.sync 0;\n"
@@ -120,6 +127,56 @@ TEST(BlockRounds, KernelsWhoseBlocksMeetOtherThanThroughMemoryRunInOrder) {
   // A block that reads the clock sees the instructions run before it: the same on 4 threads.
   const std::string clocked = kernel_with_body("mov.u32 %r5, %clock;\nst.global.u32 [%rd3], %r5;\nret;");
   EXPECT_EQ(run_ptx(clocked, 32, 50, 1'000'000, nullptr, nullptr, kThreads).out, run_ptx(clocked, 32, 50).out);
+}
+
+// 300 blocks of one warp update words 0 to 19 of `out` by global atomics whose values nobody
+// reads, logged with the stores side by side and applied in block order. Lane l adds 1 to word
+// l % 16 (2 a block), 0.5 to the f32 word 16, its thread index's max and negated min to words 17
+// and 18, and to the f32 word 19 2^24 (block 0's lane 31) or 1 (every other thread), whose
+// rounding depends on the order of the adds. Blocks b = 7, 57, ... then read word 0 (2 for
+// every block up to and including theirs); the others but block 0 write three times their
+// thread index.
+TEST(BlockRounds, GlobalReductionsSideBySideAsInOrder) {
+  const std::string body =
+      "and.b32 %r6, %r1, 15;\nmul.wide.u32 %rd4, %r6, 4;\nadd.s64 %rd4, %rd1, %rd4;\n"
+      "red.global.add.u32 [%rd4], 1;\nmov.b32 %r7, 0x3F000000;\nred.global.add.f32 [%rd1+64], %r7;\n"
+      "red.global.max.u32 [%rd1+68], %r4;\nneg.s32 %r8, %r4;\natom.global.min.s32 %r9, [%rd1+72], %r8;\n"
+      "setp.eq.u32 %p4, %r1, 31;\nsetp.eq.and.u32 %p4, %r2, 0, %p4;\nselp.b32 %r12, 0x4B800000, 0x3F800000, %p4;\n"
+      "red.global.add.f32 [%rd1+76], %r12;\n"
+      "rem.u32 %r10, %r2, 50;\nsetp.eq.u32 %p3, %r10, 7;\nmul.lo.u32 %r11, %r4, 3;\n"
+      "@%p3 ld.global.u32 %r11, [%rd1];\nsetp.eq.u32 %p2, %r2, 0;\n@%p2 bra D;\n"
+      "st.global.u32 [%rd3], %r11;\nD:\nret;";
+  const std::string ptx = kernel_with_body(body);
+  const kernel::Module m = frontend::parse_ptx(ptx, "test.ptx");
+  ASSERT_EQ(side_by_side_refused(m.kernels.at(0), LaunchConfig{}), "");
+  constexpr uint32_t kBlocks = 300;
+  const Result one = run_ptx(ptx, 32, kBlocks);
+  const Result many = run_ptx(ptx, 32, kBlocks, 1'000'000, nullptr, nullptr, kThreads);
+  const auto f32 = [](uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  };
+  for (uint32_t w = 0; w < 16; ++w) EXPECT_EQ(one.out[w], 2 * kBlocks) << w;
+  EXPECT_EQ(f32(one.out[16]), 0.5f * 32 * kBlocks);
+  EXPECT_EQ(one.out[17], 32 * kBlocks - 1);
+  EXPECT_EQ(static_cast<int32_t>(one.out[18]), -static_cast<int32_t>(32 * kBlocks - 1));
+  // Block 0's 31 ones, then 2^24 + 31 rounds to 2^24 + 32 (a tie, to the even significand);
+  // each later one is a tie that rounds back to it. (The ones first would give 2^24 + 9600.)
+  EXPECT_EQ(f32(one.out[19]), 16777216.0f + 32.0f);
+  for (uint32_t b = 1; b < kBlocks; ++b)
+    for (uint32_t l = 0; l < 32; ++l)
+      ASSERT_EQ(one.out[32 * b + l], b % 50 == 7 ? 2 * (b + 1) : 3 * (32 * b + l)) << b << " " << l;
+  EXPECT_EQ(many.out, one.out);
+  EXPECT_EQ(many.stats.warp_instructions, one.stats.warp_instructions);
+  EXPECT_EQ(many.stats.thread_instructions, one.stats.thread_instructions);
+  // A reduction out of bounds in blocks 37 and 90: the first in block order is the error.
+  const std::string faulting = kernel_with_body(
+      "setp.eq.u32 %p1, %r2, 37;\nsetp.eq.or.u32 %p1, %r2, 90, %p1;\n@!%p1 bra D;\n"
+      "add.s64 %rd3, %rd3, 1073741824;\nD:\nred.global.add.u32 [%rd3], 1;\nret;");
+  const std::string error = error_of(faulting, 128, 1'000'000, 1);
+  EXPECT_NE(error.find("block (37,0,0)"), std::string::npos) << error;
+  EXPECT_EQ(error_of(faulting, 128, 1'000'000, kThreads), error);
 }
 
 TEST(AccessRanges, AReadMeetsAWriteWhenTheyShareA128ByteGranule) {
