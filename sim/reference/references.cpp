@@ -77,12 +77,19 @@ util::Bytes elementwise(const Workload& w, int64_t count, int threads, At at) {
   return out;
 }
 
-// Reads of `count` elements from each buffer must stay inside it.
-template <typename T>
-void needs(const Workload& w, const Elements<T>& e, const std::string& name, int64_t count) {
-  if (e.size() < count)
+// Reads of `count` elements from each buffer (Elements, or a copy) must stay inside it.
+template <typename Buffer>
+void needs(const Workload& w, const Buffer& e, const std::string& name, int64_t count) {
+  const auto size = static_cast<int64_t>(e.size());
+  if (count < 0 || size < count)
     throw util::InputError(w.source_file + ": the reference reads " + std::to_string(count) + " elements of buffer '" +
-                           name + "', which has " + std::to_string(e.size()));
+                           name + "', which has " + std::to_string(size));
+}
+// A parameter the reference divides by (or takes a remainder of).
+int64_t positive_param(const Workload& w, const std::string& name) {
+  const int64_t v = param(w, name);
+  if (v <= 0) throw util::InputError(w.source_file + ": the reference needs parameter '" + name + "' above 0, not " + std::to_string(v));
+  return v;
 }
 
 // c = a + b over buffers `a`, `b` (the second half of the streams workload: a2, b2).
@@ -112,7 +119,8 @@ util::Bytes stencil5(const Workload& w, const Buffers& in, int threads) {
 // One partial sum per block of `block` elements (summed in double; checked with a tolerance).
 util::Bytes block_sums(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "in");
-  const int64_t n = param(w, "n"), block = param(w, "block");
+  const int64_t n = param(w, "n"), block = positive_param(w, "block");
+  needs(w, x, "in", n);
   std::vector<float> out(static_cast<size_t>((n + block - 1) / block));
   for (size_t b = 0; b < out.size(); ++b) {
     double s = 0;
@@ -123,9 +131,11 @@ util::Bytes block_sums(const Workload& w, const Buffers& in) {
 }
 
 util::Bytes histogram256(const Workload& w, const Buffers& in) {
-  const auto data = as<uint8_t>(in, "data");
+  const Elements<uint8_t> data(in, "data");
+  const int64_t n = param(w, "n");  // once: a look-up per element was half of a functional run
+  needs(w, data, "data", n);
   std::vector<uint32_t> bins(256, 0);
-  for (int64_t i = 0; i < param(w, "n"); ++i) ++bins[data[i]];
+  for (int64_t i = 0; i < n; ++i) ++bins[data[i]];
   return bytes(bins);
 }
 
@@ -140,7 +150,7 @@ util::Bytes transpose(const Workload& w, const Buffers& in, int threads) {
 // Exclusive prefix sum within each segment of 2 x block elements.
 util::Bytes block_scan(const Workload& w, const Buffers& in) {
   const auto x = as<uint32_t>(in, "in");
-  const int64_t seg = 2 * param(w, "block");
+  const int64_t seg = 2 * positive_param(w, "block");
   std::vector<uint32_t> out(x.size());
   for (size_t s = 0; s < x.size(); s += static_cast<size_t>(seg)) {
     uint32_t acc = 0;
@@ -154,7 +164,9 @@ util::Bytes block_scan(const Workload& w, const Buffers& in) {
 
 util::Bytes matmul(const Workload& w, const Buffers& in, int threads) {
   const auto a = as<float>(in, "a"), b = as<float>(in, "b");
-  const int64_t n = param(w, "n");
+  const int64_t n = positive_param(w, "n");
+  needs(w, a, "a", n * n);
+  needs(w, b, "b", n * n);
   std::vector<float> c(static_cast<size_t>(n * n));
   // A row of sums at a time, each over k in order: the same sums as one element at a time,
   // but reading b along its rows (down a column of 2048 floats misses the cache at each k).
@@ -178,6 +190,7 @@ util::Bytes matmul(const Workload& w, const Buffers& in, int threads) {
 util::Bytes warp_reduce(const Workload& w, const Buffers& in) {
   const auto x = as<int32_t>(in, "in");
   const int64_t n = param(w, "n");
+  needs(w, x, "in", n / 32 * 32);
   std::vector<int32_t> out(static_cast<size_t>(2 * n / 32));
   for (int64_t wi = 0; wi < n / 32; ++wi) {
     int32_t sum = 0, positive = 0;
@@ -202,7 +215,9 @@ float work_b(float x) {
 
 util::Bytes branch(const Workload& w, const Buffers& in, int64_t group) {
   const auto x = as<float>(in, "in");
-  std::vector<float> out(static_cast<size_t>(param(w, "n")));
+  const int64_t n = param(w, "n");
+  needs(w, x, "in", n);
+  std::vector<float> out(static_cast<size_t>(n));
   for (size_t i = 0; i < out.size(); ++i) out[i] = (static_cast<int64_t>(i) / group) % 2 == 0 ? work_a(x[i]) : work_b(x[i]);
   return bytes(out);
 }
@@ -210,6 +225,7 @@ util::Bytes branch(const Workload& w, const Buffers& in, int64_t group) {
 util::Bytes math_funcs(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "x");
   const int64_t n = param(w, "n");
+  needs(w, x, "x", n);
   std::vector<float> out(static_cast<size_t>(6 * n));
   for (int64_t i = 0; i < n; ++i) {
     const float v = x[i];
@@ -232,14 +248,15 @@ util::Bytes vecadd_second(const Workload& w, const Buffers& in, int threads) {
 
 util::Bytes strided_read(const Workload& w, const Buffers& in) {
   const auto x = as<float>(in, "in");
-  const int64_t n = param(w, "n"), stride = param(w, "stride");
-  std::vector<float> out(static_cast<size_t>(param(w, "threads")));
+  const int64_t n = positive_param(w, "n"), stride = param(w, "stride");
+  needs(w, x, "in", n);
+  std::vector<float> out(static_cast<size_t>(positive_param(w, "threads")));
   for (size_t t = 0; t < out.size(); ++t) out[t] = x[static_cast<size_t>(static_cast<int64_t>(t) * stride % n)] * 2.0f;
   return bytes(out);
 }
 
 util::Bytes pointer_chase(const Workload& w, const Buffers&) {
-  const int64_t n = param(w, "n"), step = param(w, "step"), hops = param(w, "hops");
+  const int64_t n = positive_param(w, "n"), step = param(w, "step"), hops = param(w, "hops");
   return bytes(std::vector<uint32_t>{static_cast<uint32_t>(hops * step % n)});
 }
 

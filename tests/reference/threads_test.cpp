@@ -197,5 +197,55 @@ TEST(ReferenceThreads, ElementwiseReferencesGiveTheSameBytesOnSeveralThreads) {
   }
 }
 
+// The error a reference gives, or "" when it gives none.
+std::string reference_error(const std::string& name, const workload::Workload& w, const Buffers& in) {
+  try {
+    (*find_reference(name))(w, in, 1);
+  } catch (const util::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(References, HistogramCountsEachByteAndEveryReferenceRefusesToReadPastItsBuffers) {
+  // 1,000 bytes i % 256: bins 0 to 231 hold 4, the rest 3.
+  Buffers in;
+  in["data"].resize(1000);
+  for (size_t i = 0; i < 1000; ++i) in["data"][i] = static_cast<uint8_t>(i % 256);
+  workload::Workload w;
+  w.source_file = "h.yaml";
+  w.params["n"] = 1000;
+  const util::Bytes bins = (*find_reference("histogram256"))(w, in, 1);
+  ASSERT_EQ(bins.size(), 256u * 4);
+  for (uint32_t b = 0; b < 256; ++b) {
+    uint32_t count;
+    std::memcpy(&count, bins.data() + b * 4, 4);
+    EXPECT_EQ(count, b < 232 ? 4u : 3u) << b;
+  }
+  // Parameters that would read past a buffer, or divide by zero, are the workload's error.
+  w.params["n"] = 1001;
+  EXPECT_EQ(reference_error("histogram256", w, in), "h.yaml: the reference reads 1001 elements of buffer 'data', which has 1000");
+  in["in"] = in["x"] = in["a"] = in["b"] = util::Bytes(400);  // 100 words
+  const auto error_with = [&](const std::string& name, const workload::Params& params) {
+    w.params = params;
+    return reference_error(name, w, in);
+  };
+  const std::string past = "h.yaml: the reference reads ";
+  EXPECT_EQ(error_with("block_sums", {{"n", 101}, {"block", 10}}), past + "101 elements of buffer 'in', which has 100");
+  EXPECT_EQ(error_with("block_sums", {{"n", 100}, {"block", 0}}), "h.yaml: the reference needs parameter 'block' above 0, not 0");
+  EXPECT_EQ(error_with("block_sums", {{"n", 100}, {"block", 10}}), "");
+  EXPECT_EQ(error_with("matmul", {{"n", 11}}), past + "121 elements of buffer 'a', which has 100");
+  EXPECT_EQ(error_with("matmul", {{"n", 10}}), "");
+  EXPECT_EQ(error_with("warp_reduce", {{"n", 128}}), past + "128 elements of buffer 'in', which has 100");
+  EXPECT_EQ(error_with("branch_by_warp", {{"n", -1}}), past + "-1 elements of buffer 'in', which has 100");
+  EXPECT_EQ(error_with("math_funcs", {{"n", 200}}), past + "200 elements of buffer 'x', which has 100");
+  EXPECT_EQ(error_with("strided_read", {{"n", 0}, {"stride", 3}, {"threads", 5}}),
+            "h.yaml: the reference needs parameter 'n' above 0, not 0");
+  EXPECT_EQ(error_with("strided_read", {{"n", 100}, {"stride", 3}, {"threads", 5}}), "");
+  EXPECT_EQ(error_with("pointer_chase", {{"n", 0}, {"step", 1}, {"hops", 5}}),
+            "h.yaml: the reference needs parameter 'n' above 0, not 0");
+  EXPECT_EQ(error_with("block_scan", {{"block", -2}}), "h.yaml: the reference needs parameter 'block' above 0, not -2");
+}
+
 }  // namespace
 }  // namespace gpusim::reference
