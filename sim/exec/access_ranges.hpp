@@ -43,13 +43,15 @@ class ReadRanges {
 class WrittenRanges {
  public:
   void add(const StoreLog& log) {
-    uintptr_t last = kEmpty;  // a warp's lanes mostly write one granule: looked up once
+    uintptr_t last = kEmpty;  // a warp's lanes mostly write one granule: taken once
     log.for_each([this, &last](const uint8_t* to, uint32_t bytes) {
       const uintptr_t at = reinterpret_cast<uintptr_t>(to);
-      lo_ = std::min(lo_, at);
-      hi_ = std::max(hi_, at + bytes);
-      for (uintptr_t g = at >> kGranuleBits; g <= (at + bytes - 1) >> kGranuleBits; ++g)
-        if (g != last) insert(last = g);
+      const uintptr_t first_granule = at >> kGranuleBits, last_granule = (at + bytes - 1) >> kGranuleBits;
+      if (first_granule == last && last_granule == last) return;
+      lo_ = std::min(lo_, first_granule << kGranuleBits);  // whole granules, so that the
+      hi_ = std::max(hi_, (last_granule + 1) << kGranuleBits);  // one taken once is inside
+      for (uintptr_t g = first_granule; g <= last_granule; ++g) insert(g);
+      last = last_granule;
     });
   }
   // Whether any range `reads` holds meets a written one.
@@ -102,7 +104,7 @@ class WrittenRanges {
 
   std::vector<uintptr_t> slots_;  // open addressing; a power of two long, at most half full
   size_t count_ = 0;
-  uintptr_t lo_ = UINTPTR_MAX, hi_ = 0;  // the written bytes lie in [lo_, hi_)
+  uintptr_t lo_ = UINTPTR_MAX, hi_ = 0;  // the written granules lie in [lo_, hi_)
 };
 
 }  // namespace gpusim::exec

@@ -197,13 +197,22 @@ TEST(AccessRanges, AReadMeetsAWriteWhenTheyShareA128ByteGranule) {
   EXPECT_TRUE(written.meets(reads(0, 1024)));  // a span over both
   EXPECT_FALSE(written.meets(reads(400, 4)));  // between them, in a granule not written
   EXPECT_FALSE(written.meets(reads(0, 256)));  // ends where the first starts
-  EXPECT_FALSE(written.meets(reads(644, 4)));  // past the last byte written
+  EXPECT_TRUE(written.meets(reads(644, 4)));   // past the last byte written, in its granule
+  EXPECT_FALSE(written.meets(reads(768, 4)));  // past the last granule written
   ReadRanges apart;  // two lanes in granules not written
   apart.add(memory + 64, 4);
   apart.add(memory + 512, 4);
   EXPECT_FALSE(written.meets(apart));
   apart.add(memory + 642, 2);  // and one on the second write
   EXPECT_TRUE(written.meets(apart));
+  // A warp's lane words in one granule, then one in the next: each granule taken.
+  StoreLog lanes;
+  for (uint32_t i = 0; i < 33; ++i) lanes.add(memory + 4 * i, &word, 4);
+  WrittenRanges by_lane;
+  by_lane.add(lanes);
+  EXPECT_TRUE(by_lane.meets(reads(124, 4)));
+  EXPECT_TRUE(by_lane.meets(reads(130, 1)));
+  EXPECT_FALSE(by_lane.meets(reads(256, 4)));
   written.clear();
   EXPECT_FALSE(written.meets(reads(256, 4)));
 }
