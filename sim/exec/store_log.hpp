@@ -172,7 +172,7 @@ class StoreLog {
   }
   // Applies reductions [first, end), which share their `how` and size, each to its word as the
   // ones before it leave it; the update is chosen once for them (exec/atomics.cpp: reduce_word
-  // per entry cost a histogram's launches 45 host instructions a lane).
+  // per entry cost micro_atomics_global's functional run about 45 host instructions a lane).
   void reduce_run(size_t first, size_t end) const;
   // Copies a store's bytes to their place; a lane's word in a move of its size, not a copy call.
   void write(const Entry& e) const {
