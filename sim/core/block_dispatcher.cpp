@@ -8,7 +8,7 @@ namespace gpusim::core {
 BlockDispatcher::BlockDispatcher(const BlockDispatchConfig& config, engine::Cycle launch_start, uint64_t total_blocks)
     : config_(config), start_(launch_start), total_blocks_(total_blocks), order_(config.sm_order) {}
 
-void BlockDispatcher::assign(engine::Cycle now) {
+void BlockDispatcher::assign(engine::Cycle now, engine::Cycle room_at) {
   std::vector<std::unique_ptr<Sm>>& sms = *sms_;
   if (order_.empty())
     for (size_t i = 0; i < sms.size(); ++i) order_.push_back(static_cast<int>(i));
@@ -30,7 +30,7 @@ void BlockDispatcher::assign(engine::Cycle now) {
     next_dispatch_ = dispatched + config_.block_dispatch_interval;
     const engine::Cycle eligible = start_ + static_cast<engine::Cycle>(std::ceil(dispatched)) +
                                    static_cast<engine::Cycle>(config_.block_launch_cycles);
-    sm.launch_block(next_block_++, now, eligible);
+    sm.launch_block(next_block_++, now, eligible, room_at);
     step();
   }
 }

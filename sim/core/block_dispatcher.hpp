@@ -29,7 +29,8 @@ class BlockDispatcher final : public BlockSink {
 
   // The launch begins: the first blocks go out after the kernel launch cost.
   void start() {
-    assign(start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles));
+    const engine::Cycle first = start_ + static_cast<engine::Cycle>(config_.kernel_launch_cycles);
+    assign(first, first);
     if (all_assigned()) ran_out_at_ = 0;
   }
   // With a sampler (--sample), dispatch stops once it has its sample.
@@ -37,7 +38,7 @@ class BlockDispatcher final : public BlockSink {
   void blocks_retired(uint32_t sm, uint64_t count, engine::Cycle now) override {
     room_[sm] += static_cast<int>(count);
     room_left_ += static_cast<int64_t>(count);
-    if (!sampler_ || !sampler_->retired(count, now)) assign(now + 1);
+    if (!sampler_ || !sampler_->retired(count, now)) assign(now + 1, now);
     if (all_assigned() && ran_out_at_ == engine::kNever) ran_out_at_ = now;
   }
   bool all_assigned() const { return next_block_ >= total_blocks_ || (sampler_ && sampler_->complete()); }
@@ -46,7 +47,8 @@ class BlockDispatcher final : public BlockSink {
   uint64_t dispatched() const { return next_block_; }
 
  private:
-  void assign(engine::Cycle now);
+  // Gives out blocks at `now` while there is room; `room_at`: when the room came back (Sm::launch_block).
+  void assign(engine::Cycle now, engine::Cycle room_at);
 
   BlockDispatchConfig config_;
   engine::Cycle start_;

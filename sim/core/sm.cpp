@@ -395,10 +395,19 @@ inline void Sm::run_cycle_inline(engine::Cycle now, exec::Executor& executor) {
     // Responses due now, as events would have delivered them before any SM's cycle: a warp
     // not live then is not live now (warps retire in their SM's cycle), and one launched
     // since (this cycle) has nothing in flight, so take_response passes over its tag.
-    if (response_due_ <= now)
+    if (response_due_ <= now) {
       response_due_ = memory_.take_due(id_, now, [this, now](uint64_t tag) {
         if (live_index_[LoadStoreUnit::slot_of(tag)] != kNotLive) take_response(tag, now);
       });
+      // Woken only to take the responses of warps gone, the SM does not tick, as in order
+      // (their events wake no SM): its idle cycles are charged up to its next tick or the
+      // kernel's end. A tick in the cycle the last one lands charged one cycle past that end.
+      if (live_warps_ == 0) {
+        next_tick_ = response_due_;
+        executor.set_store_log(nullptr);
+        return;
+      }
+    }
     in_cycle_ = true;
     const engine::Cycle next = tick_inline(now);
     in_cycle_ = false;
@@ -421,7 +430,7 @@ void Sm::run_until(engine::Cycle until, exec::Executor& executor) {
     // the SM's cycles before r and before its cycle r, as the release's event would.
     for (; quantum_placed_ < planned_.size() && planned_[quantum_placed_].now - 1 <= at; ++quantum_placed_) {
       const PlannedLaunch& p = planned_[quantum_placed_];
-      place_block(p.linear, p.now, p.eligible_at);
+      place_block(p.linear, p.eligible_at, p.room_at);
       at = std::min(at, p.now);
     }
     if (at >= until) break;

@@ -91,7 +91,10 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   uint32_t id() const { return id_; }
   // Makes block `linear` resident at `now`; its warps may issue from `eligible_at`. While
   // its batch plans a quantum, the block is kept for the SM's quantum to place at `now`.
-  void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
+  // `room_at`: the cycle its room came back. The SM's cycles before it are charged as they
+  // were; its cycle `room_at` may be still to run (a release comes before the SM's cycle, and
+  // the block before it too), and charges itself.
+  void launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at, engine::Cycle room_at);
   // Gives back the slots of blocks retired block_release cycles ago by `now` and tells the
   // dispatcher: at the release's event, or in a batch when the batch does it (release_at).
   void release(engine::Cycle now);
@@ -329,7 +332,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   // The release of the first slot in releasing_ is due: an event, or with the batch.
   void schedule_release();
   // launch_block's work, but for its wake.
-  void place_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at);
+  void place_block(uint64_t linear, engine::Cycle eligible_at, engine::Cycle room_at);
   // Throws exec::ExecError naming a warp still running (kernel, block, PC): a runaway.
   [[noreturn]] void report_runaway(const std::string& what) const;
   // The instruction budget, the deadline, the blocks retired and the next tick, after a cycle
@@ -358,7 +361,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   bool release_pending_ = false;  // a release is scheduled (an event, or with the batch)
   struct PlannedLaunch {
     uint64_t linear;
-    engine::Cycle now, eligible_at;
+    engine::Cycle now, eligible_at, room_at;
   };
   std::vector<PlannedLaunch> planned_;  // launch_block's while the batch plans a quantum, in order
   engine::Cycle fault_cycle_ = 0;      // in a quantum: the cycle fault_ was thrown in

@@ -7,18 +7,18 @@
 
 namespace gpusim::core {
 
-void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at) {
+void Sm::launch_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at, engine::Cycle room_at) {
   if (batch_ && batch_->planning()) {
     if (planned_.empty()) batch_->planned(id_);
-    planned_.push_back({linear, now, eligible_at});
+    planned_.push_back({linear, now, eligible_at, room_at});
     return;
   }
-  place_block(linear, now, eligible_at);
+  place_block(linear, eligible_at, room_at);
   wake_at(now);
 }
 
-void Sm::place_block(uint64_t linear, engine::Cycle now, engine::Cycle eligible_at) {
-  account(now);
+void Sm::place_block(uint64_t linear, engine::Cycle eligible_at, engine::Cycle room_at) {
+  account(room_at);  // not to `now`, a cycle later: the SM's tick in cycle room_at charges that cycle
   uint32_t b = 0;
   while (blocks_[b].in_use) ++b;
   ResidentBlock& block = blocks_[b];

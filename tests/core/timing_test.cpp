@@ -380,6 +380,45 @@ TEST(Timing, EveryStallCycleIsAccounted) {
   }
 }
 
+// A retired block's room comes back 300 cycles later on Hopper, and the next block is placed
+// before the SM's cycle of that release: that cycle is charged once, however the SMs tick
+// (each in turn with --source's profile, in batches on two threads, in quanta on one).
+TEST(Timing, EveryStallCycleIsAccountedOnceWhenBlocksTurnOver) {
+  const std::string body = chains(60, 3) + "ld.global.f32 %f43, [%rd3];\nadd.f32 %f1, %f1, %f43;\n";
+  for (const bool profile : {false, true})
+    for (const int threads : {1, 2}) {
+      const SimRun r = simulate(kernel(body), "hopper",
+                                {"gpu.sm_count=2", "memory.l2.sm_partitions=halves", "memory.l2.sm_path_cycles=none",
+                                 "block_scheduler.sm_order=ascending"},
+                                96, 400, 0, true, profile,
+                                SampleMode::Exact, threads);
+      uint64_t stalls = 0;
+      for (uint64_t s : r.total.stalls) stalls += s;
+      const uint64_t scheduler_cycles =
+          r.stats.per_sm.size() * static_cast<uint64_t>(r.stats.schedulers_per_sm) * r.stats.cycles;
+      EXPECT_EQ(stalls + r.total.issue_cycles, scheduler_cycles) << "profile " << profile << ", threads " << threads;
+      EXPECT_LT(2 * r.stats.blocks_per_sm, 400u);  // rooms came back: more than one wave
+    }
+}
+
+// Warps that exit before their loads (from DRAM) answer, after the stores have drained: an
+// SM left without warps takes the responses without a cycle of its own, so none is charged
+// past the kernel's end.
+TEST(Timing, ResponsesToWarpsGoneChargeNoCyclePastTheEnd) {
+  const std::string body = "ld.global.f32 %f43, [%rd3];\n" + chains(8, 2);  // %f43 is never read
+  for (const int threads : {1, 2}) {
+    const SimRun r = simulate(kernel(body), "hopper",
+                              {"memory.model=hierarchy", "gpu.sm_count=2", "memory.l2.sm_partitions=halves",
+                               "memory.l2.sm_path_cycles=none", "block_scheduler.sm_order=ascending"},
+                              64, 4, 0, true, false, SampleMode::Exact, threads);
+    uint64_t stalls = 0;
+    for (uint64_t s : r.total.stalls) stalls += s;
+    const uint64_t scheduler_cycles =
+        r.stats.per_sm.size() * static_cast<uint64_t>(r.stats.schedulers_per_sm) * r.stats.cycles;
+    EXPECT_EQ(stalls + r.total.issue_cycles, scheduler_cycles) << "threads " << threads;
+  }
+}
+
 TEST(Timing, JumpingOverIdleCyclesChangesNothing) {
   const std::string body = "setp.ge.u32 %p1, %r1, 64;\n@%p1 bra WAIT;\n" + chains(40, 2) +
                            "ld.global.f32 %f43, [%rd3];\nadd.f32 %f1, %f1, %f43;\nWAIT:\nbar.sync 0;\n" + chains(10, 1);
