@@ -145,7 +145,8 @@ TEST(BlockRounds, GlobalReductionsSideBySideAsInOrder) {
       "red.global.add.u32 [%rd4], 1;\nmov.b32 %r7, 0x3F000000;\nred.global.add.f32 [%rd1+64], %r7;\n"
       "red.global.max.u32 [%rd1+68], %r4;\nneg.s32 %r8, %r4;\natom.global.min.s32 %r9, [%rd1+72], %r8;\n"
       "setp.eq.u32 %p4, %r1, 31;\nsetp.eq.and.u32 %p4, %r2, 0, %p4;\nselp.b32 %r12, 0x4B800000, 0x3F800000, %p4;\n"
-      "red.global.add.f32 [%rd1+76], %r12;\n"
+      "red.global.add.f32 [%rd1+76], %r12;\nred.global.add.u32 [%rd1+80], 0x80000001;\n"
+      "red.global.or.b32 [%rd1+84], %r4;\n"
       "rem.u32 %r10, %r2, 50;\nsetp.eq.u32 %p3, %r10, 7;\nmul.lo.u32 %r11, %r4, 3;\n"
       "@%p3 ld.global.u32 %r11, [%rd1];\nsetp.eq.u32 %p2, %r2, 0;\n@%p2 bra D;\n"
       "st.global.u32 [%rd3], %r11;\nD:\nret;";
@@ -167,6 +168,10 @@ TEST(BlockRounds, GlobalReductionsSideBySideAsInOrder) {
   // Block 0's 31 ones, then 2^24 + 31 rounds to 2^24 + 32 (a tie, to the even significand);
   // each later one is a tie that rounds back to it. (The ones first would give 2^24 + 9600.)
   EXPECT_EQ(f32(one.out[19]), 16777216.0f + 32.0f);
+  // Every lane on one word: 9,600 adds of 2^31 + 1 wrap to 9,600, and thread indices 0-9,599
+  // OR to 2^14 - 1.
+  EXPECT_EQ(one.out[20], 32 * kBlocks);
+  EXPECT_EQ(one.out[21], (1u << 14) - 1);
   for (uint32_t b = 1; b < kBlocks; ++b)
     for (uint32_t l = 0; l < 32; ++l)
       ASSERT_EQ(one.out[32 * b + l], b % 50 == 7 ? 2 * (b + 1) : 3 * (32 * b + l)) << b << " " << l;
