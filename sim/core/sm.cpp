@@ -4,28 +4,9 @@
 #include <bit>
 #include <cmath>
 
-#include "arch/arch_config.hpp"
 #include "util/bits.hpp"
 
 namespace gpusim::core {
-
-SmConfig SmConfig::from(const arch::ArchConfig& arch) {
-  SmConfig c;
-  c.max_warps = arch.limits.max_warps_per_sm;
-  c.max_blocks = arch.limits.max_blocks_per_sm;
-  c.schedulers = arch.scheduling.warp_schedulers_per_sm;
-  c.issue_width = arch.scheduling.issue_width;
-  c.policy = arch.scheduling.policy;
-  c.shared = arch.shared_memory.access;
-  c.barrier_latency = arch.latencies.barrier;
-  c.barrier_per_warp = arch.latencies.barrier_per_warp;
-  c.taken_branch = arch.latencies.taken_branch;
-  c.cycles_per_ns = arch.gpu.core_clock_mhz / 1000.0;
-  c.hoist_trips = arch.scheduling.ptxas_unroll;
-  c.hoist_loads = arch.scheduling.ptxas_hoist_loads;
-  c.block_release = arch.block_scheduler.block_release_cycles;
-  return c;
-}
 
 bool Sm::active(uint32_t slot, engine::Cycle now) {
   TimedWarp& w = warps_[slot];
@@ -54,43 +35,6 @@ bool Sm::try_offer(IssueScan& scan, size_t index) {
   s.last_pos = index;
   return true;
 }
-
-Sm::Sm(uint32_t id, const SmConfig& config, engine::EventQueue& events, memory::MemorySystem& memory,
-       const KernelContext& kernel, BlockSink& dispatcher)
-    : id_(id),
-      executor_(&kernel.executor),
-      last_tick_(events.now()),
-      warps_(static_cast<size_t>(config.max_warps)),
-      gates_(static_cast<size_t>(config.max_warps)),
-      blocks_(static_cast<size_t>(config.max_blocks)),
-      schedulers_(static_cast<size_t>(config.schedulers)),
-      scheduler_of_(static_cast<size_t>(config.max_warps)),
-      live_index_(static_cast<size_t>(config.max_warps), kNotLive),
-      kernel_(kernel),
-      memory_(memory),
-      config_(config),
-      lsu_(id, config.shared, memory),
-      events_(events),
-      dispatcher_(dispatcher),
-      tick_event_(this, engine::priority::kSmTick + static_cast<int32_t>(id)),
-      release_event_(this, engine::priority::kSmRelease + static_cast<int32_t>(id)) {
-  // Slot i belongs to scheduler i % schedulers: each has at most this many.
-  const size_t per_scheduler = (warps_.size() + schedulers_.size() - 1) / schedulers_.size();
-  live_storage_.resize(per_scheduler * schedulers_.size());
-  known_waits_.resize(per_scheduler * schedulers_.size());
-  for (size_t i = 0; i < schedulers_.size(); ++i) {
-    schedulers_[i].policy = SchedulerPolicyRegistry::instance().make(config.policy);
-    Scheduler& s = schedulers_[i];
-    s.live.attach(live_storage_.data() + i * per_scheduler, known_waits_.data() + i * per_scheduler);
-    s.scan.emplace(static_cast<Issuer&>(*this), gates_.data(), std::span<const uint32_t>{s.live.begin(), per_scheduler}, s.units, s.last_pos,
-                   s.last_issued, engine::Cycle{0}, &s.parked, s.live.known_waits());
-  }
-  for (size_t slot = 0; slot < scheduler_of_.size(); ++slot) scheduler_of_[slot] = static_cast<uint32_t>(slot % schedulers_.size());
-  if (kernel.profile) profile_ = InstructionProfile::for_program(kernel.program);
-  memory_.connect(id_, this);
-}
-
-Sm::~Sm() { memory_.connect(id_, nullptr); }
 
 void Sm::account(engine::Cycle until) {
   if (until <= last_tick_) return;
@@ -310,7 +254,8 @@ void Sm::on_response(uint64_t tag) {
 // In a batch, a response's settle (after this SM's cycle) says when it is due: the SM ticks
 // then and takes it in run_cycle. Were it for a warp that has gone, or one that no
 // instruction waits for, the tick is one more with nothing to issue: it charges the cycle's
-// stalls as the next tick would, and the next is due when it was.
+// stalls as the next tick would, and the next is due when it was. (An SM left without warps
+// takes it without a tick: run_cycle.)
 void Sm::on_response_due(engine::Cycle at) {
   response_due_ = std::min(response_due_, at);
   // One answered in the SM's own cycle: its next tick covers it. (No batch: a launch stopped
