@@ -1,6 +1,7 @@
 // The most frequent arithmetic - 32-bit integer, f32 and predicate logic - a warp at a
 // time on the narrow registers in place: no widening of every operand to 64 bits and back;
-// and the 64-bit address arithmetic of indexing code (add/sub of 64-bit integers, mul/mad.wide).
+// the 64-bit arithmetic of indexing code (add, sub, logic and shifts of 64-bit integers,
+// mul/mad.wide); and integer division and remainder of both widths.
 // Each instruction is decoded once per program (lane_ops.cpp); an issue runs its lane loop.
 // Results are those of the general path (alu.cpp) bit for bit; whatever this does not
 // cover (other types, .sat, .ftz, carries, negated or unwritten operands) goes there.
@@ -8,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "exec/directed_rounding.hpp"
 #include "exec/executor.hpp"
@@ -61,6 +63,24 @@ uint32_t high(uint32_t x, uint32_t y) { return static_cast<uint32_t>(uint64_t{x}
 int32_t as_signed(uint32_t v) { return static_cast<int32_t>(v); }
 uint32_t from_signed(int32_t v) { return static_cast<uint32_t>(v); }
 
+// Division and remainder run on every lane too, so a lane dividing by zero is one not
+// executed (run_decoded sends a warp with an executed one to alu.cpp, which faults): any
+// value does there, as long as the host does not trap. Nor may it on the signed minimum
+// over -1, whose quotient wraps to itself and whose remainder is 0 (alu.cpp's, in 64 bits).
+// So 0 and -1 divide as 1, and -1's quotient is negated.
+template <typename U>
+U safe_divisor(U y) {
+  return y == 0 || y == static_cast<U>(-1) ? U{1} : y;
+}
+template <typename U, bool Signed, bool Quotient>
+U divide(U x, U y) {
+  using S = std::make_signed_t<U>;
+  const U d = Signed ? safe_divisor(y) : y + U{y == 0};
+  if constexpr (!Signed) return Quotient ? x / d : x % d;
+  const U r = static_cast<U>(Quotient ? static_cast<S>(x) / static_cast<S>(d) : static_cast<S>(x) % static_cast<S>(d));
+  return Quotient && y == static_cast<U>(-1) ? U{0} - r : r;
+}
+
 LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate) {
   const auto k = [predicate](auto fn) { return predicate ? predicate_kernel_of(fn) : int_kernel_of(fn); };
   switch (op) {
@@ -101,6 +121,12 @@ LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate
       return min ? k([](uint32_t x, uint32_t y, uint32_t) { return std::min(x, y); })
                  : k([](uint32_t x, uint32_t y, uint32_t) { return std::max(x, y); });
     }
+    case Opcode::Div:
+      return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, true>(x, y); })
+                       : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, true>(x, y); });
+    case Opcode::Rem:
+      return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, false>(x, y); })
+                       : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, false>(x, y); });
     default: return nullptr;
   }
 }
@@ -127,6 +153,11 @@ LaneKernel float_kernel(Opcode op) {
     case Opcode::Abs: return k([](float x, float, float) { return std::fabs(x); });
     case Opcode::Min: return k([](float x, float y, float) { return ptx_min(x, y); });
     case Opcode::Max: return k([](float x, float y, float) { return ptx_max(x, y); });
+    // IEEE division and square root round exactly, in vector code as in scalar: the general path's bits.
+    case Opcode::Div: return k([](float x, float y, float) { return x / y; });
+    case Opcode::Sqrt: return k([](float x, float, float) { return std::sqrt(x); });
+    case Opcode::Rsqrt: return k([](float x, float, float) { return 1.0f / std::sqrt(x); });
+    case Opcode::Rcp: return k([](float x, float, float) { return 1.0f / x; });
     default: return nullptr;
   }
 }
@@ -151,6 +182,28 @@ __attribute__((target_clones("avx2", "default"))) void add64(const uint64_t* a, 
 __attribute__((target_clones("avx2", "default"))) void sub64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] - b[l];
 }
+__attribute__((target_clones("avx2", "default"))) void and64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] & b[l];
+}
+__attribute__((target_clones("avx2", "default"))) void or64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] | b[l];
+}
+__attribute__((target_clones("avx2", "default"))) void xor64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] ^ b[l];
+}
+// 64-bit shifts by a 32-bit count: past 63 a logical shift gives 0, an arithmetic one the sign.
+template <int Kind>  // 0: shl, 1: shr.u64/b64, 2: shr.s64
+GPUSIM_AVX2_CLONES_TEMPLATE void shift64(const uint64_t* a, const uint32_t* n, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) {
+    if constexpr (Kind == 2) out[l] = static_cast<uint64_t>(static_cast<int64_t>(a[l]) >> std::min(n[l], 63u));
+    else if constexpr (Kind == 1) out[l] = n[l] >= 64 ? 0 : a[l] >> n[l];
+    else out[l] = n[l] >= 64 ? 0 : a[l] << n[l];
+  }
+}
+template <bool Signed, bool Quotient>
+void divide64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) out[l] = divide<uint64_t, Signed, Quotient>(a[l], b[l]);
+}
 // mul/mad.wide.s32: whole-warp signed products; a clone for hosts with AVX2 multiplies four
 // lanes at a time (vpmuldq), where baseline x86-64 (SSE2) has no signed 32-bit multiply to
 // 64 bits. The products are exact, so the answer does not depend on the host.
@@ -174,11 +227,13 @@ LaneOp decode_arithmetic(const kernel::Program& program, const kernel::Instructi
   if (in.dst.kind != kernel::Operand::Kind::Reg) return op;
   if (!program.reg_wide[in.dst.reg]) {
     op.narrow = narrow_kernel(in);
-    if (op.narrow) op.form = LaneOp::Form::Narrow;
+    const bool integer_division = (in.op == Opcode::Div || in.op == Opcode::Rem) && in.type != DataType::F32;
+    if (op.narrow) op.form = integer_division ? LaneOp::Form::NarrowDivide : LaneOp::Form::Narrow;
     return op;
   }
   if (in.carry || in.sat) return op;
   const DataType t = in.type;
+  const bool sixty_four = t == DataType::S64 || t == DataType::U64 || t == DataType::B64;
   const bool mad = in.op == Opcode::Mad;
   if ((in.op == Opcode::Mul || mad) && static_cast<MulMode>(in.mode) == MulMode::Wide &&
       (t == DataType::S32 || t == DataType::U32)) {
@@ -186,10 +241,23 @@ LaneOp decode_arithmetic(const kernel::Program& program, const kernel::Instructi
     op.widening = t == DataType::S32 ? (mad ? &widening<true, true> : &widening<true, false>)
                                      : (mad ? &widening<false, true> : &widening<false, false>);
     op.src[2].wide = true;  // the addend
-  } else if ((in.op == Opcode::Add || in.op == Opcode::Sub) && in.num_src == 2 &&
-             (t == DataType::S64 || t == DataType::U64 || t == DataType::B64)) {
+  } else if ((in.op == Opcode::Add || in.op == Opcode::Sub) && in.num_src == 2 && sixty_four) {
     op.form = LaneOp::Form::Wide;
     op.wide = in.op == Opcode::Add ? &add64 : &sub64;
+    op.src[0].wide = op.src[1].wide = true;
+  } else if ((in.op == Opcode::And || in.op == Opcode::Or || in.op == Opcode::Xor) && in.num_src == 2 && sixty_four) {
+    op.form = LaneOp::Form::Wide;
+    op.wide = in.op == Opcode::And ? &and64 : in.op == Opcode::Or ? &or64 : &xor64;
+    op.src[0].wide = op.src[1].wide = true;
+  } else if ((in.op == Opcode::Shl || in.op == Opcode::Shr) && sixty_four) {
+    op.form = LaneOp::Form::WideShift;  // the count is 32 bits
+    op.shift = in.op == Opcode::Shl ? &shift64<0> : t == DataType::S64 ? &shift64<2> : &shift64<1>;
+    op.src[0].wide = true;
+  } else if ((in.op == Opcode::Div || in.op == Opcode::Rem) && (t == DataType::S64 || t == DataType::U64)) {
+    const bool quotient = in.op == Opcode::Div;
+    op.form = LaneOp::Form::WideDivide;
+    op.wide = t == DataType::S64 ? (quotient ? &divide64<true, true> : &divide64<true, false>)
+                                 : (quotient ? &divide64<false, true> : &divide64<false, false>);
     op.src[0].wide = op.src[1].wide = true;
   }
   return op;

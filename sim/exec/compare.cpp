@@ -123,8 +123,8 @@ uint32_t compare_lanes(CmpOp op, uint32_t mask, const T* a, const T* b) {
 
 LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction& in) {
   LaneOp op;
-  // 32-bit operands, one predicate or two, and no predicate to combine with: setp()'s
-  // in-place path.
+  // 32- or 64-bit operands, one predicate or two, and no predicate to combine with (setp()'s
+  // in-place path, and its widened one for 64 bits).
   const DataType t = in.type;
   if (in.bool_op != kernel::BoolOp::None || in.num_src != 2 || in.dst.kind != kernel::Operand::Kind::Reg ||
       program.reg_wide[in.dst.reg])
@@ -140,7 +140,18 @@ LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction&
                : t == DataType::S32 ? compare_kernel_as<int32_t, uint32_t>(cmp)
                : t == DataType::U32 || t == DataType::B32 ? compare_kernel_as<uint32_t, uint32_t>(cmp)
                                                            : nullptr;
-  if (op.compare) op.form = LaneOp::Form::Compare;
+  if (op.compare) {
+    op.form = LaneOp::Form::Compare;
+    return op;
+  }
+  op.wide_compare = t == DataType::F64   ? compare_kernel_as<double, uint64_t>(cmp)
+                    : t == DataType::S64 ? compare_kernel_as<int64_t, uint64_t>(cmp)
+                    : t == DataType::U64 || t == DataType::B64 ? compare_kernel_as<uint64_t, uint64_t>(cmp)
+                                                                : nullptr;
+  if (op.wide_compare) {
+    op.form = LaneOp::Form::WideCompare;
+    op.src[0].wide = op.src[1].wide = true;
+  }
   return op;
 }
 

@@ -156,10 +156,7 @@ template void Executor::special_lanes(const WarpState&, const BlockState&, Speci
 uint32_t Executor::guard_mask(WarpState& w, const BlockState&, const Instruction& in, uint32_t active) const {
   if (in.guard == kernel::kNoReg) return active;
   if (!program_.reg_wide[in.guard]) {  // predicates live in the narrow registers: one pass, no branches
-    const uint32_t* v = &w.narrow[size_t{slots_.slot[in.guard]} * kWarpSize];
-    uint8_t flags[kWarpSize];
-    for (uint32_t lane = 0; lane < kWarpSize; ++lane) flags[lane] = static_cast<uint8_t>(v[lane] & 1u);
-    uint32_t set = util::pack_lanes(flags);
+    uint32_t set = util::lanes_with_low_bit(&w.narrow[size_t{slots_.slot[in.guard]} * kWarpSize]);
     set &= w.defined[in.guard];  // never written: false
     return (in.guard_negated ? ~set : set) & active;
   }

@@ -23,6 +23,11 @@ LaneOp decode(const kernel::Program& program, const kernel::Instruction& in) {
     case Opcode::Sub:
     case Opcode::Mul:
     case Opcode::Mad:
+    case Opcode::Div:
+    case Opcode::Rem:
+    case Opcode::Sqrt:
+    case Opcode::Rsqrt:
+    case Opcode::Rcp:
     case Opcode::Fma:
     case Opcode::And:
     case Opcode::Or:

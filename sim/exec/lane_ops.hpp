@@ -1,6 +1,6 @@
 // The most frequent instructions decoded once per program: 32-bit integer, f32, predicate
 // logic and selp on 32-bit registers, the 64-bit address arithmetic of indexing code
-// (add/sub of 64-bit integers, mul/mad.wide), 32-bit comparisons (setp), moves and the
+// (add/sub, logic and shifts of 64-bit integers, mul/mad.wide), integer division and remainder, 32- and 64-bit comparisons (setp), moves and the
 // simple conversions (mov, cvt between integer widths and to f32, cvta outside the shared
 // and local windows). Each such instruction gets the loop over the warp's lanes that is its
 // operation, and where each operand lives, so that issuing it costs a look-up and the loop,
@@ -21,17 +21,25 @@ using LaneKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint32_t
 using WideKernel = void (*)(const uint64_t* a, const uint64_t* b, uint64_t* out);  // add, sub, mov
 using WideningKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out);  // mul/mad.wide, cvt
 using NarrowingKernel = void (*)(const uint64_t* a, uint32_t* out);  // cvt of a 64-bit integer to 32 bits or fewer
+using ShiftKernel = void (*)(const uint64_t* a, const uint32_t* n, uint64_t* out);  // a 64-bit shl or shr by n
 // The lanes of `mask` for which a comparison of a[l] and b[l] holds, as a mask (setp).
 using CompareKernel = uint32_t (*)(uint32_t mask, const uint32_t* a, const uint32_t* b);
+using WideCompareKernel = uint32_t (*)(uint32_t mask, const uint64_t* a, const uint64_t* b);
 
 struct LaneOp {
   enum class Form : uint8_t {
     None,       // not one of these: the general path runs it
     Narrow,     // 32-bit sources and result: `narrow`
     Wide,       // 64-bit sources and result: `wide`
+    // Integer div or rem, as Narrow and Wide where no executed lane divides by zero (the
+    // general path runs a warp with one, and faults).
+    NarrowDivide,
+    WideDivide,
+    WideShift,  // a 64-bit a shifted by a 32-bit count b: `shift`
     Widening,   // 32-bit a and b, a 64-bit addend c (zeros where unused) and result: `widening`
     Narrowing,  // a 64-bit source, a 32-bit result: `narrowing`
     Compare,    // 32-bit a and b; predicates `dst` (where it holds) and `dst2` (where not): `compare`
+    WideCompare,  // as Compare, of 64-bit a and b: `wide_compare`
     Special,    // a special register's lanes into a 32-bit register: `special`
   };
   // One source: a register's lanes from `base` in the warp's narrow or wide registers (by
@@ -48,7 +56,9 @@ struct LaneOp {
   WideKernel wide = nullptr;
   WideningKernel widening = nullptr;
   NarrowingKernel narrowing = nullptr;
+  ShiftKernel shift = nullptr;
   CompareKernel compare = nullptr;
+  WideCompareKernel wide_compare = nullptr;
   uint32_t dst = kernel::kNoReg;
   uint32_t dst2 = kernel::kNoReg;  // Compare: setp's second predicate, or none
   uint32_t dst_base = 0;  // the destination's lanes in the narrow or wide registers (by form)

@@ -2,6 +2,8 @@
 // (no POPCNT instruction assumed); lane_count is the same count inline.
 #pragma once
 
+#include <emmintrin.h>  // SSE2, which every x86-64 host has
+
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -70,6 +72,17 @@ constexpr void unpack_lanes(uint32_t mask, uint8_t* flags) {
     const uint64_t any = ((((picked & ~kHighs) + ~kHighs) | picked) & kHighs) >> 7;
     for (int i = 0; i < 8; ++i) flags[group * 8 + i] = static_cast<uint8_t>(any >> (8 * i));
   }
+}
+
+// The lanes whose word has bit 0 set, as a mask (a predicate register's lanes, lane l in
+// bit l): four at a time, bit 0 shifted to the sign bit, which movemask gathers.
+inline uint32_t lanes_with_low_bit(const uint32_t* words) {
+  uint32_t mask = 0;
+  for (int quad = 0; quad < 8; ++quad) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 4 * quad));
+    mask |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_slli_epi32(v, 31)))) << (4 * quad);
+  }
+  return mask;
 }
 
 // Each lane's bit of a lane mask, for loops over the lanes that test it without a shift by a
