@@ -1,18 +1,17 @@
-// The most frequent arithmetic - 32-bit integer, f32 and predicate logic - a warp at a
-// time on the narrow registers in place: no widening of every operand to 64 bits and back;
-// the 64-bit arithmetic of indexing code (add, sub, logic and shifts of 64-bit integers,
-// mul/mad.wide); and integer division and remainder of both widths.
+// The most frequent arithmetic - 32-bit integer (division and remainder too), f32 and
+// predicate logic - a warp at a time on the narrow registers in place: no widening of
+// every operand to 64 bits and back. What writes a 64-bit register: alu64.cpp.
 // Each instruction is decoded once per program (lane_ops.cpp); an issue runs its lane loop.
 // Results are those of the general path (alu.cpp) bit for bit; whatever this does not
-// cover (other types, .sat, .ftz, carries, negated or unwritten operands) goes there.
+// cover (other types, .sat, carries, negated or unwritten operands) goes there.
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 
 #include "exec/directed_rounding.hpp"
 #include "exec/executor.hpp"
+#include "exec/integer_divide.hpp"
 #include "exec/lane_ops.hpp"
 #include "exec/value.hpp"
 #include "util/host_clones.hpp"
@@ -31,11 +30,15 @@ template <typename Fn>
 GPUSIM_AVX2_CLONES_TEMPLATE void int_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]);
 }
-template <typename Fn>
+// With `Ftz` (.ftz), subnormal operands and results are zeros of their sign, as in alu.cpp.
+template <typename Fn, bool Ftz>
 GPUSIM_AVX2_CLONES_TEMPLATE void float_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
-  for (int l = 0; l < kWarpSize; ++l)
-    out[l] = std::bit_cast<uint32_t>(
-        Fn{}(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]), std::bit_cast<float>(c[l])));
+  for (int l = 0; l < kWarpSize; ++l) {
+    float x = std::bit_cast<float>(a[l]), y = std::bit_cast<float>(b[l]), z = std::bit_cast<float>(c[l]);
+    if constexpr (Ftz) x = flush_f32(x), y = flush_f32(y);  // z: only fma's addend, which has its own lanes
+    const float v = Fn{}(x, y, z);
+    out[l] = std::bit_cast<uint32_t>(Ftz ? flush_f32(v) : v);
+  }
 }
 // Predicate logic: the integer operation's result, as a predicate (0 or 1).
 template <typename Fn>
@@ -50,9 +53,9 @@ template <typename Fn>
 LaneKernel predicate_kernel_of(Fn) {
   return &predicate_lanes32<Fn>;
 }
-template <typename Fn>
+template <bool Ftz, typename Fn>
 LaneKernel float_kernel_of(Fn) {
-  return &float_lanes32<Fn>;
+  return &float_lanes32<Fn, Ftz>;
 }
 
 uint32_t high_signed(uint32_t x, uint32_t y) {
@@ -62,24 +65,6 @@ uint32_t high_signed(uint32_t x, uint32_t y) {
 uint32_t high(uint32_t x, uint32_t y) { return static_cast<uint32_t>(uint64_t{x} * y >> 32); }
 int32_t as_signed(uint32_t v) { return static_cast<int32_t>(v); }
 uint32_t from_signed(int32_t v) { return static_cast<uint32_t>(v); }
-
-// Division and remainder run on every lane too, so a lane dividing by zero is one not
-// executed (run_decoded sends a warp with an executed one to alu.cpp, which faults): any
-// value does there, as long as the host does not trap. Nor may it on the signed minimum
-// over -1, whose quotient wraps to itself and whose remainder is 0 (alu.cpp's, in 64 bits).
-// So 0 and -1 divide as 1, and -1's quotient is negated.
-template <typename U>
-U safe_divisor(U y) {
-  return y == 0 || y == static_cast<U>(-1) ? U{1} : y;
-}
-template <typename U, bool Signed, bool Quotient>
-U divide(U x, U y) {
-  using S = std::make_signed_t<U>;
-  const U d = Signed ? safe_divisor(y) : y + U{y == 0};
-  if constexpr (!Signed) return Quotient ? x / d : x % d;
-  const U r = static_cast<U>(Quotient ? static_cast<S>(x) / static_cast<S>(d) : static_cast<S>(x) % static_cast<S>(d));
-  return Quotient && y == static_cast<U>(-1) ? U{0} - r : r;
-}
 
 LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate) {
   const auto k = [predicate](auto fn) { return predicate ? predicate_kernel_of(fn) : int_kernel_of(fn); };
@@ -140,15 +125,23 @@ __attribute__((target_clones("fma", "default"))) void fma_lanes(const uint32_t* 
     out[l] = std::bit_cast<uint32_t>(
         std::fma(std::bit_cast<float>(a[l]), std::bit_cast<float>(b[l]), std::bit_cast<float>(c[l])));
 }
+// The same with .ftz: subnormal operands and result flushed.
+__attribute__((target_clones("fma", "default"))) void fma_lanes_ftz(const uint32_t* a, const uint32_t* b,
+                                                                     const uint32_t* c, uint32_t* out) {
+  for (int l = 0; l < kWarpSize; ++l)
+    out[l] = std::bit_cast<uint32_t>(flush_f32(std::fma(flush_f32(std::bit_cast<float>(a[l])),
+                                                        flush_f32(std::bit_cast<float>(b[l])),
+                                                        flush_f32(std::bit_cast<float>(c[l])))));
+}
 
-LaneKernel float_kernel(Opcode op) {
-  const auto k = [](auto fn) { return float_kernel_of(fn); };
+LaneKernel float_kernel(Opcode op, bool ftz) {
+  const auto k = [ftz](auto fn) { return ftz ? float_kernel_of<true>(fn) : float_kernel_of<false>(fn); };
   switch (op) {
     case Opcode::Add: return k([](float x, float y, float) { return x + y; });
     case Opcode::Sub: return k([](float x, float y, float) { return x - y; });
     case Opcode::Mul: return k([](float x, float y, float) { return x * y; });
     case Opcode::Mad:
-    case Opcode::Fma: return &fma_lanes;
+    case Opcode::Fma: return ftz ? &fma_lanes_ftz : &fma_lanes;
     case Opcode::Neg: return k([](float x, float, float) { return -x; });
     case Opcode::Abs: return k([](float x, float, float) { return std::fabs(x); });
     case Opcode::Min: return k([](float x, float y, float) { return ptx_min(x, y); });
@@ -163,61 +156,18 @@ LaneKernel float_kernel(Opcode op) {
 }
 
 // The lane loop of `in` as a 32-bit operation, or null where the general path (alu.cpp) must
-// run it: other types, .sat, .ftz, carries, or a destination that is not a 32-bit register.
+// run it: other types, .sat, .ftz but on f32, carries, or a destination that is not a 32-bit register.
 LaneKernel narrow_kernel(const kernel::Instruction& in) {
   const DataType t = in.type;
   const bool integer = t == DataType::B32 || t == DataType::U32 || t == DataType::S32;
   const bool pred_logic = t == DataType::Pred && (in.op == Opcode::And || in.op == Opcode::Or ||
                                                   in.op == Opcode::Xor || in.op == Opcode::Not);
-  if (!(integer || t == DataType::F32 || pred_logic) || in.carry || in.sat || in.ftz || in.num_src > 3) return nullptr;
+  if (!(integer || t == DataType::F32 || pred_logic) || in.carry || in.sat || in.num_src > 3) return nullptr;
   if (in.op == Opcode::Selp)
     return int_kernel_of([](uint32_t x, uint32_t y, uint32_t p) { return p & 1u ? x : y; });
-  if (t == DataType::F32) return is_directed(in.rounding) ? nullptr : float_kernel(in.op);  // .rz/.rm/.rp: alu.cpp
+  if (t == DataType::F32) return is_directed(in.rounding) ? nullptr : float_kernel(in.op, in.ftz);  // .rz/.rm/.rp: alu.cpp
+  if (in.ftz) return nullptr;  // f32 only
   return integer_kernel(in.op, static_cast<MulMode>(in.mode), kernel::is_signed(t), pred_logic);
-}
-
-__attribute__((target_clones("avx2", "default"))) void add64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] + b[l];
-}
-__attribute__((target_clones("avx2", "default"))) void sub64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] - b[l];
-}
-__attribute__((target_clones("avx2", "default"))) void and64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] & b[l];
-}
-__attribute__((target_clones("avx2", "default"))) void or64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] | b[l];
-}
-__attribute__((target_clones("avx2", "default"))) void xor64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = a[l] ^ b[l];
-}
-// 64-bit shifts by a 32-bit count: past 63 a logical shift gives 0, an arithmetic one the sign.
-template <int Kind>  // 0: shl, 1: shr.u64/b64, 2: shr.s64
-GPUSIM_AVX2_CLONES_TEMPLATE void shift64(const uint64_t* a, const uint32_t* n, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) {
-    if constexpr (Kind == 2) out[l] = static_cast<uint64_t>(static_cast<int64_t>(a[l]) >> std::min(n[l], 63u));
-    else if constexpr (Kind == 1) out[l] = n[l] >= 64 ? 0 : a[l] >> n[l];
-    else out[l] = n[l] >= 64 ? 0 : a[l] << n[l];
-  }
-}
-template <bool Signed, bool Quotient>
-void divide64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = divide<uint64_t, Signed, Quotient>(a[l], b[l]);
-}
-// mul/mad.wide.s32: whole-warp signed products; a clone for hosts with AVX2 multiplies four
-// lanes at a time (vpmuldq), where baseline x86-64 (SSE2) has no signed 32-bit multiply to
-// 64 bits. The products are exact, so the answer does not depend on the host.
-__attribute__((target_clones("avx2", "default"))) void signed_products(const uint32_t* a, const uint32_t* b,
-                                                                        uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l)
-    out[l] = static_cast<uint64_t>(int64_t{static_cast<int32_t>(a[l])} * static_cast<int32_t>(b[l]));
-}
-template <bool Signed, bool Add>
-void widening(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out) {
-  if constexpr (Signed) signed_products(a, b, out);
-  else for (int l = 0; l < kWarpSize; ++l) out[l] = uint64_t{a[l]} * b[l];
-  if constexpr (Add)
-    for (int l = 0; l < kWarpSize; ++l) out[l] += c[l];
 }
 
 }  // namespace
@@ -231,36 +181,7 @@ LaneOp decode_arithmetic(const kernel::Program& program, const kernel::Instructi
     if (op.narrow) op.form = integer_division ? LaneOp::Form::NarrowDivide : LaneOp::Form::Narrow;
     return op;
   }
-  if (in.carry || in.sat) return op;
-  const DataType t = in.type;
-  const bool sixty_four = t == DataType::S64 || t == DataType::U64 || t == DataType::B64;
-  const bool mad = in.op == Opcode::Mad;
-  if ((in.op == Opcode::Mul || mad) && static_cast<MulMode>(in.mode) == MulMode::Wide &&
-      (t == DataType::S32 || t == DataType::U32)) {
-    op.form = LaneOp::Form::Widening;
-    op.widening = t == DataType::S32 ? (mad ? &widening<true, true> : &widening<true, false>)
-                                     : (mad ? &widening<false, true> : &widening<false, false>);
-    op.src[2].wide = true;  // the addend
-  } else if ((in.op == Opcode::Add || in.op == Opcode::Sub) && in.num_src == 2 && sixty_four) {
-    op.form = LaneOp::Form::Wide;
-    op.wide = in.op == Opcode::Add ? &add64 : &sub64;
-    op.src[0].wide = op.src[1].wide = true;
-  } else if ((in.op == Opcode::And || in.op == Opcode::Or || in.op == Opcode::Xor) && in.num_src == 2 && sixty_four) {
-    op.form = LaneOp::Form::Wide;
-    op.wide = in.op == Opcode::And ? &and64 : in.op == Opcode::Or ? &or64 : &xor64;
-    op.src[0].wide = op.src[1].wide = true;
-  } else if ((in.op == Opcode::Shl || in.op == Opcode::Shr) && sixty_four) {
-    op.form = LaneOp::Form::WideShift;  // the count is 32 bits
-    op.shift = in.op == Opcode::Shl ? &shift64<0> : t == DataType::S64 ? &shift64<2> : &shift64<1>;
-    op.src[0].wide = true;
-  } else if ((in.op == Opcode::Div || in.op == Opcode::Rem) && (t == DataType::S64 || t == DataType::U64)) {
-    const bool quotient = in.op == Opcode::Div;
-    op.form = LaneOp::Form::WideDivide;
-    op.wide = t == DataType::S64 ? (quotient ? &divide64<true, true> : &divide64<true, false>)
-                                 : (quotient ? &divide64<false, true> : &divide64<false, false>);
-    op.src[0].wide = op.src[1].wide = true;
-  }
-  return op;
+  return decode_wide_arithmetic(in);
 }
 
 }  // namespace gpusim::exec

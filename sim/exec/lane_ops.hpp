@@ -1,10 +1,10 @@
 // The most frequent instructions decoded once per program: 32-bit integer, f32, predicate
-// logic and selp on 32-bit registers, the 64-bit address arithmetic of indexing code
-// (add/sub, logic and shifts of 64-bit integers, mul/mad.wide), integer division and remainder, 32- and 64-bit comparisons (setp), moves and the
-// simple conversions (mov, cvt between integer widths and to f32, cvta outside the shared
-// and local windows). Each such instruction gets the loop over the warp's lanes that is its
-// operation, and where each operand lives, so that issuing it costs a look-up and the loop,
-// not the type and operand checks of every issue (lane_ops.cpp).
+// logic and selp on 32-bit registers; 64-bit integer and f64 arithmetic; integer division
+// and remainder; 32- and 64-bit comparisons (setp); moves and the simple conversions (mov,
+// cvt between integer widths and to f32, cvta outside the shared and local windows). Each
+// such instruction gets the loop over the warp's lanes that is its operation, and where
+// each operand lives, so that issuing it costs a look-up and the loop, not the type and
+// operand checks of every issue (lane_ops.cpp).
 #pragma once
 
 #include <array>
@@ -22,6 +22,7 @@ using WideKernel = void (*)(const uint64_t* a, const uint64_t* b, uint64_t* out)
 using WideningKernel = void (*)(const uint32_t* a, const uint32_t* b, const uint64_t* c, uint64_t* out);  // mul/mad.wide, cvt
 using NarrowingKernel = void (*)(const uint64_t* a, uint32_t* out);  // cvt of a 64-bit integer to 32 bits or fewer
 using ShiftKernel = void (*)(const uint64_t* a, const uint32_t* n, uint64_t* out);  // a 64-bit shl or shr by n
+using TernaryKernel = void (*)(const uint64_t* a, const uint64_t* b, const uint64_t* c, uint64_t* out);  // f64, mul/mad.lo
 // The lanes of `mask` for which a comparison of a[l] and b[l] holds, as a mask (setp).
 using CompareKernel = uint32_t (*)(uint32_t mask, const uint32_t* a, const uint32_t* b);
 using WideCompareKernel = uint32_t (*)(uint32_t mask, const uint64_t* a, const uint64_t* b);
@@ -36,6 +37,7 @@ struct LaneOp {
     NarrowDivide,
     WideDivide,
     WideShift,  // a 64-bit a shifted by a 32-bit count b: `shift`
+    WideTernary,  // 64-bit sources (up to three) and result: `ternary`
     Widening,   // 32-bit a and b, a 64-bit addend c (zeros where unused) and result: `widening`
     Narrowing,  // a 64-bit source, a 32-bit result: `narrowing`
     Compare,    // 32-bit a and b; predicates `dst` (where it holds) and `dst2` (where not): `compare`
@@ -57,6 +59,7 @@ struct LaneOp {
   WideningKernel widening = nullptr;
   NarrowingKernel narrowing = nullptr;
   ShiftKernel shift = nullptr;
+  TernaryKernel ternary = nullptr;
   CompareKernel compare = nullptr;
   WideCompareKernel wide_compare = nullptr;
   uint32_t dst = kernel::kNoReg;
@@ -81,6 +84,7 @@ struct LaneOps {
 // The decoders of each family: the form and lane loop of `in`, with each source's width set
 // (the sources are placed by LaneOps); form None where the general path must run it.
 LaneOp decode_arithmetic(const kernel::Program& program, const kernel::Instruction& in);  // alu32.cpp
+LaneOp decode_wide_arithmetic(const kernel::Instruction& in);  // alu64.cpp: the destination is a 64-bit register
 LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction& in);     // compare.cpp
 LaneOp decode_move(const kernel::Program& program, const kernel::Instruction& in);        // lane_moves.cpp: mov, cvt, cvta
 

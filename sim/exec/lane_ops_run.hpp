@@ -86,6 +86,14 @@ bool divides_by_zero(const LaneOps& decoded, const WarpState& w, const LaneOp::S
       detail::into_lanes(&w.wide[op.dst_base], mask, op.in_place, [&](uint64_t* out) { op.wide(x, y, out); });
       break;
     }
+    case LaneOp::Form::WideTernary: {
+      const uint64_t* x = detail::lanes_of<uint64_t>(lane_ops_, w, op.src[0], mask);
+      const uint64_t* y = detail::lanes_of<uint64_t>(lane_ops_, w, op.src[1], mask);
+      const uint64_t* z = detail::lanes_of<uint64_t>(lane_ops_, w, op.src[2], mask);
+      if (!x || !y || !z) return false;
+      detail::into_lanes(&w.wide[op.dst_base], mask, op.in_place, [&](uint64_t* out) { op.ternary(x, y, z, out); });
+      break;
+    }
     case LaneOp::Form::WideShift: {
       const uint64_t* x = detail::lanes_of<uint64_t>(lane_ops_, w, op.src[0], mask);
       const uint32_t* n = detail::lanes_of<uint32_t>(lane_ops_, w, op.src[1], mask);

@@ -134,5 +134,38 @@ TEST(WarpFastPaths, DecodedFloatDivisionReciprocalAndRoots) {
   });
 }
 
+// .ftz: subnormal operands and results are zeros of their sign. s = t * 2^-140 (subnormal
+// but at t 0). s + 2^-126 is 2^-126; half of 2^-126 (1 + t/32) is flushed; s 2^23 + 2^-126
+// is 2^-126; -s is -0; 1 / sqrt(s) is infinity.
+TEST(WarpFastPaths, DecodedFloatArithmeticFlushesSubnormalsToZero) {
+  const std::string body = R"(
+  .reg .f32 %f<8>;
+  cvt.rn.f32.u32 %f1, %r1;
+  mul.f32 %f2, %f1, 0f00000200;
+  add.ftz.f32 %f3, %f2, 0f00800000;
+  fma.rn.f32 %f4, %f1, 0f3D000000, 0f3F800000;
+  mul.f32 %f4, %f4, 0f00800000;
+  mul.ftz.f32 %f4, %f4, 0f3F000000;
+  fma.rn.ftz.f32 %f5, %f2, 0f4B000000, 0f00800000;
+  neg.ftz.f32 %f6, %f2;
+  rsqrt.approx.ftz.f32 %f7, %f2;
+  mov.b32 %r5, %f3;
+  mov.b32 %r6, %f4;
+  mov.b32 %r7, %f5;
+  mov.b32 %r8, %f6;
+  mov.b32 %r9, %f7;
+  mad.lo.u32 %r5, %r6, 3, %r5;
+  xor.b32 %r5, %r5, %r7;
+  mad.lo.u32 %r5, %r8, 5, %r5;
+  xor.b32 %r5, %r5, %r9;
+  st.global.u32 [%rd3], %r5;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t, uint32_t) {
+    const uint32_t smallest_normal = 0x00800000u, negative_zero = 0x80000000u, infinity = 0x7F800000u;
+    const uint32_t flushed = 0;
+    return (((smallest_normal + flushed * 3) ^ smallest_normal) + negative_zero * 5) ^ infinity;
+  });
+}
+
 }  // namespace
 }  // namespace gpusim::exec

@@ -1,10 +1,12 @@
-// 64-bit logic, shifts and comparisons a warp at a time (decoded once per program,
-// exec/lane_ops.hpp) against values worked out here: shift counts past 63, an arithmetic
-// shift of a negative value, and setp of signed, unsigned and f64 operands with both
-// predicates.
+// What writes 64-bit registers a warp at a time (decoded once per program, exec/lane_ops.hpp)
+// against values worked out here: logic, shift counts past 63, an arithmetic shift of a
+// negative value; products, min and max of either sign, negation; f64 arithmetic; and setp
+// of signed, unsigned and f64 operands with both predicates.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -67,6 +69,71 @@ TEST(WarpFastPaths, DecodedSixtyFourBitLogicAndShifts) {
     r += logical_right(b, two_t);
     r ^= logical_left(b, far);
     r += arithmetic(b, 3);
+    return static_cast<uint32_t>(r >> 32) ^ static_cast<uint32_t>(r);
+  });
+}
+
+// a = x << 20 (x = t * 0x9E3779B1), b = t - 16: a a + b a (the low 64 bits), min, max and
+// negation of either sign, with immediates; then f64: d = (t - 16) + 0.1, d d + d (t - 16)
+// fused, over d, the square root of its size and that root's reciprocal, d's reciprocal,
+// min, max and negation. out[t] folds the words of both sums.
+TEST(WarpFastPaths, DecodedSixtyFourBitProductsMinMaxAndDoubles) {
+  const std::string body = R"(
+  .reg .f64 %fd<8>;
+  mul.lo.u32 %r5, %r1, -1640531535;
+  cvt.u64.u32 %rd4, %r5;
+  shl.b64 %rd4, %rd4, 20;
+  sub.u32 %r6, %r1, 16;
+  cvt.s64.s32 %rd5, %r6;
+  mul.lo.s64 %rd6, %rd4, %rd4;
+  mad.lo.s64 %rd6, %rd5, %rd4, %rd6;
+  min.s64 %rd7, %rd5, 3;
+  xor.b64 %rd6, %rd6, %rd7;
+  max.u64 %rd7, %rd5, %rd4;
+  add.s64 %rd6, %rd6, %rd7;
+  min.u64 %rd7, %rd5, %rd4;
+  xor.b64 %rd6, %rd6, %rd7;
+  max.s64 %rd7, %rd5, -5;
+  neg.s64 %rd7, %rd7;
+  add.s64 %rd6, %rd6, %rd7;
+  cvt.rn.f64.s32 %fd1, %r6;
+  add.f64 %fd2, %fd1, 0d3FB999999999999A;
+  mul.f64 %fd3, %fd2, %fd2;
+  fma.rn.f64 %fd3, %fd2, %fd1, %fd3;
+  div.rn.f64 %fd4, %fd3, %fd2;
+  abs.f64 %fd5, %fd3;
+  sqrt.rn.f64 %fd5, %fd5;
+  rsqrt.approx.f64 %fd6, %fd5;
+  add.f64 %fd4, %fd4, %fd6;
+  rcp.rn.f64 %fd6, %fd2;
+  sub.f64 %fd4, %fd4, %fd6;
+  min.f64 %fd6, %fd4, %fd5;
+  max.f64 %fd7, %fd4, %fd1;
+  neg.f64 %fd7, %fd7;
+  mul.f64 %fd6, %fd6, %fd7;
+  add.f64 %fd4, %fd4, %fd6;
+  mov.b64 %rd7, %fd4;
+  xor.b64 %rd6, %rd6, %rd7;
+  shr.u64 %rd7, %rd6, 32;
+  cvt.u32.u64 %r7, %rd7;
+  cvt.u32.u64 %r8, %rd6;
+  xor.b32 %r7, %r7, %r8;
+  st.global.u32 [%rd3], %r7;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const uint64_t a = uint64_t{t * 0x9E3779B1u} << 20;
+    const int64_t b = static_cast<int64_t>(t) - 16;
+    const auto ub = static_cast<uint64_t>(b);
+    uint64_t r = a * a + ub * a;
+    r ^= static_cast<uint64_t>(std::min<int64_t>(b, 3));
+    r += std::max(ub, a);
+    r ^= std::min(ub, a);
+    r += 0 - static_cast<uint64_t>(std::max<int64_t>(b, -5));
+    const auto db = static_cast<double>(b), d = db + 0.1;
+    const double fused = std::fma(d, db, d * d), root = std::sqrt(std::fabs(fused));
+    double v = fused / d + 1.0 / std::sqrt(root) - 1.0 / d;
+    v += std::min(v, root) * -std::max(v, db);
+    r ^= std::bit_cast<uint64_t>(v);
     return static_cast<uint32_t>(r >> 32) ^ static_cast<uint32_t>(r);
   });
 }
