@@ -67,13 +67,12 @@ int known_progression_passes(const uint64_t* a, uint64_t stride, uint32_t size, 
 
 // The common case, checked first: every lane asks for one word, and no bank for two different
 // ones (lanes asking for the same word share it), so the access takes one pass.
-bool one_pass(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint32_t size, uint32_t width_shift,
-              uint32_t banks) {
+// Lane by lane over the mask's lanes only: a divergent warp's few (reductions) cost their own.
+bool one_pass(const uint64_t* a, uint32_t scope_mask, uint32_t size, uint32_t width_shift, uint32_t banks) {
   uint64_t used = 0;          // banks asked for so far, a bit each
   uint64_t bank_word[64];     // the word each of them was asked for (read only where `used` says)
-  for (int k = 0; k < scope_threads; ++k) {
-    if (!(scope_mask >> k & 1u)) continue;
-    const uint64_t addr = a[k];
+  for (uint32_t m = scope_mask; m != 0; m &= m - 1) {
+    const uint64_t addr = a[std::countr_zero(m)];
     const uint64_t w = addr >> width_shift;
     if (((w + 1) << width_shift) < addr + size) return false;  // spans two words
     const uint32_t bank = static_cast<uint32_t>(w) & (banks - 1);
@@ -90,8 +89,7 @@ bool one_pass(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint32_
 // Otherwise: per bank, the distinct words asked for, each bank's as a chain through `words`
 // (fixed storage, no allocation per access), so that a new word is looked for among its own
 // bank's words only; the passes are the most any bank holds.
-int bank_passes(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint32_t size, uint32_t width_shift,
-                uint32_t banks) {
+int bank_passes(const uint64_t* a, uint32_t scope_mask, uint32_t size, uint32_t width_shift, uint32_t banks) {
   constexpr int kMaxBanks = 64, kMaxWords = 32 * 4;
   uint64_t words[kMaxWords];
   int16_t next[kMaxWords];
@@ -101,9 +99,8 @@ int bank_passes(const uint64_t* a, uint32_t scope_mask, int scope_threads, uint3
   std::fill_n(per_bank, banks, 0);
   int n = 0;
   int passes = 1;
-  for (int k = 0; k < scope_threads; ++k) {
-    if (!(scope_mask >> k & 1u)) continue;
-    const uint64_t addr = a[k];
+  for (uint32_t m = scope_mask; m != 0; m &= m - 1) {
+    const uint64_t addr = a[std::countr_zero(m)];
     for (uint64_t w = addr >> width_shift; (w << width_shift) < addr + size; ++w) {
       const uint32_t bank = static_cast<uint32_t>(w) & (banks - 1);  // banks <= 64: the loader's limit
       bool seen = false;
@@ -151,9 +148,9 @@ int shared_passes(const uint64_t* a, uint32_t mask, uint32_t size, const SharedA
   for (int first = 0; first < 32; first += scope_threads) {
     const uint32_t scope_mask = scope_threads >= 32 ? mask : (mask >> first) & ((1u << scope_threads) - 1);
     if (!scope_mask) continue;
-    int passes = one_pass(a + first, scope_mask, scope_threads, size, width_shift, banks)
+    int passes = one_pass(a + first, scope_mask, size, width_shift, banks)
                      ? 1
-                     : bank_passes(a + first, scope_mask, scope_threads, size, width_shift, banks);
+                     : bank_passes(a + first, scope_mask, size, width_shift, banks);
     if (atomic && config.atomics_serialise_same_word) passes = std::max(passes, most_on_one_address(a + first, scope_mask));
     total += passes;
   }
