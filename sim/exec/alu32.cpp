@@ -156,7 +156,7 @@ LaneKernel float_kernel(Opcode op, bool ftz) {
 }
 
 // The lane loop of `in` as a 32-bit operation, or null where the general path (alu.cpp) must
-// run it: other types, .sat, .ftz but on f32, carries, or a destination that is not a 32-bit register.
+// run it: other types, .sat, .ftz (but on f32), carries, or a destination that is not a 32-bit register.
 LaneKernel narrow_kernel(const kernel::Instruction& in) {
   const DataType t = in.type;
   const bool integer = t == DataType::B32 || t == DataType::U32 || t == DataType::S32;

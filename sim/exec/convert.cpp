@@ -17,28 +17,6 @@ using kernel::Rounding;
 
 namespace {
 
-// Float to integer with the instruction's rounding, clamped to the destination range.
-uint64_t float_to_int(double v, Rounding r, DataType dst) {
-  if (std::isnan(v)) return 0;
-  switch (r) {
-    case Rounding::Rni: v = std::nearbyint(v); break;
-    case Rounding::Rmi: v = std::floor(v); break;
-    case Rounding::Rpi: v = std::ceil(v); break;
-    default: v = std::trunc(v); break;
-  }
-  const int bits = kernel::type_bits(dst);
-  if (kernel::is_signed(dst)) {
-    const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
-    const double c = std::clamp(v, lo, hi);
-    return low_bits(static_cast<uint64_t>(c == std::ldexp(1.0, 63) ? std::numeric_limits<int64_t>::max()
-                                                                    : static_cast<int64_t>(c)),
-                    bits);
-  }
-  const double hi = std::ldexp(1.0, bits) - 1;
-  const double c = std::clamp(v, 0.0, hi);
-  return c >= std::ldexp(1.0, 64) - 1 ? ~uint64_t{0} : low_bits(static_cast<uint64_t>(c), bits);
-}
-
 double round_float(double v, Rounding r) {
   switch (r) {
     case Rounding::Rni: return std::nearbyint(v);

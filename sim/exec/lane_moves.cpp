@@ -1,12 +1,14 @@
 // mov, cvt and cvta in their common forms, decoded once per program (lane_ops.hpp): copies of
 // a register or immediate of the destination's width, a special register into a 32-bit
-// register, integer conversions between widths and integer to f32, and cvta outside the shared and
-// local windows (an address unchanged). Results are those of move() (alu.cpp) and convert()
+// register, integer conversions between widths, 32-bit integers to f32 and f64, f32 to
+// 32-bit integers, f32 to f64 and back, and cvta outside the shared and local windows (an
+// address unchanged). Results are those of move() (alu.cpp) and convert()
 // (convert.cpp) bit for bit; every other form goes there.
 #include <bit>
 
 #include "exec/executor.hpp"
 #include "exec/lane_ops.hpp"
+#include "exec/value.hpp"
 
 namespace gpusim::exec {
 
@@ -50,6 +52,44 @@ void resize(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) 
 template <int DstBits, bool DstSigned>
 void truncate(const uint64_t* a, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = extended<DstBits, DstSigned>(static_cast<uint32_t>(a[l]));
+}
+// An f32 to a 32-bit integer as convert() does (float_to_int): rounded as R says, clamped to
+// the type's range, NaN to 0.
+template <kernel::Rounding R, bool Signed>
+void f32_to_int(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
+  constexpr DataType kDst = Signed ? DataType::S32 : DataType::U32;
+  for (int l = 0; l < kWarpSize; ++l) out[l] = static_cast<uint32_t>(float_to_int(std::bit_cast<float>(a[l]), R, kDst));
+}
+template <bool Signed>
+LaneKernel f32_to_int_kernel(kernel::Rounding r) {
+  using kernel::Rounding;
+  switch (r) {
+    case Rounding::Rni: return &f32_to_int<Rounding::Rni, Signed>;
+    case Rounding::Rmi: return &f32_to_int<Rounding::Rmi, Signed>;
+    case Rounding::Rpi: return &f32_to_int<Rounding::Rpi, Signed>;
+    default: return &f32_to_int<Rounding::Rzi, Signed>;  // float_to_int truncates for any other
+  }
+}
+// Between f32 and f64: exact one way, to nearest the other; .ftz flushes the f32 side.
+template <bool Ftz>
+void f32_to_f64(const uint32_t* a, const uint32_t*, const uint64_t*, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) {
+    const float f = std::bit_cast<float>(a[l]);
+    out[l] = std::bit_cast<uint64_t>(static_cast<double>(Ftz ? flush_f32(f) : f));
+  }
+}
+template <bool Ftz>
+void f64_to_f32(const uint64_t* a, uint32_t* out) {
+  for (int l = 0; l < kWarpSize; ++l) {
+    const auto f = static_cast<float>(std::bit_cast<double>(a[l]));
+    out[l] = std::bit_cast<uint32_t>(Ftz ? flush_f32(f) : f);
+  }
+}
+// A 32-bit integer to f64: exact.
+template <bool Signed>
+void int_to_f64(const uint32_t* a, const uint32_t*, const uint64_t*, uint64_t* out) {
+  for (int l = 0; l < kWarpSize; ++l)
+    out[l] = std::bit_cast<uint64_t>(Signed ? static_cast<double>(static_cast<int32_t>(a[l])) : static_cast<double>(a[l]));
 }
 // A 32-bit integer to the nearest f32 (.rn), rounded once, as convert() does.
 template <bool Signed>
@@ -110,16 +150,40 @@ LaneOp copy(bool wide_dst, DataType t) {
   return op;
 }
 
+// cvt from f32 or f64 (no .sat): to a 32-bit integer, or between f32 and f64 to nearest.
+LaneOp decode_float_cvt(bool wide_dst, DataType dst, DataType src, const kernel::Instruction& in) {
+  LaneOp op;
+  const bool nearest = in.rounding == kernel::Rounding::None || in.rounding == kernel::Rounding::Rn;
+  if (src == DataType::F32 && !wide_dst && (dst == DataType::S32 || dst == DataType::U32)) {
+    op.form = LaneOp::Form::Narrow;
+    op.narrow = dst == DataType::S32 ? f32_to_int_kernel<true>(in.rounding) : f32_to_int_kernel<false>(in.rounding);
+  } else if (src == DataType::F32 && dst == DataType::F64 && wide_dst && nearest) {
+    op.form = LaneOp::Form::Widening;
+    op.widening = in.ftz ? &f32_to_f64<true> : &f32_to_f64<false>;
+    op.src[2].wide = true;  // unused: zeros
+  } else if (src == DataType::F64 && dst == DataType::F32 && !wide_dst && nearest) {
+    op.form = LaneOp::Form::Narrowing;
+    op.narrowing = in.ftz ? &f64_to_f32<true> : &f64_to_f32<false>;
+    op.src[0].wide = true;
+  }
+  return op;
+}
+
 LaneOp decode_cvt(bool wide_dst, const kernel::Instruction& in) {
   const DataType dst = in.type, src = in.type2 == DataType::None ? in.type : in.type2;
   LaneOp op;
-  if (in.sat || in.num_src != 1 || kernel::is_float(src)) return op;
+  if (in.sat || in.num_src != 1) return op;
+  if (kernel::is_float(src)) return decode_float_cvt(wide_dst, dst, src, in);
   const int src_bits = kernel::type_bits(src), dst_bits = kernel::type_bits(dst);
   const bool is_signed = kernel::is_signed(src);
   const bool nearest = in.rounding == kernel::Rounding::None || in.rounding == kernel::Rounding::Rn;
   if (dst == DataType::F32 && !wide_dst && src_bits == 32 && nearest) {
     op.form = LaneOp::Form::Narrow;
     op.narrow = is_signed ? &to_f32<true> : &to_f32<false>;
+  } else if (dst == DataType::F64 && wide_dst && src_bits == 32 && nearest) {
+    op.form = LaneOp::Form::Widening;
+    op.widening = is_signed ? &int_to_f64<true> : &int_to_f64<false>;
+    op.src[2].wide = true;  // unused: zeros
   } else if (kernel::is_float(dst)) {
     return op;
   } else if (dst_bits == 64 && wide_dst && src_bits == 32) {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "kernel/ir.hpp"
 
@@ -29,6 +30,29 @@ inline uint64_t from_f64(double d) { return std::bit_cast<uint64_t>(d); }
 inline int64_t as_int(uint64_t v, kernel::DataType t) {
   const int bits = kernel::type_bits(t);
   return kernel::is_signed(t) ? sign_extend(v, bits) : static_cast<int64_t>(low_bits(v, bits));
+}
+
+// Float to integer with the instruction's rounding (.rni, .rmi, .rpi; any other truncates),
+// clamped to the destination range, NaN to 0 (cvt: convert.cpp, and its decoded forms).
+inline uint64_t float_to_int(double v, kernel::Rounding r, kernel::DataType dst) {
+  if (std::isnan(v)) return 0;
+  switch (r) {
+    case kernel::Rounding::Rni: v = std::nearbyint(v); break;
+    case kernel::Rounding::Rmi: v = std::floor(v); break;
+    case kernel::Rounding::Rpi: v = std::ceil(v); break;
+    default: v = std::trunc(v); break;
+  }
+  const int bits = kernel::type_bits(dst);
+  if (kernel::is_signed(dst)) {
+    const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+    const double c = std::clamp(v, lo, hi);
+    return low_bits(static_cast<uint64_t>(c == std::ldexp(1.0, 63) ? std::numeric_limits<int64_t>::max()
+                                                                    : static_cast<int64_t>(c)),
+                    bits);
+  }
+  const double hi = std::ldexp(1.0, bits) - 1;
+  const double c = std::clamp(v, 0.0, hi);
+  return c >= std::ldexp(1.0, 64) - 1 ? ~uint64_t{0} : low_bits(static_cast<uint64_t>(c), bits);
 }
 
 // PTX min/max: a NaN operand yields the other operand.

@@ -2,12 +2,15 @@
 // float, and f32/f64 arithmetic, round to nearest (.rn), toward zero (.rz), down (.rm) or up
 // (.rp), as the PTX ISA says. Expected bits worked out by hand from the IEEE 754 layouts.
 // And cvt between integer widths, which keeps the source's bits, sign-extends a signed one and
-// keeps the destination's bits: expected values from C++'s own conversions.
+// keeps the destination's bits: expected values from C++'s own conversions. And f32 to 32-bit
+// integers (rounded as asked, clamped, NaN to 0) and between f32 and f64.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <bit>
 #include <cstdint>
+#include <limits>
 
 #include "exec/ptx_run.hpp"
 
@@ -165,6 +168,77 @@ TEST(Conversions, BetweenIntegerWidths) {
       w += 2;
     }
     return r;
+  });
+}
+
+// f = (t - 16) * 0.75 but NaN at t 0, 3e9 at t 1, -3e9 at t 2, 2.5 at t 3, -2.5 at t 4 and
+// 5e9 at t 5: to s32 truncated, to nearest even, up; to u32 down. Then f to f64, times 1/3,
+// back to f32 (to nearest); the rni result to f64 and back; and with .ftz, s = t 2^-140
+// (subnormal) to f64 and t 2^-140 as an f64 to f32: both flushed to 0.
+TEST(Conversions, FloatToIntegerAndBetweenFloatWidths) {
+  const std::string body = R"(
+  .reg .f32 %f<6>;
+  .reg .f64 %fd<4>;
+  cvt.rn.f32.s32 %f1, %r1;
+  sub.f32 %f1, %f1, 0f41800000;
+  mul.f32 %f1, %f1, 0f3F400000;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 mov.f32 %f1, 0f7FC00000;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 mov.f32 %f1, 0f4F32D05E;
+  setp.eq.u32 %p1, %r1, 2;
+  @%p1 mov.f32 %f1, 0fCF32D05E;
+  setp.eq.u32 %p1, %r1, 3;
+  @%p1 mov.f32 %f1, 0f40200000;
+  setp.eq.u32 %p1, %r1, 4;
+  @%p1 mov.f32 %f1, 0fC0200000;
+  setp.eq.u32 %p1, %r1, 5;
+  @%p1 mov.f32 %f1, 0f4F9502F9;
+  cvt.rzi.s32.f32 %r5, %f1;
+  cvt.rni.s32.f32 %r6, %f1;
+  cvt.rmi.u32.f32 %r7, %f1;
+  cvt.rpi.s32.f32 %r8, %f1;
+  cvt.f64.f32 %fd1, %f1;
+  mul.f64 %fd1, %fd1, 0d3FD5555555555555;
+  cvt.rn.f32.f64 %f2, %fd1;
+  mov.b32 %r9, %f2;
+  cvt.rn.f64.s32 %fd2, %r6;
+  cvt.rn.f32.f64 %f3, %fd2;
+  mov.b32 %r10, %f3;
+  cvt.rn.f32.u32 %f4, %r1;
+  mul.f32 %f4, %f4, 0f00000200;
+  cvt.ftz.f64.f32 %fd3, %f4;
+  cvt.rn.f32.f64 %f5, %fd3;
+  mov.b32 %r11, %f5;
+  cvt.f64.f32 %fd3, %f4;
+  cvt.rn.ftz.f32.f64 %f5, %fd3;
+  mov.b32 %r12, %f5;
+  mad.lo.u32 %r5, %r6, 3, %r5;
+  xor.b32 %r5, %r5, %r7;
+  mad.lo.u32 %r5, %r8, 5, %r5;
+  xor.b32 %r5, %r5, %r9;
+  mad.lo.u32 %r5, %r10, 7, %r5;
+  xor.b32 %r5, %r5, %r11;
+  add.u32 %r5, %r5, %r12;
+  st.global.u32 [%rd3], %r5;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(), 3e9f, -3e9f, 2.5f, -2.5f, 5e9f};
+    const float f = t < 6 ? specials[t] : (static_cast<float>(t) - 16.0f) * 0.75f;
+    // To a 32-bit integer: rounded, then clamped to the type's range; NaN is 0.
+    const auto to_int = [f](double rounded, double lo, double hi) -> uint32_t {
+      if (std::isnan(f)) return 0;
+      const double c = std::clamp(rounded, lo, hi);
+      return lo < 0 ? static_cast<uint32_t>(static_cast<int32_t>(c)) : static_cast<uint32_t>(c);
+    };
+    const double s_lo = -2147483648.0, s_hi = 2147483647.0, u_hi = 4294967295.0;
+    const uint32_t rzi = to_int(std::trunc(f), s_lo, s_hi), rni = to_int(std::nearbyint(f), s_lo, s_hi);
+    const uint32_t rmi = to_int(std::floor(f), 0.0, u_hi), rpi = to_int(std::ceil(f), s_lo, s_hi);
+    const auto bits = [](float v) { return std::bit_cast<uint32_t>(v); };
+    const uint32_t third = bits(static_cast<float>(static_cast<double>(f) * 0x1.5555555555555p-2));
+    const uint32_t back = bits(static_cast<float>(static_cast<int32_t>(rni)));
+    const uint32_t flushed = 0;  // both .ftz conversions of t 2^-140 (without .ftz: its bits)
+    return ((((((rzi + rni * 3) ^ rmi) + rpi * 5) ^ third) + back * 7) ^ flushed) + flushed;
   });
 }
 
