@@ -80,14 +80,6 @@ GPUSIM_AVX2_CLONES_TEMPLATE void double_lanes(const uint64_t* a, const uint64_t*
     out[l] = std::bit_cast<uint64_t>(
         Fn{}(std::bit_cast<double>(a[l]), std::bit_cast<double>(b[l]), std::bit_cast<double>(c[l])));
 }
-template <typename Fn>
-TernaryKernel int64_kernel_of(Fn) {
-  return &int_lanes64<Fn>;
-}
-template <typename Fn>
-TernaryKernel double_kernel_of(Fn) {
-  return &double_lanes<Fn>;
-}
 // f64 fused multiply-add: one instruction on hosts with FMA, a libm call per lane without;
 // both exactly rounded.
 __attribute__((target_clones("fma", "default"))) void fma_lanes64(const uint64_t* a, const uint64_t* b,
@@ -100,7 +92,7 @@ __attribute__((target_clones("fma", "default"))) void fma_lanes64(const uint64_t
 bool signed_less(uint64_t x, uint64_t y) { return static_cast<int64_t>(x) < static_cast<int64_t>(y); }
 
 TernaryKernel integer64_kernel(Opcode op, MulMode mul, bool is_signed) {
-  const auto k = [](auto fn) { return int64_kernel_of(fn); };
+  const auto k = [](auto fn) -> TernaryKernel { return &int_lanes64<decltype(fn)>; };
   switch (op) {
     case Opcode::Mul:
       return mul == MulMode::Lo ? k([](uint64_t x, uint64_t y, uint64_t) { return x * y; }) : nullptr;
@@ -121,7 +113,7 @@ TernaryKernel integer64_kernel(Opcode op, MulMode mul, bool is_signed) {
 }
 
 TernaryKernel double_kernel(Opcode op) {
-  const auto k = [](auto fn) { return double_kernel_of(fn); };
+  const auto k = [](auto fn) -> TernaryKernel { return &double_lanes<decltype(fn)>; };
   switch (op) {
     case Opcode::Add: return k([](double x, double y, double) { return x + y; });
     case Opcode::Sub: return k([](double x, double y, double) { return x - y; });

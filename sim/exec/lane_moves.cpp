@@ -150,10 +150,10 @@ LaneOp copy(bool wide_dst, DataType t) {
   return op;
 }
 
-// cvt from f32 or f64 (no .sat): to a 32-bit integer, or between f32 and f64 to nearest.
-LaneOp decode_float_cvt(bool wide_dst, DataType dst, DataType src, const kernel::Instruction& in) {
+// cvt from f32 or f64 (no .sat): to a 32-bit integer, or between f32 and f64 to nearest
+// (`nearest`: the instruction rounds so).
+LaneOp decode_float_cvt(bool wide_dst, DataType dst, DataType src, bool nearest, const kernel::Instruction& in) {
   LaneOp op;
-  const bool nearest = in.rounding == kernel::Rounding::None || in.rounding == kernel::Rounding::Rn;
   if (src == DataType::F32 && !wide_dst && (dst == DataType::S32 || dst == DataType::U32)) {
     op.form = LaneOp::Form::Narrow;
     op.narrow = dst == DataType::S32 ? f32_to_int_kernel<true>(in.rounding) : f32_to_int_kernel<false>(in.rounding);
@@ -173,10 +173,10 @@ LaneOp decode_cvt(bool wide_dst, const kernel::Instruction& in) {
   const DataType dst = in.type, src = in.type2 == DataType::None ? in.type : in.type2;
   LaneOp op;
   if (in.sat || in.num_src != 1) return op;
-  if (kernel::is_float(src)) return decode_float_cvt(wide_dst, dst, src, in);
+  const bool nearest = in.rounding == kernel::Rounding::None || in.rounding == kernel::Rounding::Rn;
+  if (kernel::is_float(src)) return decode_float_cvt(wide_dst, dst, src, nearest, in);
   const int src_bits = kernel::type_bits(src), dst_bits = kernel::type_bits(dst);
   const bool is_signed = kernel::is_signed(src);
-  const bool nearest = in.rounding == kernel::Rounding::None || in.rounding == kernel::Rounding::Rn;
   if (dst == DataType::F32 && !wide_dst && src_bits == 32 && nearest) {
     op.form = LaneOp::Form::Narrow;
     op.narrow = is_signed ? &to_f32<true> : &to_f32<false>;
