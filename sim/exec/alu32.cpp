@@ -151,6 +151,11 @@ LaneKernel float_kernel(Opcode op, bool ftz) {
     case Opcode::Sqrt: return k([](float x, float, float) { return std::sqrt(x); });
     case Opcode::Rsqrt: return k([](float x, float, float) { return 1.0f / std::sqrt(x); });
     case Opcode::Rcp: return k([](float x, float, float) { return 1.0f / x; });
+    // .approx: the host's libm, as in alu.cpp (a call per lane either way, the same function).
+    case Opcode::Ex2: return k([](float x, float, float) { return std::exp2(x); });
+    case Opcode::Lg2: return k([](float x, float, float) { return std::log2(x); });
+    case Opcode::Sin: return k([](float x, float, float) { return std::sin(x); });
+    case Opcode::Cos: return k([](float x, float, float) { return std::cos(x); });
     default: return nullptr;
   }
 }

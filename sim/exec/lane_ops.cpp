@@ -28,6 +28,10 @@ LaneOp decode(const kernel::Program& program, const kernel::Instruction& in) {
     case Opcode::Sqrt:
     case Opcode::Rsqrt:
     case Opcode::Rcp:
+    case Opcode::Ex2:
+    case Opcode::Lg2:
+    case Opcode::Sin:
+    case Opcode::Cos:
     case Opcode::Fma:
     case Opcode::And:
     case Opcode::Or:

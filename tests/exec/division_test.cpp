@@ -167,5 +167,44 @@ TEST(WarpFastPaths, DecodedFloatArithmeticFlushesSubnormalsToZero) {
   });
 }
 
+// ex2, lg2, sin and cos (.approx: the host's libm, in alu.cpp as here) of x = (t - 16) 0.375
+// and of t + 0.5 for lg2; with .ftz, of s = t 2^-140, which they take as 0 (subnormal but at
+// t 0): ex2 gives 1, lg2 minus infinity. out[t] folds the bits.
+TEST(WarpFastPaths, DecodedApproximateExponentLogarithmAndTrigonometry) {
+  const std::string body = R"(
+  .reg .f32 %f<10>;
+  cvt.rn.f32.u32 %f1, %r1;
+  sub.f32 %f2, %f1, 0f41800000;
+  mul.f32 %f2, %f2, 0f3EC00000;
+  add.f32 %f3, %f1, 0f3F000000;
+  mul.f32 %f4, %f1, 0f00000200;
+  ex2.approx.f32 %f5, %f2;
+  lg2.approx.f32 %f6, %f3;
+  sin.approx.f32 %f7, %f2;
+  cos.approx.f32 %f8, %f2;
+  ex2.approx.ftz.f32 %f9, %f4;
+  lg2.approx.ftz.f32 %f4, %f4;
+  mov.b32 %r5, %f5;
+  mov.b32 %r6, %f6;
+  mov.b32 %r7, %f7;
+  mov.b32 %r8, %f8;
+  mov.b32 %r9, %f9;
+  mov.b32 %r10, %f4;
+  mad.lo.u32 %r5, %r6, 3, %r5;
+  xor.b32 %r5, %r5, %r7;
+  mad.lo.u32 %r5, %r8, 5, %r5;
+  xor.b32 %r5, %r5, %r9;
+  mad.lo.u32 %r5, %r10, 7, %r5;
+  st.global.u32 [%rd3], %r5;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const float x = (static_cast<float>(t) - 16.0f) * 0.375f, y = static_cast<float>(t) + 0.5f;
+    const auto bits = [](float v) { return std::bit_cast<uint32_t>(v); };
+    const uint32_t one = bits(1.0f), minus_infinity = bits(-std::numeric_limits<float>::infinity());
+    return ((((bits(std::exp2(x)) + bits(std::log2(y)) * 3) ^ bits(std::sin(x))) + bits(std::cos(x)) * 5) ^ one) +
+           minus_infinity * 7;
+  });
+}
+
 }  // namespace
 }  // namespace gpusim::exec
