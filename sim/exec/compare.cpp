@@ -62,12 +62,14 @@ bool compare_integer(I a, I b) {
 
 // The lanes of `mask` for which the comparison holds, as a mask. The operands are read as
 // `Raw` and compared as T, of the same size: a 32-bit register's lanes compared in place as
-// float or int32_t, without a copy.
-template <CmpOp Op, typename T, typename Raw>
+// float or int32_t, without a copy. With `Ftz` (setp.ftz.f32), subnormal operands compare as
+// zeros of their sign.
+template <CmpOp Op, typename T, typename Raw, bool Ftz = false>
 GPUSIM_AVX2_CLONES_TEMPLATE uint32_t lanes_where(uint32_t mask, const Raw* a, const Raw* b) {
   static_assert(sizeof(T) == sizeof(Raw));
   const auto holds_at = [a, b](uint32_t lane) {
-    const T x = std::bit_cast<T>(a[lane]), y = std::bit_cast<T>(b[lane]);
+    T x = std::bit_cast<T>(a[lane]), y = std::bit_cast<T>(b[lane]);
+    if constexpr (Ftz) x = flush_f32(x), y = flush_f32(y);
     if constexpr (std::is_floating_point_v<T>) return compare_float<Op>(x, y);
     else return compare_integer<Op>(x, y);
   };
@@ -82,36 +84,41 @@ GPUSIM_AVX2_CLONES_TEMPLATE uint32_t lanes_where(uint32_t mask, const Raw* a, co
 }
 
 // The comparison `op` of lanes read as Raw, compared as T (of the same size).
-template <typename T, typename Raw>
+template <typename T, typename Raw, bool Ftz = false>
 auto compare_kernel_as(CmpOp op) -> uint32_t (*)(uint32_t, const Raw*, const Raw*) {
   switch (op) {
-    case CmpOp::Eq: return &lanes_where<CmpOp::Eq, T, Raw>;
-    case CmpOp::Ne: return &lanes_where<CmpOp::Ne, T, Raw>;
-    case CmpOp::Lt: return &lanes_where<CmpOp::Lt, T, Raw>;
-    case CmpOp::Le: return &lanes_where<CmpOp::Le, T, Raw>;
-    case CmpOp::Gt: return &lanes_where<CmpOp::Gt, T, Raw>;
-    case CmpOp::Ge: return &lanes_where<CmpOp::Ge, T, Raw>;
-    case CmpOp::Lo: return &lanes_where<CmpOp::Lo, T, Raw>;
-    case CmpOp::Ls: return &lanes_where<CmpOp::Ls, T, Raw>;
-    case CmpOp::Hi: return &lanes_where<CmpOp::Hi, T, Raw>;
-    case CmpOp::Hs: return &lanes_where<CmpOp::Hs, T, Raw>;
-    case CmpOp::Equ: return &lanes_where<CmpOp::Equ, T, Raw>;
-    case CmpOp::Neu: return &lanes_where<CmpOp::Neu, T, Raw>;
-    case CmpOp::Ltu: return &lanes_where<CmpOp::Ltu, T, Raw>;
-    case CmpOp::Leu: return &lanes_where<CmpOp::Leu, T, Raw>;
-    case CmpOp::Gtu: return &lanes_where<CmpOp::Gtu, T, Raw>;
-    case CmpOp::Geu: return &lanes_where<CmpOp::Geu, T, Raw>;
-    case CmpOp::Num: return &lanes_where<CmpOp::Num, T, Raw>;
-    case CmpOp::Nan: return &lanes_where<CmpOp::Nan, T, Raw>;
+    case CmpOp::Eq: return &lanes_where<CmpOp::Eq, T, Raw, Ftz>;
+    case CmpOp::Ne: return &lanes_where<CmpOp::Ne, T, Raw, Ftz>;
+    case CmpOp::Lt: return &lanes_where<CmpOp::Lt, T, Raw, Ftz>;
+    case CmpOp::Le: return &lanes_where<CmpOp::Le, T, Raw, Ftz>;
+    case CmpOp::Gt: return &lanes_where<CmpOp::Gt, T, Raw, Ftz>;
+    case CmpOp::Ge: return &lanes_where<CmpOp::Ge, T, Raw, Ftz>;
+    case CmpOp::Lo: return &lanes_where<CmpOp::Lo, T, Raw, Ftz>;
+    case CmpOp::Ls: return &lanes_where<CmpOp::Ls, T, Raw, Ftz>;
+    case CmpOp::Hi: return &lanes_where<CmpOp::Hi, T, Raw, Ftz>;
+    case CmpOp::Hs: return &lanes_where<CmpOp::Hs, T, Raw, Ftz>;
+    case CmpOp::Equ: return &lanes_where<CmpOp::Equ, T, Raw, Ftz>;
+    case CmpOp::Neu: return &lanes_where<CmpOp::Neu, T, Raw, Ftz>;
+    case CmpOp::Ltu: return &lanes_where<CmpOp::Ltu, T, Raw, Ftz>;
+    case CmpOp::Leu: return &lanes_where<CmpOp::Leu, T, Raw, Ftz>;
+    case CmpOp::Gtu: return &lanes_where<CmpOp::Gtu, T, Raw, Ftz>;
+    case CmpOp::Geu: return &lanes_where<CmpOp::Geu, T, Raw, Ftz>;
+    case CmpOp::Num: return &lanes_where<CmpOp::Num, T, Raw, Ftz>;
+    case CmpOp::Nan: return &lanes_where<CmpOp::Nan, T, Raw, Ftz>;
   }
   return nullptr;
 }
 
 // Compared as T, read as Raw (of the same size).
-template <typename T, typename Raw>
+template <typename T, typename Raw, bool Ftz = false>
 uint32_t compare_as(CmpOp op, uint32_t mask, const Raw* a, const Raw* b) {
-  const auto holds = compare_kernel_as<T, Raw>(op);
+  const auto holds = compare_kernel_as<T, Raw, Ftz>(op);
   return holds ? holds(mask, a, b) : 0;
+}
+// f32 lanes compared, their subnormals flushed first where `ftz`.
+template <typename Raw>
+uint32_t compare_f32(CmpOp op, bool ftz, uint32_t mask, const Raw* a, const Raw* b) {
+  return ftz ? compare_as<float, Raw, true>(op, mask, a, b) : compare_as<float, Raw>(op, mask, a, b);
 }
 
 template <typename T>
@@ -136,7 +143,9 @@ LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction&
     return op;
   }
   const auto cmp = static_cast<CmpOp>(in.mode);
-  op.compare = t == DataType::F32   ? compare_kernel_as<float, uint32_t>(cmp)
+  const bool flush = in.ftz && t == DataType::F32;  // .ftz: subnormal operands as zeros
+  op.compare = flush                ? compare_kernel_as<float, uint32_t, true>(cmp)
+               : t == DataType::F32 ? compare_kernel_as<float, uint32_t>(cmp)
                : t == DataType::S32 ? compare_kernel_as<int32_t, uint32_t>(cmp)
                : t == DataType::U32 || t == DataType::B32 ? compare_kernel_as<uint32_t, uint32_t>(cmp)
                                                            : nullptr;
@@ -168,7 +177,7 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
   const uint32_t* nb = na ? narrow_view(w, in.src[1], mask, scratch_b) : nullptr;
   if (nb) {
     if (in.type == DataType::F32) {
-      p = compare_as<float>(op, mask, na, nb);
+      p = compare_f32(op, in.ftz, mask, na, nb);
     } else if (in.type == DataType::S32) {
       p = compare_as<int32_t>(op, mask, na, nb);
     } else {
@@ -192,7 +201,7 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
       float sa[kWarpSize], sb[kWarpSize];
       if (in.type == DataType::F32) {
         for_each_lane(mask, [&](uint32_t l) { sa[l] = as_f32(va[l]), sb[l] = as_f32(vb[l]); });
-        p = compare_lanes(op, mask, sa, sb);
+        p = compare_f32(op, in.ftz, mask, sa, sb);
       } else {
         for_each_lane(mask, [&](uint32_t l) { fa[l] = as_f64(va[l]), fb[l] = as_f64(vb[l]); });
         p = compare_lanes(op, mask, fa, fb);

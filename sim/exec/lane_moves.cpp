@@ -54,21 +54,28 @@ void truncate(const uint64_t* a, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = extended<DstBits, DstSigned>(static_cast<uint32_t>(a[l]));
 }
 // An f32 to a 32-bit integer as convert() does (float_to_int): rounded as R says, clamped to
-// the type's range, NaN to 0.
-template <kernel::Rounding R, bool Signed>
+// the type's range, NaN to 0; with `Ftz` (.ftz), a subnormal converts as a zero of its sign.
+template <kernel::Rounding R, bool Signed, bool Ftz>
 void f32_to_int(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
   constexpr DataType kDst = Signed ? DataType::S32 : DataType::U32;
-  for (int l = 0; l < kWarpSize; ++l) out[l] = static_cast<uint32_t>(float_to_int(std::bit_cast<float>(a[l]), R, kDst));
+  for (int l = 0; l < kWarpSize; ++l) {
+    const float f = std::bit_cast<float>(a[l]);
+    out[l] = static_cast<uint32_t>(float_to_int(Ftz ? flush_f32(f) : f, R, kDst));
+  }
 }
-template <bool Signed>
-LaneKernel f32_to_int_kernel(kernel::Rounding r) {
+template <bool Signed, bool Ftz>
+LaneKernel f32_to_int_rounded(kernel::Rounding r) {
   using kernel::Rounding;
   switch (r) {
-    case Rounding::Rni: return &f32_to_int<Rounding::Rni, Signed>;
-    case Rounding::Rmi: return &f32_to_int<Rounding::Rmi, Signed>;
-    case Rounding::Rpi: return &f32_to_int<Rounding::Rpi, Signed>;
-    default: return &f32_to_int<Rounding::Rzi, Signed>;  // float_to_int truncates for any other
+    case Rounding::Rni: return &f32_to_int<Rounding::Rni, Signed, Ftz>;
+    case Rounding::Rmi: return &f32_to_int<Rounding::Rmi, Signed, Ftz>;
+    case Rounding::Rpi: return &f32_to_int<Rounding::Rpi, Signed, Ftz>;
+    default: return &f32_to_int<Rounding::Rzi, Signed, Ftz>;  // float_to_int truncates for any other
   }
+}
+template <bool Signed>
+LaneKernel f32_to_int_kernel(kernel::Rounding r, bool ftz) {
+  return ftz ? f32_to_int_rounded<Signed, true>(r) : f32_to_int_rounded<Signed, false>(r);
 }
 // Between f32 and f64: exact one way, to nearest the other; .ftz flushes the f32 side.
 template <bool Ftz>
@@ -156,7 +163,8 @@ LaneOp decode_float_cvt(bool wide_dst, DataType dst, DataType src, bool nearest,
   LaneOp op;
   if (src == DataType::F32 && !wide_dst && (dst == DataType::S32 || dst == DataType::U32)) {
     op.form = LaneOp::Form::Narrow;
-    op.narrow = dst == DataType::S32 ? f32_to_int_kernel<true>(in.rounding) : f32_to_int_kernel<false>(in.rounding);
+    op.narrow = dst == DataType::S32 ? f32_to_int_kernel<true>(in.rounding, in.ftz)
+                                     : f32_to_int_kernel<false>(in.rounding, in.ftz);
   } else if (src == DataType::F32 && dst == DataType::F64 && wide_dst && nearest) {
     op.form = LaneOp::Form::Widening;
     op.widening = in.ftz ? &f32_to_f64<true> : &f32_to_f64<false>;
