@@ -89,7 +89,7 @@ TEST(FtzSemantics, SubnormalsCompareAndConvertAsZerosOfTheirSign) {
   for (size_t i = 0; i < pairs.size(); ++i)
     table.append(i ? "," : "").append(std::to_string(pairs[i].a)).append(",").append(std::to_string(pairs[i].b));
   table += "};\n";
-  const auto threads = static_cast<uint32_t>(pairs.size());  // two full warps and a partial one
+  const auto threads = static_cast<uint32_t>(pairs.size());  // three full warps and a partial one
   for (size_t column = 0; column < kColumns; ++column) {
     for (bool general : {false, true}) {
       const std::string body = R"(
