@@ -188,12 +188,16 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
     gather(w, b, in.src[0], mask, va);
     gather(w, b, in.src[1], mask, vb);
     if (is_half_type(in.type)) {
-      const DataType scalar = in.type == DataType::BF16 || in.type == DataType::BF16X2 ? DataType::BF16 : DataType::F16;
+      const SmallFloatFormat format = format_of(in.type);
+      // .ftz (f16 and f16x2): subnormal operands compare as zeros of their sign.
+      const auto half = [&](uint64_t v, int h) {
+        return decode_operand(static_cast<uint32_t>(v >> (16 * h) & 0xFFFF), format, in.ftz);
+      };
       double fa[kWarpSize] = {}, fb[kWarpSize] = {};
-      for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l], scalar), fb[l] = float_value(vb[l], scalar); });
+      for_each_lane(mask, [&](uint32_t l) { fa[l] = half(va[l], 0), fb[l] = half(vb[l], 0); });
       p = compare_lanes(op, mask, fa, fb);
       if (pair) {
-        for_each_lane(mask, [&](uint32_t l) { fa[l] = float_value(va[l] >> 16, scalar), fb[l] = float_value(vb[l] >> 16, scalar); });
+        for_each_lane(mask, [&](uint32_t l) { fa[l] = half(va[l], 1), fb[l] = half(vb[l], 1); });
         upper = compare_lanes(op, mask, fa, fb);
       }
     } else if (in.type == DataType::F32 || in.type == DataType::F64) {

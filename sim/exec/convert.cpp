@@ -93,7 +93,7 @@ void Executor::convert(WarpState& w, const BlockState& b, const Instruction& in,
     } else if (kernel::is_float(src)) {
       double v = float_value(a, src);
       if (in.ftz && src == DataType::F32) v = flush_f32(static_cast<float>(v));  // a subnormal converts as a zero
-      out = static_cast<uint64_t>(as_int(float_to_int(v, in.rounding, dst), dst));  // 9.4.1, as above
+      out = static_cast<uint64_t>(as_int(float_to_int(v, in.rounding, dst, src), dst));  // 9.4.1, as above
     } else if (dst == DataType::F16 || dst == DataType::BF16) {
       const int64_t s = as_int(a, src);
       const double v = kernel::is_signed(src) ? static_cast<double>(s) : static_cast<double>(static_cast<uint64_t>(s));

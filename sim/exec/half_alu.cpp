@@ -16,12 +16,8 @@ void Executor::half_alu(WarpState& w, const BlockState& b, const Instruction& in
                         const uint64_t* rb, const uint64_t* rc) {
   const SmallFloatFormat f = format_of(in.type);
   const int parts = in.type == DataType::F16X2 || in.type == DataType::BF16X2 ? 2 : 1;
-  const uint32_t exponent_mask = ((1u << f.exponent_bits) - 1) << f.mantissa_bits;
-  const auto subnormal = [&](uint32_t bits) { return (bits & exponent_mask) == 0 && (bits & 0x7FFF) != 0; };
   const auto operand = [&](uint64_t reg, int h) {
-    const uint32_t bits = static_cast<uint32_t>(reg >> (16 * h) & 0xFFFF);
-    const double v = decode_small_float(bits, f);
-    return in.ftz && subnormal(bits) ? std::copysign(0.0, v) : v;
+    return decode_operand(static_cast<uint32_t>(reg >> (16 * h) & 0xFFFF), f, in.ftz);
   };
   uint64_t out[kWarpSize];
   for_each_lane(mask, [&](uint32_t lane) {
@@ -53,7 +49,7 @@ void Executor::half_alu(WarpState& w, const BlockState& b, const Instruction& in
         }
         if (in.sat) v = std::isnan(v) ? 0.0 : std::clamp(v, 0.0, 1.0);
         bits = encode_small_float(v, f, in.rounding);
-        if (in.ftz && subnormal(bits)) bits &= 0x8000u;
+        if (in.ftz && is_subnormal(bits, f)) bits &= 0x8000u;
       }
       result |= uint64_t{bits} << (16 * h);
     }

@@ -54,13 +54,14 @@ void truncate(const uint64_t* a, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = extended<DstBits, DstSigned>(static_cast<uint32_t>(a[l]));
 }
 // An f32 to a 32-bit integer as convert() does (float_to_int): rounded as R says, clamped to
-// the type's range, NaN to 0; with `Ftz` (.ftz), a subnormal converts as a zero of its sign.
+// the type's range, NaN to 0 (from f32 to 32 bits); with `Ftz` (.ftz), a subnormal converts
+// as a zero of its sign.
 template <kernel::Rounding R, bool Signed, bool Ftz>
 void f32_to_int(const uint32_t* a, const uint32_t*, const uint32_t*, uint32_t* out) {
   constexpr DataType kDst = Signed ? DataType::S32 : DataType::U32;
   for (int l = 0; l < kWarpSize; ++l) {
     const float f = std::bit_cast<float>(a[l]);
-    out[l] = static_cast<uint32_t>(float_to_int(Ftz ? flush_f32(f) : f, R, kDst));
+    out[l] = static_cast<uint32_t>(float_to_int(Ftz ? flush_f32(f) : f, R, kDst, DataType::F32));
   }
 }
 template <bool Signed, bool Ftz>

@@ -30,6 +30,17 @@ inline double decode_small_float(uint32_t bits, SmallFloatFormat f) {
   return negative ? -v : v;
 }
 
+// Whether `bits` (16 of them) is a subnormal of format f: exponent 0, not a zero.
+inline bool is_subnormal(uint32_t bits, SmallFloatFormat f) {
+  const uint32_t exponent_mask = ((1u << f.exponent_bits) - 1) << f.mantissa_bits;
+  return (bits & exponent_mask) == 0 && (bits & 0x7FFFu) != 0;
+}
+// An operand's value; with `ftz`, a subnormal is a zero of its sign (.ftz on f16 and f16x2).
+inline double decode_operand(uint32_t bits, SmallFloatFormat f, bool ftz) {
+  const double v = decode_small_float(bits, f);
+  return ftz && is_subnormal(bits, f) ? std::copysign(0.0, v) : v;
+}
+
 // Rounds a non-negative multiple count to an integer by the PTX rounding mode (on the
 // magnitude, so rm/rp swap for negative values).
 inline double round_magnitude(double q, kernel::Rounding r, bool negative) {

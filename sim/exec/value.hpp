@@ -32,17 +32,19 @@ inline int64_t as_int(uint64_t v, kernel::DataType t) {
   return kernel::is_signed(t) ? sign_extend(v, bits) : static_cast<int64_t>(low_bits(v, bits));
 }
 
-// Float to integer with the instruction's rounding (.rni, .rmi, .rpi; any other truncates),
-// clamped to the destination range, NaN to 0 (cvt: convert.cpp, and its decoded forms).
-inline uint64_t float_to_int(double v, kernel::Rounding r, kernel::DataType dst) {
-  if (std::isnan(v)) return 0;
+// Float (of type `src`) to integer with the instruction's rounding (.rni, .rmi, .rpi; any
+// other truncates), clamped to the destination range (cvt: convert.cpp, and its decoded
+// forms). NaN gives 0, but from f64 or to a 64-bit integer the destination's top bit alone
+// (PTX ISA, cvt: 1 << (BitWidth(dst) - 1)).
+inline uint64_t float_to_int(double v, kernel::Rounding r, kernel::DataType dst, kernel::DataType src) {
+  const int bits = kernel::type_bits(dst);
+  if (std::isnan(v)) return src == kernel::DataType::F64 || bits == 64 ? uint64_t{1} << (bits - 1) : 0;
   switch (r) {
     case kernel::Rounding::Rni: v = std::nearbyint(v); break;
     case kernel::Rounding::Rmi: v = std::floor(v); break;
     case kernel::Rounding::Rpi: v = std::ceil(v); break;
     default: v = std::trunc(v); break;
   }
-  const int bits = kernel::type_bits(dst);
   if (kernel::is_signed(dst)) {
     const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
     const double c = std::clamp(v, lo, hi);

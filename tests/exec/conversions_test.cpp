@@ -242,5 +242,38 @@ TEST(Conversions, FloatToIntegerAndBetweenFloatWidths) {
   });
 }
 
+// NaN to an integer (PTX ISA, cvt): 0 from f32 to 32 bits, else the destination's top bit
+// alone, 1 << (BitWidth(dst) - 1): from f64 to s32 and u32, from f32 and f64 to s64 and u64.
+TEST(Conversions, NotANumberToIntegersOfEachWidth) {
+  const std::string body = R"(
+  .reg .f32 %f<2>;
+  .reg .f64 %fd<2>;
+  mov.f32 %f1, 0f7FC00000;
+  mov.f64 %fd1, 0d7FF8000000000000;
+  cvt.rzi.s32.f64 %r5, %fd1;
+  cvt.rni.u32.f64 %r6, %fd1;
+  cvt.rzi.s32.f32 %r7, %f1;
+  cvt.rzi.s64.f32 %rd4, %f1;
+  cvt.rmi.u64.f64 %rd5, %fd1;
+  mov.b64 {%r8, %r9}, %rd4;
+  mov.b64 {%r10, %r11}, %rd5;
+  shr.u32 %r6, %r6, 1;
+  shr.u32 %r9, %r9, 2;
+  shr.u32 %r11, %r11, 3;
+  xor.b32 %r5, %r5, %r6;
+  xor.b32 %r5, %r5, %r9;
+  xor.b32 %r5, %r5, %r11;
+  or.b32 %r7, %r7, %r8;
+  or.b32 %r7, %r7, %r10;
+  xor.b32 %r5, %r5, %r7;
+  st.global.u32 [%rd3], %r5;
+  ret;)";
+  // Each top bit shifted to a place of its own; f32 to s32 and the low words, which are 0, or'd in.
+  expect_on_full_and_partial_warps(body, [](uint32_t, uint32_t) {
+    const uint32_t top = 0x80000000u;  // s32 and u32 from f64; the high words of s64 and u64
+    return top ^ (top >> 1) ^ (top >> 2) ^ (top >> 3);
+  });
+}
+
 }  // namespace
 }  // namespace gpusim::exec

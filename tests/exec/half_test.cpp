@@ -98,5 +98,25 @@ TEST(HalfPtx, ComparisonsAndPackedConversion) {
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], (t < 3 ? 1u : 0u) + (0x4C00u << 8)) << t;
 }
 
+// setp.ftz on f16 and f16x2 compares subnormal operands as zeros of their sign (PTX ISA, half
+// precision setp). Low halves: -2^-24 (0x8001) against +0; high halves: 2^-24 (0x0001)
+// against -0 (0x8000). Without .ftz -2^-24 < 0 and 2^-24 > -0; with it, both are equal.
+TEST(HalfPtx, FlushToZeroComparisonsOfSubnormals) {
+  const std::string body = R"(
+  mov.b32 %r5, 0x00018001;
+  mov.b32 %r6, 0x80000000;
+  setp.lt.f16x2 %p1|%p2, %r5, %r6;
+  setp.lt.ftz.f16x2 %p3|%p4, %r5, %r6;
+  setp.eq.ftz.f16 %p5, %r5, %r6;
+  setp.gt.f16x2 %p6|%p7, %r5, %r6;
+  )" + packed_predicates({"%p1", "%p2", "%p3", "%p4", "%p5", "%p6", "%p7"}) + R"(
+  st.global.u32 [%rd3], %r6;
+  ret;)";
+  const Result r = run_ptx(kernel_with_body(body), 32);
+  // lt: low holds, high not; lt.ftz: neither; eq.ftz of the low halves holds; gt: high holds.
+  const uint32_t want = 1u << 0 | 1u << 4 | 1u << 6;
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(r.out[t], want) << t;
+}
+
 }  // namespace
 }  // namespace gpusim::exec
