@@ -29,3 +29,21 @@ extern "C" __global__ void ftz_semantics(const unsigned* a, const unsigned* b, u
   CVT("rpi.u32", r[11], x);
   for (int k = 0; k < kOutputs; ++k) out[i * kOutputs + k] = r[k];
 }
+
+// NaN to integers of each width, from f32 and f64 (PTX ISA, cvt: 0 from f32 to 32 bits or
+// fewer, else 1 << (BitWidth(dst) - 1)): one word each, 64-bit results as low then high.
+extern "C" __global__ void nan_conversions(unsigned* out) {
+  const float f = __uint_as_float(0x7FC00000u);
+  const double d = __longlong_as_double(0x7FF8000000000000ll);
+  unsigned long long s64, u64;
+  asm volatile("cvt.rzi.s32.f32 %0, %1;" : "=r"(out[0]) : "f"(f));
+  asm volatile("cvt.rzi.u32.f32 %0, %1;" : "=r"(out[1]) : "f"(f));
+  asm volatile("cvt.rzi.s32.f64 %0, %1;" : "=r"(out[2]) : "d"(d));
+  asm volatile("cvt.rzi.u32.f64 %0, %1;" : "=r"(out[3]) : "d"(d));
+  asm volatile("cvt.rzi.s64.f32 %0, %1;" : "=l"(s64) : "f"(f));
+  asm volatile("cvt.rzi.u64.f64 %0, %1;" : "=l"(u64) : "d"(d));
+  out[4] = static_cast<unsigned>(s64);
+  out[5] = static_cast<unsigned>(s64 >> 32);
+  out[6] = static_cast<unsigned>(u64);
+  out[7] = static_cast<unsigned>(u64 >> 32);
+}

@@ -1,7 +1,9 @@
-# What .ftz does to setp and to cvt from f32 to an integer on the GPU: the oracle for the
-# executor's (tests/exec/ftz_semantics_test.cpp reads the CSV). Pairs of f32 bit patterns:
-# subnormals of both signs against zero, each other and normals; zeros, normals, NaN.
-# Kernel: validate/kernels/ftz_semantics.cu. Usage (on the device): python3 validate/probes/ftz_semantics.py OUT.csv
+# What .ftz does to setp and to cvt from f32 to an integer on the GPU, and what NaN converts
+# to: the GPU's side of tests/exec/ftz_semantics_test.cpp and
+# Conversions.NotANumberToIntegersOfEachWidth. Pairs of f32 bit patterns: subnormals of both
+# signs against each other, zeros, normals and NaN.
+# Kernels: validate/kernels/ftz_semantics.cu.
+# Usage (on the device): python3 validate/probes/ftz_semantics.py PAIRS.csv NAN.csv
 import sys
 
 import cupy as cp
@@ -27,6 +29,11 @@ def main():
     rows = [(f"0x{x:08X}", f"0x{y:08X}", *(f"0x{int(w):08X}" if c.startswith("cvt") else int(w) for c, w in zip(COLUMNS, r)))
             for (x, y), r in zip(pairs, words)]
     write_csv(sys.argv[1], "python3 validate/probes/ftz_semantics.py (one thread per pair)", ["a", "b", *COLUMNS], rows)
+    nan = cp.zeros(8, dtype=cp.uint32)
+    kernel("validate/kernels/ftz_semantics.cu", "nan_conversions")((1,), (1,), (nan,))
+    names = ["s32_f32", "u32_f32", "s32_f64", "u32_f64", "s64_f32_low", "s64_f32_high", "u64_f64_low", "u64_f64_high"]
+    write_csv(sys.argv[2], "python3 validate/probes/ftz_semantics.py (cvt.rzi of NaN, one thread)", ["conversion", "word"],
+              [(n, f"0x{int(w):08X}") for n, w in zip(names, cp.asnumpy(nan))])
 
 
 main()
