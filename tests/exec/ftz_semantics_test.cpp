@@ -2,7 +2,8 @@
 // sign (PTX ISA, setp and cvt: "subnormal inputs are flushed to sign-preserving zero").
 // Pairs of f32 bit patterns (validate/probes/ftz_semantics.py's, for the GPU): subnormals
 // of both signs against each other, zeros, normals and NaN, each through the decoded form
-// and through the general path, against values worked out here by that rule.
+// and through the general path, against values worked out here by that rule; and the rule
+// against what an H100 gave for the same pairs (validate/results/ftz_semantics_h100.csv).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,10 +11,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/ptx_run.hpp"
+#include "test_paths.hpp"
 
 namespace gpusim::exec {
 namespace {
@@ -109,6 +114,55 @@ TEST(FtzSemantics, SubnormalsCompareAndConvertAsZerosOfTheirSign) {
         EXPECT_EQ(r.out[i], expected(column, pairs[i])) << instruction(column, general) << " of " << pair;
       }
     }
+  }
+}
+
+// The rows of a probe's CSV ('#' lines, a header, then comma-separated words, hex or not).
+std::vector<std::vector<std::string>> csv_rows(const std::string& relative) {
+  std::ifstream in(test::repo_path(relative));
+  EXPECT_TRUE(in) << relative;
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (std::exchange(header, false)) continue;
+    std::stringstream fields(line);
+    std::vector<std::string>& row = rows.emplace_back();
+    for (std::string field; std::getline(fields, field, ',');) row.push_back(field);
+  }
+  return rows;
+}
+uint32_t word(const std::string& field) { return static_cast<uint32_t>(std::stoul(field, nullptr, 0)); }
+
+// The rule above is what the GPU does: every pair and column as the H100 gave it.
+TEST(FtzSemantics, TheRuleIsWhatAnH100Gave) {
+  const std::vector<Pair> pairs = probe_pairs();
+  const auto rows = csv_rows("validate/results/ftz_semantics_h100.csv");
+  ASSERT_EQ(rows.size(), pairs.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), kColumns + 2);
+    EXPECT_EQ(word(rows[i][0]), pairs[i].a);
+    EXPECT_EQ(word(rows[i][1]), pairs[i].b);
+    for (size_t column = 0; column < kColumns; ++column)
+      EXPECT_EQ(expected(column, pairs[i]), word(rows[i][column + 2])) << instruction(column, false) << " of " << rows[i][0]
+                                                                       << ", " << rows[i][1];
+  }
+}
+
+// NaN to integers (Conversions.NotANumberToIntegersOfEachWidth): 0 from f32 to 32 bits, else
+// the destination's top bit alone, as the H100 gave (validate/results/ftz_semantics_nan_h100.csv).
+TEST(FtzSemantics, NotANumberToIntegersAsAnH100Gave) {
+  const auto rows = csv_rows("validate/results/ftz_semantics_nan_h100.csv");
+  const uint32_t top = 0x80000000u;
+  const std::vector<std::pair<std::string, uint32_t>> want = {
+      {"s32_f32", 0},     {"u32_f32", 0},          {"s32_f64", top},     {"u32_f64", top},
+      {"s64_f32_low", 0}, {"s64_f32_high", top}, {"u64_f64_low", 0}, {"u64_f64_high", top}};
+  ASSERT_EQ(rows.size(), want.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 2u);
+    EXPECT_EQ(rows[i][0], want[i].first);
+    EXPECT_EQ(word(rows[i][1]), want[i].second) << rows[i][0];
   }
 }
 
