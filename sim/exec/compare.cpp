@@ -110,15 +110,19 @@ auto compare_kernel_as(CmpOp op) -> uint32_t (*)(uint32_t, const Raw*, const Raw
 }
 
 // Compared as T, read as Raw (of the same size).
-template <typename T, typename Raw, bool Ftz = false>
+template <typename T, typename Raw>
 uint32_t compare_as(CmpOp op, uint32_t mask, const Raw* a, const Raw* b) {
-  const auto holds = compare_kernel_as<T, Raw, Ftz>(op);
+  const auto holds = compare_kernel_as<T, Raw>(op);
   return holds ? holds(mask, a, b) : 0;
 }
-// f32 lanes compared, their subnormals flushed first where `ftz`.
-template <typename Raw>
-uint32_t compare_f32(CmpOp op, bool ftz, uint32_t mask, const Raw* a, const Raw* b) {
-  return ftz ? compare_as<float, Raw, true>(op, mask, a, b) : compare_as<float, Raw>(op, mask, a, b);
+// The comparison of f32 lanes, their subnormals flushed first where `ftz` (setp.ftz.f32):
+// one pick for the decoded form and the general path.
+auto compare_f32_kernel(CmpOp op, bool ftz) -> uint32_t (*)(uint32_t, const uint32_t*, const uint32_t*) {
+  return ftz ? compare_kernel_as<float, uint32_t, true>(op) : compare_kernel_as<float, uint32_t>(op);
+}
+uint32_t compare_f32(CmpOp op, bool ftz, uint32_t mask, const uint32_t* a, const uint32_t* b) {
+  const auto holds = compare_f32_kernel(op, ftz);
+  return holds ? holds(mask, a, b) : 0;
 }
 
 template <typename T>
@@ -143,9 +147,7 @@ LaneOp decode_compare(const kernel::Program& program, const kernel::Instruction&
     return op;
   }
   const auto cmp = static_cast<CmpOp>(in.mode);
-  const bool flush = in.ftz && t == DataType::F32;  // .ftz: subnormal operands as zeros
-  op.compare = flush                ? compare_kernel_as<float, uint32_t, true>(cmp)
-               : t == DataType::F32 ? compare_kernel_as<float, uint32_t>(cmp)
+  op.compare = t == DataType::F32   ? compare_f32_kernel(cmp, in.ftz)
                : t == DataType::S32 ? compare_kernel_as<int32_t, uint32_t>(cmp)
                : t == DataType::U32 || t == DataType::B32 ? compare_kernel_as<uint32_t, uint32_t>(cmp)
                                                            : nullptr;
@@ -202,9 +204,11 @@ void Executor::setp(WarpState& w, const BlockState& b, const kernel::Instruction
       }
     } else if (in.type == DataType::F32 || in.type == DataType::F64) {
       double fa[kWarpSize], fb[kWarpSize];
-      float sa[kWarpSize], sb[kWarpSize];
+      uint32_t sa[kWarpSize], sb[kWarpSize];  // f32 bits, compared as floats
       if (in.type == DataType::F32) {
-        for_each_lane(mask, [&](uint32_t l) { sa[l] = as_f32(va[l]), sb[l] = as_f32(vb[l]); });
+        for_each_lane(mask, [&](uint32_t l) {
+          sa[l] = static_cast<uint32_t>(va[l]), sb[l] = static_cast<uint32_t>(vb[l]);
+        });
         p = compare_f32(op, in.ftz, mask, sa, sb);
       } else {
         for_each_lane(mask, [&](uint32_t l) { fa[l] = as_f64(va[l]), fb[l] = as_f64(vb[l]); });
