@@ -71,48 +71,75 @@ uint32_t expected(size_t column, const Pair& p) {
 // Each column's instruction (writing %r5 from %f1 and %f2), as the decoded form takes it and
 // in a form that only the general path runs: setp combined with a predicate that is true, and
 // cvt with .sat, which a float-to-integer conversion does anyway (PTX ISA, cvt).
-std::string setp(const std::string& cmp, bool general) {
+// `b`: the second operand's register.
+std::string setp(const std::string& cmp, bool general, const std::string& b = "%f2") {
   std::string ptx = general ? "setp.eq.u32 %p2, %r1, %r1;\n  setp." : "setp.";
-  ptx.append(cmp).append(general ? ".and.f32 %p1, %f1, %f2, %p2;" : ".f32 %p1, %f1, %f2;");
-  return ptx.append("\n  selp.u32 %r5, 1, 0, %p1;");
+  ptx.append(cmp).append(".").append(general ? "and." : "").append("f32 %p1, %f1, ").append(b);
+  return ptx.append(general ? ", %p2;" : ";").append("\n  selp.u32 %r5, 1, 0, %p1;");
 }
+const char* const kSetp[] = {"lt.ftz", "lt", "eq.ftz", "eq", "gtu.ftz", "gtu"};
 std::string cvt(const std::string& rounding, const std::string& type, bool ftz, bool general) {
   std::string ptx = "cvt.";
   ptx.append(rounding).append(ftz ? ".ftz" : "").append(general ? ".sat" : "");
   return ptx.append(".").append(type).append(".f32 %r5, %f1;");
 }
 std::string instruction(size_t column, bool general) {
-  static const char* kSetp[] = {"lt.ftz", "lt", "eq.ftz", "eq", "gtu.ftz", "gtu"};
   if (column < 6) return setp(kSetp[column], general);
   const size_t c = column - 6;
   return cvt(c < 2 ? "rmi" : "rpi", c < 4 ? "s32" : "u32", c % 2 == 0, general);
 }
 
-TEST(FtzSemantics, SubnormalsCompareAndConvertAsZerosOfTheirSign) {
-  const std::vector<Pair> pairs = probe_pairs();
+// The pairs as a global table, `pairs`, for the kernels below.
+std::string pairs_table(const std::vector<Pair>& pairs) {
   std::string table = ".global .align 4 .b32 pairs[" + std::to_string(2 * pairs.size()) + "] = {";
   for (size_t i = 0; i < pairs.size(); ++i)
     table.append(i ? "," : "").append(std::to_string(pairs[i].a)).append(",").append(std::to_string(pairs[i].b));
-  table += "};\n";
-  const auto threads = static_cast<uint32_t>(pairs.size());  // three full warps and a partial one
-  for (size_t column = 0; column < kColumns; ++column) {
-    for (bool general : {false, true}) {
-      const std::string body = R"(
+  return table + "};\n";
+}
+// Thread i's pair in %f1 and %f2, then `instruction`, whose %r5 each thread stores.
+std::string pair_kernel(const std::vector<Pair>& pairs, const std::string& instruction) {
+  const std::string body = R"(
   .reg .f32 %f<4>;
   mul.wide.u32 %rd4, %r4, 8;
   mov.u64 %rd5, pairs;
   add.s64 %rd5, %rd5, %rd4;
   ld.global.f32 %f1, [%rd5];
   ld.global.f32 %f2, [%rd5+4];
-  )" + instruction(column, general) + R"(
+  )" + instruction + R"(
   st.global.u32 [%rd3], %r5;
   ret;)";
-      const Result r = run_ptx(kernel_with_body(body, table), threads);
+  return kernel_with_body(body, pairs_table(pairs));
+}
+
+TEST(FtzSemantics, SubnormalsCompareAndConvertAsZerosOfTheirSign) {
+  const std::vector<Pair> pairs = probe_pairs();
+  const auto threads = static_cast<uint32_t>(pairs.size());  // three full warps and a partial one
+  for (size_t column = 0; column < kColumns; ++column) {
+    for (bool general : {false, true}) {
+      const Result r = run_ptx(pair_kernel(pairs, instruction(column, general)), threads);
       for (size_t i = 0; i < pairs.size(); ++i) {
         char pair[32];
         std::snprintf(pair, sizeof pair, "0x%08X, 0x%08X", pairs[i].a, pairs[i].b);
         EXPECT_EQ(r.out[i], expected(column, pairs[i])) << instruction(column, general) << " of " << pair;
       }
+    }
+  }
+}
+
+// The general path's other way in: an operand some lanes never wrote (they read 0) is
+// gathered, not compared in place. Even threads copy b into %f3; odd ones leave it unwritten.
+TEST(FtzSemantics, GatheredOperandsCompareAsZerosOfTheirSign) {
+  const std::vector<Pair> pairs = probe_pairs();
+  const auto threads = static_cast<uint32_t>(pairs.size());
+  for (size_t column = 0; column < 6; ++column) {
+    const std::string ptx = std::string("and.b32 %r6, %r4, 1;\n  setp.eq.u32 %p3, %r6, 0;\n  @%p3 mov.f32 %f3, %f2;\n  ")
+                                .append(setp(kSetp[column], true, "%f3"));
+    const Result r = run_ptx(pair_kernel(pairs, ptx), threads);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      const Pair read = {pairs[i].a, i % 2 == 0 ? pairs[i].b : 0u};
+      char pair[32];
+      std::snprintf(pair, sizeof pair, "0x%08X, 0x%08X", read.a, read.b);
+      EXPECT_EQ(r.out[i], expected(column, read)) << kSetp[column] << " of " << pair << ", thread " << i;
     }
   }
 }
