@@ -98,11 +98,12 @@ engine::Cycle MemoryHierarchy::depart(Sm& sm, uint64_t address, engine::Cycle no
   return at;
 }
 
-void MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill) {
+void MemoryHierarchy::read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill,
+                                 bool last) {
   const uint64_t line = line_of(address);
   const bool new_line = line != requested;  // the line's other sectors ride on its request
   requested = line;
-  sm.below.push_back({Below::Op::Read, new_line, fill, address, 0, sent});
+  sm.below.push_back({last ? Below::Op::ReadFill : Below::Op::Read, new_line, fill, address, 0, sent});
 }
 
 MemoryStats MemoryHierarchy::stats() const {
@@ -170,7 +171,6 @@ Accepted MemoryHierarchy::atomic(const MemoryRequest& r, engine::Cycle now) {
   Sm& sm = sms_[r.sm];
   count_request(sm, r);
   const uint32_t step = l2_->sector_bytes();
-  sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   list_hot_words(r.addresses, r.mask, step, sm.hot);
   size_t next = 0;  // where find_sector() looks first
   for (const Transaction& t : sm.tx)
@@ -240,7 +240,6 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
   count_request(sm, r);
   engine::Cycle ready = now + 1;  // as far as the L1 knows; the reads below come in at settle()
   const size_t start = sm.below.size();
-  sm.below.push_back({Below::Op::Start, false, 0, 0, 0, 0});
   uint64_t requested = ~uint64_t{0};  // the line whose read request went to the L2 last
   // A line's missed sectors go into the L1 together, once they are probed (a probe of a
   // line's absent sector finds it absent either way, and tells the policy nothing).
@@ -282,16 +281,15 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
       }
       ++sm.front.l1_misses;
       const engine::Cycle sent = depart(sm, a, now);
-      // An L1 sector is filled from the L2 sectors it spans.
+      // An L1 sector is filled from the L2 sectors it spans; the answer waits for the last.
       const auto fill = static_cast<uint32_t>(sm.fills.size());
       sm.fills.push_back({a, sent});
-      for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill);
+      for (uint64_t s = a; s < a + step; s += below) read_below(sm, s, sent, requested, fill, s + below >= a + step);
       if (!missed) {
         missed_at = a;
         first_fill = fill;
       }
       missed |= l1.sector_bit(a);
-      sm.below.push_back({Below::Op::WaitFill, false, fill, 0, 0, 0});
     }
   }
   if (missed) install();
@@ -301,10 +299,9 @@ Accepted MemoryHierarchy::load(const MemoryRequest& r, engine::Cycle now) {
     const HotWord hot = hot_word(r.addresses, r.mask, 0, ~uint64_t{0});
     if (hot.updates > 1) extra = hot.updates - 1;
   }
-  if (sm.below.size() == start + 1) {
+  if (sm.below.size() == start) {
     // Nothing below (every sector an L1 hit whose time is known): answered now, on the SM's
     // side, so that an SM running ahead of the settle (TickBatch's quantum) gets it in time.
-    sm.below.pop_back();
     respond(r.sm, r.tag, ready + extra, sm.sent);
   } else {
     sm.below.push_back({Below::Op::Respond, false, extra, sm.sent, r.tag, ready});

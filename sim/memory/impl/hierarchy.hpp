@@ -49,12 +49,16 @@ class MemoryHierarchy final : public MemorySystem {
  private:
   // What a request leaves to the L2 and DRAM, kept in the order met until settle(). The
   // answer's time is built up as the steps are done: the latest of the reads, the atomics and
-  // the fills waited for, and of what the SM's side knew (Respond's `at`).
+  // the fills waited for, and of what the SM's side knew (Respond's `at`), which ends the
+  // request (as Acked does) and starts the next one's from 0. As few entries as the settle
+  // needs: an SM's run of a quantum writes them, the settle reads them after the other SMs'
+  // runs, and each host cache line of them is then a miss twice.
   struct Below {
-    enum class Op : uint8_t { Start, Read, Dram, WriteRequest, Write, Atomic, WaitFill, Respond, Acked };
-    Op op = Op::Start;
-    bool flag = false;  // Read: the line's first sector; Dram: a write; Write: a whole sector; Atomic: floating point
-    uint32_t n = 0;     // Read, WaitFill: the fill (kNoFill: none); Dram: bytes; Atomic: the hot word's updates;
+    // ReadFill: a Read that is its fill's last, after which the answer waits for the fill.
+    enum class Op : uint8_t { Read, ReadFill, Dram, WriteRequest, Write, Atomic, WaitFill, Respond, Acked };
+    Op op = Op::Read;
+    bool flag = false;  // Read(Fill): the line's first sector; Dram: a write; Write: a whole sector; Atomic: floating point
+    uint32_t n = 0;     // Read(Fill), WaitFill: the fill (kNoFill: none); Dram: bytes; Atomic: the hot word's updates;
                         // Respond: cycles more (one per update to one word, without an L2)
     uint64_t address = 0;   // Respond: the request's place in its SM's order (Sm::sent)
     uint64_t value = 0;     // Atomic: the hot word; Respond: the tag
@@ -152,9 +156,10 @@ class MemoryHierarchy final : public MemorySystem {
   // A cached load's cycles in the L1 (lookup_banks): its busiest lookup bank's lines, or its
   // busiest data bank's distinct lines, whichever is more.
   Accepted banked_lookup(Sm& sm, const MemoryRequest& r);
-  // One sector from the L2, left for settle(); `fill`: the L1 sector it brings (kNoFill: none).
+  // One sector from the L2, left for settle(); `fill`: the L1 sector it brings (kNoFill: none);
   // `requested`: the line of this request read last (a line's first sector carries its request).
-  void read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill);
+  // `last`: the fill's last sector, after which the answer waits for the fill.
+  void read_below(Sm& sm, uint64_t address, engine::Cycle sent, uint64_t& requested, uint32_t fill, bool last = false);
   // `at`, an L2 answer's time at the average SM, at SM `sm` (its distance on the crossbar).
   engine::Cycle from_l2(uint32_t sm, engine::Cycle at) const;
   // When the request for `address`'s line leaves the SM: the miss port sends one line per

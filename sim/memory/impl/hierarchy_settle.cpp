@@ -151,14 +151,16 @@ void MemoryHierarchy::settle_below(uint32_t index) {
 void MemoryHierarchy::do_below(uint32_t index, std::span<const Below> steps, bool keep) {
   Sm& sm = sms_[index];
   std::vector<engine::Cycle>& fill_at = fill_at_[index];  // (a fill's first step is a Read)
-  engine::Cycle ready = 0;  // the answer's time, as far as the request's steps so far go
+  // The answer's time, as far as the request's steps so far go (a span starts with a request).
+  engine::Cycle ready = 0;
   for (const Below& b : steps) switch (b.op) {
-      case Below::Op::Start: ready = 0; break;
-      case Below::Op::Read: {
+      case Below::Op::Read:
+      case Below::Op::ReadFill: {
         const engine::Cycle arrives = from_l2(index, l2_->read(b.address, index, b.at, b.flag));
         if (b.n != kNoFill) {  // (b.at: the fill's departure)
           if (b.n >= fill_at.size()) fill_at.resize(b.n + 1, 0);
           fill_at[b.n] = std::max(fill_at[b.n], std::max(b.at, arrives));
+          if (b.op == Below::Op::ReadFill) ready = std::max(ready, fill_at[b.n]);
         } else {
           ready = std::max(ready, arrives);
         }
@@ -183,8 +185,12 @@ void MemoryHierarchy::do_below(uint32_t index, std::span<const Below> steps, boo
       case Below::Op::Respond:
         if (keep) respond_later(index, b.value, std::max(ready, b.at) + b.n, b.address);
         else respond(index, b.value, std::max(ready, b.at) + b.n, b.address);
+        ready = 0;
         break;
-      case Below::Op::Acked: writes_acked_ = std::max(writes_acked_, std::max(ready, b.at)); break;
+      case Below::Op::Acked:
+        writes_acked_ = std::max(writes_acked_, std::max(ready, b.at));
+        ready = 0;
+        break;
     }
 }
 
