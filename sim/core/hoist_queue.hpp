@@ -29,13 +29,14 @@ struct DeferredOp {
   DeferredOp() {}  // NOLINT(modernize-use-equals-default)
   const InstructionTiming* timing = nullptr;
   uint32_t ticket = 0;          // what the scoreboard entries of its writes wait for
+  uint32_t lanes = 0;           // step.addresses set: where the queue keeps them (addresses())
   engine::Cycle known = 0;      // its operands written by issued instructions are ready then
   // Loads and set-aside instructions it still waits for (0: none), at most kMaxWaits; the
   // last two entries stay 0, so that a search compares eight at once (resolve()).
   static constexpr size_t kMaxWaits = 6;
   std::array<uint32_t, 8> waits{};
   exec::StepResult step;        // what executing it gave; its lane addresses, if any, in the queue
-  uint32_t lanes = 0;           // step.addresses set: where the queue keeps them (addresses())
+  uint64_t first_address = 0;   // lanes kOneRun: lane 0's address
 
   // When it can issue, as far as is known now (kNever: a response or another one first).
   engine::Cycle ready_at() const {
@@ -74,12 +75,28 @@ class HoistQueue {
   }
   // Keeps the lane addresses of `op`, one per lane of the warp (the executor reuses its buffer).
   // Apart from the ops, so that the arithmetic a warp sets aside, most of what it sets aside,
-  // does not carry room for them: 256 bytes an op, host memory touched and faulted in.
+  // does not carry room for them: 256 bytes an op, host memory touched and faulted in. Lanes
+  // that are one run (lane l at lane 0's address + l x op.step.access_bytes, as a coalesced
+  // access's are) keep lane 0's alone: written again at issue into a buffer the SM keeps warm,
+  // instead of 256 bytes written here and read back then, each line a host cache miss.
   void keep_addresses(DeferredOp& op, const uint64_t* addresses) {
+    size_t l = 1;  // lanes found in the run, up to the first that is not (scattered: lane 1)
+    for (uint64_t at = addresses[0] + op.step.access_bytes; l < kLanes && addresses[l] == at; ++l)
+      at += op.step.access_bytes;
+    if (l == kLanes) {
+      op.lanes = kOneRun;
+      op.first_address = addresses[0];
+      return;
+    }
     op.lanes = static_cast<uint32_t>(lanes_.size());
     std::copy_n(addresses, kLanes, lanes_.emplace_back().address.begin());
   }
-  const uint64_t* addresses(const DeferredOp& op) const { return lanes_[op.lanes].address.data(); }
+  // `op`'s lane addresses: the queue's, or, for one run, written into `run` (a lane each).
+  const uint64_t* addresses(const DeferredOp& op, uint64_t* run) const {
+    if (op.lanes != kOneRun) return lanes_[op.lanes].address.data();
+    for (uint64_t l = 0, at = op.first_address; l < kLanes; ++l, at += op.step.access_bytes) run[l] = at;
+    return run;
+  }
   // A loop trip has passed (a taken backward branch); after `unroll` with something set
   // aside the unrolled body is over and the warp issues what waits.
   void trip_passed(int unroll) {
@@ -154,6 +171,7 @@ class HoistQueue {
 
  private:
   static constexpr size_t kLanes = exec::kWarpSize;  // the executor's address buffer, a lane each
+  static constexpr uint32_t kOneRun = ~0u;           // DeferredOp::lanes: one run from first_address
   struct Lanes {
     Lanes() {}  // NOLINT(modernize-use-equals-default): `= default` would zero them, to be overwritten
     std::array<uint64_t, kLanes> address;

@@ -407,6 +407,7 @@ class alignas(64) Sm final : private Issuer, public memory::ResponseSink {  // a
   std::deque<engine::Cycle> releasing_;  // when each retired block's slot comes back, in order
   InstructionProfile profile_;
   LoadStoreUnit lsu_;
+  std::array<uint64_t, exec::kWarpSize> run_addresses_;  // a set-aside access's lanes, written again at its issue
   // Then what only some cycles touch.
   engine::EventQueue& events_;
   BlockSink& dispatcher_;

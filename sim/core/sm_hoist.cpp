@@ -26,7 +26,7 @@ void Sm::issue_set_aside(TimedWarp& w, Scheduler& s, engine::Cycle now) {
   const InstructionTiming& t = *op.timing;
   last_free_ = t.issue_slots == 0;
   exec::StepResult step = op.step;
-  if (step.addresses) step.addresses = w.hoist.addresses(op);
+  if (step.addresses) step.addresses = w.hoist.addresses(op, run_addresses_.data());
   const auto [ready, ticket, busy] = begin(w, t, step, now);
   occupy(s, t, busy, now);
   w.scoreboard.resolve(op.ticket, ready, ticket);

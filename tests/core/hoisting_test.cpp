@@ -89,6 +89,7 @@ TEST(Timing, SetAsideLoadsKeepTheirAddresses) {
 // queue emptied and filled again starts its lanes afresh.
 TEST(HoistQueue, EachAccessFindsItsOwnLaneAddresses) {
   HoistQueue q;
+  std::array<uint64_t, 32> run{};
   const auto lanes = [](uint64_t base) {
     std::array<uint64_t, 32> a{};
     for (uint64_t l = 0; l < a.size(); ++l) a[l] = base + 4 * l;
@@ -104,7 +105,7 @@ TEST(HoistQueue, EachAccessFindsItsOwnLaneAddresses) {
     const DeferredOp& op = q.front();
     EXPECT_EQ(op.ticket, HoistQueue::kFirstTicket + i);
     if (i % 3 == 0) {
-      const uint64_t* a = q.addresses(op);
+      const uint64_t* a = q.addresses(op, run.data());
       EXPECT_EQ(a[0], 1000 * i);
       EXPECT_EQ(a[31], 1000 * i + 124);
     }
@@ -114,7 +115,40 @@ TEST(HoistQueue, EachAccessFindsItsOwnLaneAddresses) {
   DeferredOp& again = q.push();
   q.keep_addresses(again, lanes(7).data());
   EXPECT_EQ(again.lanes, 0u);  // its lanes the first again
-  EXPECT_EQ(q.addresses(again)[1], 11u);
+  EXPECT_EQ(q.addresses(again, run.data())[1], 11u);
+}
+
+// Lanes that are one run (lane l at lane 0's address + l x the access's bytes) keep lane 0's
+// alone and come back whole, written into the caller's buffer; lanes one address off a run,
+// or a run of another step, are kept as they are. Every lane is compared, so that what comes
+// back is what was kept, byte for byte.
+TEST(HoistQueue, OneRunOfLanesComesBackWhole) {
+  HoistQueue q;
+  std::array<uint64_t, 32> run{};
+  const auto access = [&](uint64_t base, uint64_t step, uint32_t bytes) {
+    std::array<uint64_t, 32> a{};
+    for (uint64_t l = 0; l < a.size(); ++l) a[l] = base + step * l;
+    DeferredOp& op = q.push();
+    op.step.access_bytes = bytes;
+    q.keep_addresses(op, a.data());
+    return a;
+  };
+  const std::array<uint64_t, 32> coalesced = access(0x1000, 4, 4);  // one run
+  const std::array<uint64_t, 32> wide = access(0x2000, 8, 8);       // one run of 8-byte lanes
+  std::array<uint64_t, 32> off = wide;
+  off[17] += 1;  // a run but for lane 17
+  DeferredOp& broken = q.push();
+  broken.step.access_bytes = 8;
+  q.keep_addresses(broken, off.data());
+  const std::array<uint64_t, 32> strided = access(0x3000, 8, 4);    // a step of 8 for 4 bytes a lane
+  const std::array<uint64_t, 32> broadcast = access(0x4000, 0, 0);  // every lane one word
+  EXPECT_EQ(broken.lanes, 0u);  // the first kept whole: the runs before it took no room
+  for (const auto& want : {coalesced, wide, off, strided, broadcast}) {
+    const uint64_t* got = q.addresses(q.front(), run.data());
+    for (size_t l = 0; l < want.size(); ++l) ASSERT_EQ(got[l], want[l]) << "lane " << l;
+    q.pop();
+  }
+  EXPECT_TRUE(q.empty());
 }
 
 // ptxas schedules only so many loads ahead of the first use of one (validate/sass_structure.py).
