@@ -140,9 +140,9 @@ TEST(HoistQueue, OneRunOfLanesComesBackWhole) {
   DeferredOp& broken = q.push();
   broken.step.access_bytes = 8;
   q.keep_addresses(broken, off.data());
+  EXPECT_EQ(broken.lanes, 0u);  // the first kept whole: the runs before it took no room
   const std::array<uint64_t, 32> strided = access(0x3000, 8, 4);    // a step of 8 for 4 bytes a lane
   const std::array<uint64_t, 32> broadcast = access(0x4000, 0, 0);  // every lane one word
-  EXPECT_EQ(broken.lanes, 0u);  // the first kept whole: the runs before it took no room
   for (const auto& want : {coalesced, wide, off, strided, broadcast}) {
     const uint64_t* got = q.addresses(q.front(), run.data());
     for (size_t l = 0; l < want.size(); ++l) ASSERT_EQ(got[l], want[l]) << "lane " << l;
