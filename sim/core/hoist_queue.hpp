@@ -19,6 +19,7 @@
 #include "core/instruction_class.hpp"
 #include "engine/event_queue.hpp"
 #include "exec/executor.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::core {
 
@@ -76,14 +77,12 @@ class HoistQueue {
   // Keeps the lane addresses of `op`, one per lane of the warp (the executor reuses its buffer).
   // Apart from the ops, so that the arithmetic a warp sets aside, most of what it sets aside,
   // does not carry room for them: 256 bytes an op, host memory touched and faulted in. Lanes
-  // that are one run (lane l at lane 0's address + l x op.step.access_bytes, as a coalesced
-  // access's are) keep lane 0's alone: written again at issue into a buffer the SM keeps warm,
-  // instead of 256 bytes written here and read back then, each line a host cache miss.
+  // that are one run (util::consecutive_lanes: lane l at lane 0's address + l x
+  // op.step.access_bytes, as a coalesced access's are) keep lane 0's alone: written again at
+  // issue into a buffer the SM keeps warm, instead of 256 bytes written here and read back
+  // then, each line a host cache miss.
   void keep_addresses(DeferredOp& op, const uint64_t* addresses) {
-    size_t l = 1;  // lanes found in the run, up to the first that is not (scattered: lane 1)
-    for (uint64_t at = addresses[0] + op.step.access_bytes; l < kLanes && addresses[l] == at; ++l)
-      at += op.step.access_bytes;
-    if (l == kLanes) {
+    if (util::consecutive_lanes(addresses, op.step.access_bytes)) {
       op.lanes = kOneRun;
       op.first_address = addresses[0];
       return;
