@@ -45,6 +45,22 @@ template <typename Fn>
 GPUSIM_AVX2_CLONES_TEMPLATE void predicate_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]) & 1u;
 }
+// Unsigned division and remainder. Where every lane divides by one power of two (a
+// reduction's stride, an index over a power-of-two tile), a shift or a mask: 32 hardware
+// divisions take each lane tens of host cycles (callgrind counts each as one instruction).
+template <bool Quotient>
+GPUSIM_AVX2_CLONES_TEMPLATE void unsigned_divide32(const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* out) {
+  const uint32_t d = b[0];
+  bool one_divisor = true;
+  for (int l = 1; l < kWarpSize; ++l) one_divisor &= b[l] == d;
+  if (one_divisor && std::has_single_bit(d)) {
+    const int shift = std::countr_zero(d);
+    for (int l = 0; l < kWarpSize; ++l) out[l] = Quotient ? a[l] >> shift : a[l] & (d - 1);
+    return;
+  }
+  for (int l = 0; l < kWarpSize; ++l) out[l] = divide<uint32_t, false, Quotient>(a[l], b[l]);
+}
+
 template <typename Fn>
 LaneKernel int_kernel_of(Fn) {
   return &int_lanes32<Fn>;
@@ -107,9 +123,11 @@ LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate
                  : k([](uint32_t x, uint32_t y, uint32_t) { return std::max(x, y); });
     }
     case Opcode::Div:
+      if (!is_signed && !predicate) return &unsigned_divide32<true>;
       return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, true>(x, y); })
                        : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, true>(x, y); });
     case Opcode::Rem:
+      if (!is_signed && !predicate) return &unsigned_divide32<false>;
       return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, false>(x, y); })
                        : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, false>(x, y); });
     default: return nullptr;

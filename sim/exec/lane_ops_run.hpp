@@ -6,6 +6,7 @@
 
 #include "exec/executor.hpp"
 #include "exec/lane_ops.hpp"
+#include "util/bits.hpp"
 
 namespace gpusim::exec {
 
@@ -46,7 +47,7 @@ bool divides_by_zero(const LaneOps& decoded, const WarpState& w, const LaneOp::S
   const T* y = lanes_of<T>(decoded, w, divisor, mask);
   if (!y) return false;
   uint32_t zero = 0;
-  for (int l = 0; l < kWarpSize; ++l) zero |= static_cast<uint32_t>(y[l] == 0) << l;
+  for (int l = 0; l < kWarpSize; ++l) zero |= y[l] == 0 ? util::kLaneBit[l] : 0u;  // no variable shift: vectorises
   return (zero & mask) != 0;
 }
 

@@ -77,6 +77,37 @@ TEST(WarpFastPaths, DecodedDivisionAndRemainderOfEveryWidthAndSign) {
   });
 }
 
+// Unsigned division by a divisor every lane holds, a power of two (a reduction's stride, 64,
+// and 1) or not (12), and by powers of two that differ between the lanes (64 << (t & 3)).
+TEST(WarpFastPaths, DecodedUnsignedDivisionByOneDivisorForEveryLane) {
+  const std::string body = R"(
+  mul.lo.u32 %r5, %r1, -1640531535;
+  mov.u32 %r6, 64;
+  div.u32 %r7, %r5, %r6;
+  rem.u32 %r8, %r5, %r6;
+  rem.u32 %r9, %r5, 12;
+  div.u32 %r10, %r5, 12;
+  div.u32 %r11, %r5, 1;
+  rem.u32 %r12, %r5, 1;
+  and.b32 %r13, %r1, 3;
+  shl.b32 %r13, %r6, %r13;
+  div.u32 %r14, %r5, %r13;
+  rem.u32 %r15, %r5, %r13;
+  add.u32 %r7, %r7, %r8;
+  xor.b32 %r7, %r7, %r9;
+  add.u32 %r7, %r7, %r10;
+  xor.b32 %r7, %r7, %r11;
+  add.u32 %r7, %r7, %r12;
+  xor.b32 %r7, %r7, %r14;
+  add.u32 %r7, %r7, %r15;
+  st.global.u32 [%rd3], %r7;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const uint32_t x = t * 0x9E3779B1u, apart = 64u << (t & 3);
+    return ((((((x / 64 + x % 64) ^ (x % 12)) + x / 12) ^ x) + 0u) ^ (x / apart)) + x % apart;
+  });
+}
+
 // An executed lane dividing by zero faults, naming that lane, whether the divisor is a
 // register (zero in lane 3 only) or an immediate, 32 or 64 bits wide.
 TEST(WarpFastPaths, DecodedDivisionByZeroFaultsAtTheLane) {
