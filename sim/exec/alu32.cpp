@@ -45,20 +45,10 @@ template <typename Fn>
 GPUSIM_AVX2_CLONES_TEMPLATE void predicate_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t* c, uint32_t* out) {
   for (int l = 0; l < kWarpSize; ++l) out[l] = Fn{}(a[l], b[l], c[l]) & 1u;
 }
-// Unsigned division and remainder. Where every lane divides by one power of two (a
-// reduction's stride, an index over a power-of-two tile), a shift or a mask: 32 hardware
-// divisions take each lane tens of host cycles (callgrind counts each as one instruction).
-template <bool Quotient>
-GPUSIM_AVX2_CLONES_TEMPLATE void unsigned_divide32(const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* out) {
-  const uint32_t d = b[0];
-  bool one_divisor = true;
-  for (int l = 1; l < kWarpSize; ++l) one_divisor &= b[l] == d;
-  if (one_divisor && std::has_single_bit(d)) {
-    const int shift = std::countr_zero(d);
-    for (int l = 0; l < kWarpSize; ++l) out[l] = Quotient ? a[l] >> shift : a[l] & (d - 1);
-    return;
-  }
-  for (int l = 0; l < kWarpSize; ++l) out[l] = divide<uint32_t, false, Quotient>(a[l], b[l]);
+// Integer division and remainder, a shift or a mask where every lane divides by one power of two.
+template <bool Signed, bool Quotient>
+GPUSIM_AVX2_CLONES_TEMPLATE void divide_lanes32(const uint32_t* a, const uint32_t* b, const uint32_t*, uint32_t* out) {
+  divide_lanes<uint32_t, Signed, Quotient>(a, b, out);
 }
 
 template <typename Fn>
@@ -123,13 +113,17 @@ LaneKernel integer_kernel(Opcode op, MulMode mul, bool is_signed, bool predicate
                  : k([](uint32_t x, uint32_t y, uint32_t) { return std::max(x, y); });
     }
     case Opcode::Div:
-      if (!is_signed && !predicate) return &unsigned_divide32<true>;
-      return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, true>(x, y); })
-                       : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, true>(x, y); });
-    case Opcode::Rem:
-      if (!is_signed && !predicate) return &unsigned_divide32<false>;
+    case Opcode::Rem: {
+      const bool quotient = op == Opcode::Div;
+      if (!predicate)
+        return is_signed ? (quotient ? &divide_lanes32<true, true> : &divide_lanes32<true, false>)
+                         : (quotient ? &divide_lanes32<false, true> : &divide_lanes32<false, false>);
+      if (quotient)
+        return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, true>(x, y); })
+                         : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, true>(x, y); });
       return is_signed ? k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, true, false>(x, y); })
                        : k([](uint32_t x, uint32_t y, uint32_t) { return divide<uint32_t, false, false>(x, y); });
+    }
     default: return nullptr;
   }
 }

@@ -49,8 +49,8 @@ GPUSIM_AVX2_CLONES_TEMPLATE void shift64(const uint64_t* a, const uint32_t* n, u
   }
 }
 template <bool Signed, bool Quotient>
-void divide64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
-  for (int l = 0; l < kWarpSize; ++l) out[l] = divide<uint64_t, Signed, Quotient>(a[l], b[l]);
+GPUSIM_AVX2_CLONES_TEMPLATE void divide64(const uint64_t* a, const uint64_t* b, uint64_t* out) {
+  divide_lanes<uint64_t, Signed, Quotient>(a, b, out);
 }
 // mul/mad.wide.s32: whole-warp signed products; a clone for hosts with AVX2 multiplies four
 // lanes at a time (vpmuldq), where baseline x86-64 (SSE2) has no signed 32-bit multiply to

@@ -108,6 +108,83 @@ TEST(WarpFastPaths, DecodedUnsignedDivisionByOneDivisorForEveryLane) {
   });
 }
 
+// The same signed: x of either sign over 64 in every lane, over 2^30 and 1, over -8 (no power
+// of two), and over powers of two that differ between the lanes (64 << (t & 3)): the
+// quotient and the remainder truncate towards zero.
+TEST(WarpFastPaths, DecodedSignedDivisionByOneDivisorForEveryLane) {
+  const std::string body = R"(
+  mul.lo.u32 %r5, %r1, -1640531535;
+  setp.eq.u32 %p1, %r1, 7;
+  selp.b32 %r5, -2147483648, %r5, %p1;
+  mov.u32 %r6, 64;
+  div.s32 %r7, %r5, %r6;
+  rem.s32 %r8, %r5, %r6;
+  div.s32 %r9, %r5, 1073741824;
+  rem.s32 %r10, %r5, 1073741824;
+  div.s32 %r11, %r5, 1;
+  rem.s32 %r12, %r5, -8;
+  and.b32 %r13, %r1, 3;
+  shl.b32 %r13, %r6, %r13;
+  div.s32 %r14, %r5, %r13;
+  rem.s32 %r15, %r5, %r13;
+  add.u32 %r7, %r7, %r8;
+  xor.b32 %r7, %r7, %r9;
+  add.u32 %r7, %r7, %r10;
+  xor.b32 %r7, %r7, %r11;
+  add.u32 %r7, %r7, %r12;
+  xor.b32 %r7, %r7, %r14;
+  add.u32 %r7, %r7, %r15;
+  st.global.u32 [%rd3], %r7;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const int64_t x = t == 7 ? std::numeric_limits<int32_t>::min() : static_cast<int32_t>(t * 0x9E3779B1u);
+    const int64_t apart = int64_t{64} << (t & 3), big = int64_t{1} << 30;
+    const auto u = [](int64_t v) { return static_cast<uint32_t>(v); };
+    return ((((((u(x / 64) + u(x % 64)) ^ u(x / big)) + u(x % big)) ^ u(x)) + u(x % -8)) ^ u(x / apart)) + u(x % apart);
+  });
+}
+
+// 64 bits: x of either sign (the signed minimum at t 7) over 2^40 in every lane and over
+// powers of two that differ between the lanes (64 << (t & 3)), signed and unsigned.
+TEST(WarpFastPaths, Decoded64BitDivisionByOneDivisorForEveryLane) {
+  const std::string body = R"(
+  mul.lo.u32 %r5, %r1, -1640531535;
+  cvt.s64.s32 %rd4, %r5;
+  shl.b64 %rd4, %rd4, 24;
+  setp.eq.u32 %p1, %r1, 7;
+  selp.b64 %rd4, -9223372036854775808, %rd4, %p1;
+  mov.u64 %rd5, 1099511627776;
+  div.s64 %rd6, %rd4, %rd5;
+  rem.s64 %rd7, %rd4, %rd5;
+  xor.b64 %rd6, %rd6, %rd7;
+  div.u64 %rd7, %rd4, %rd5;
+  xor.b64 %rd6, %rd6, %rd7;
+  rem.u64 %rd7, %rd4, %rd5;
+  add.u64 %rd6, %rd6, %rd7;
+  and.b32 %r6, %r1, 3;
+  mov.u64 %rd5, 64;
+  shl.b64 %rd5, %rd5, %r6;
+  rem.s64 %rd7, %rd4, %rd5;
+  xor.b64 %rd6, %rd6, %rd7;
+  div.u64 %rd7, %rd4, %rd5;
+  add.u64 %rd6, %rd6, %rd7;
+  shr.u64 %rd7, %rd6, 32;
+  cvt.u32.u64 %r7, %rd7;
+  cvt.u32.u64 %r8, %rd6;
+  xor.b32 %r7, %r7, %r8;
+  st.global.u32 [%rd3], %r7;
+  ret;)";
+  expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
+    const int64_t x = t == 7 ? std::numeric_limits<int64_t>::min()
+                             : static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(t * 0x9E3779B1u))) << 24);
+    const auto ux = static_cast<uint64_t>(x);
+    const int64_t big = int64_t{1} << 40, apart = int64_t{64} << (t & 3);
+    const auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+    const uint64_t folded = ((((u(x / big) ^ u(x % big)) ^ (ux / u(big))) + ux % u(big)) ^ u(x % apart)) + ux / u(apart);
+    return static_cast<uint32_t>(folded >> 32) ^ static_cast<uint32_t>(folded);
+  });
+}
+
 // An executed lane dividing by zero faults, naming that lane, whether the divisor is a
 // register (zero in lane 3 only) or an immediate, 32 or 64 bits wide.
 TEST(WarpFastPaths, DecodedDivisionByZeroFaultsAtTheLane) {
