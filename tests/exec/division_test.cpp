@@ -77,10 +77,22 @@ TEST(WarpFastPaths, DecodedDivisionAndRemainderOfEveryWidthAndSign) {
   });
 }
 
+// Folds %r7 to %r15 but %r13 into out[t]: ((((((r7 + r8) ^ r9) + r10) ^ r11) + r12) ^ r14) + r15.
+constexpr const char* kFoldR7ToR15 = R"(
+  add.u32 %r7, %r7, %r8;
+  xor.b32 %r7, %r7, %r9;
+  add.u32 %r7, %r7, %r10;
+  xor.b32 %r7, %r7, %r11;
+  add.u32 %r7, %r7, %r12;
+  xor.b32 %r7, %r7, %r14;
+  add.u32 %r7, %r7, %r15;
+  st.global.u32 [%rd3], %r7;
+  ret;)";
+
 // Unsigned division by a divisor every lane holds, a power of two (a reduction's stride, 64,
 // and 1) or not (12), and by powers of two that differ between the lanes (64 << (t & 3)).
 TEST(WarpFastPaths, DecodedUnsignedDivisionByOneDivisorForEveryLane) {
-  const std::string body = R"(
+  const std::string body = std::string(R"(
   mul.lo.u32 %r5, %r1, -1640531535;
   mov.u32 %r6, 64;
   div.u32 %r7, %r5, %r6;
@@ -93,15 +105,7 @@ TEST(WarpFastPaths, DecodedUnsignedDivisionByOneDivisorForEveryLane) {
   shl.b32 %r13, %r6, %r13;
   div.u32 %r14, %r5, %r13;
   rem.u32 %r15, %r5, %r13;
-  add.u32 %r7, %r7, %r8;
-  xor.b32 %r7, %r7, %r9;
-  add.u32 %r7, %r7, %r10;
-  xor.b32 %r7, %r7, %r11;
-  add.u32 %r7, %r7, %r12;
-  xor.b32 %r7, %r7, %r14;
-  add.u32 %r7, %r7, %r15;
-  st.global.u32 [%rd3], %r7;
-  ret;)";
+)") + kFoldR7ToR15;
   expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
     const uint32_t x = t * 0x9E3779B1u, apart = 64u << (t & 3);
     return ((((((x / 64 + x % 64) ^ (x % 12)) + x / 12) ^ x) + 0u) ^ (x / apart)) + x % apart;
@@ -112,7 +116,7 @@ TEST(WarpFastPaths, DecodedUnsignedDivisionByOneDivisorForEveryLane) {
 // of two), and over powers of two that differ between the lanes (64 << (t & 3)): the
 // quotient and the remainder truncate towards zero.
 TEST(WarpFastPaths, DecodedSignedDivisionByOneDivisorForEveryLane) {
-  const std::string body = R"(
+  const std::string body = std::string(R"(
   mul.lo.u32 %r5, %r1, -1640531535;
   setp.eq.u32 %p1, %r1, 7;
   selp.b32 %r5, -2147483648, %r5, %p1;
@@ -127,15 +131,7 @@ TEST(WarpFastPaths, DecodedSignedDivisionByOneDivisorForEveryLane) {
   shl.b32 %r13, %r6, %r13;
   div.s32 %r14, %r5, %r13;
   rem.s32 %r15, %r5, %r13;
-  add.u32 %r7, %r7, %r8;
-  xor.b32 %r7, %r7, %r9;
-  add.u32 %r7, %r7, %r10;
-  xor.b32 %r7, %r7, %r11;
-  add.u32 %r7, %r7, %r12;
-  xor.b32 %r7, %r7, %r14;
-  add.u32 %r7, %r7, %r15;
-  st.global.u32 [%rd3], %r7;
-  ret;)";
+)") + kFoldR7ToR15;
   expect_on_full_and_partial_warps(body, [](uint32_t t, uint32_t) {
     const int64_t x = t == 7 ? std::numeric_limits<int32_t>::min() : static_cast<int32_t>(t * 0x9E3779B1u);
     const int64_t apart = int64_t{64} << (t & 3), big = int64_t{1} << 30;
